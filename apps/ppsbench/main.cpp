@@ -1,0 +1,6 @@
+#include <cstdio>
+
+int main() {
+    std::puts("ppsbench: under construction");
+    return 0;
+}

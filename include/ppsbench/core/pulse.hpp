@@ -1,0 +1,43 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace ppsbench::core {
+
+// Which clock a timestamp was read from. PPS devices stamp CLOCK_REALTIME in the interrupt path;
+// GPIO line events on the v1 uAPI stamp CLOCK_MONOTONIC, which has no top of the second.
+enum class ClockId : std::uint8_t { realtime, monotonic };
+
+// RFC 2783 names the two edges of a pulse "assert" and "clear"; for GPIO sources a rising edge
+// is the assert edge and a falling edge the clear edge.
+enum class Edge : std::uint8_t { assert_edge, clear_edge };
+
+// What the user asked to capture.
+enum class EdgeSelection : std::uint8_t { assert_only, clear_only, both };
+
+// One captured edge. Kept small and trivially copyable: the capture loop moves these through
+// caller-owned buffers without allocating.
+struct Pulse {
+    // The kernel's sequence number for this edge (RFC 2783 assert/clear sequence, or the GPIO
+    // event counter). Gaps in it are missed pulses.
+    std::uint64_t sequence = 0;
+    // Integer nanoseconds since the clock's epoch. int64 holds ±292 years, so no precision is
+    // lost before the statistics convert to double.
+    std::int64_t timestamp_ns = 0;
+    Edge edge = Edge::assert_edge;
+
+    friend bool operator==(const Pulse&, const Pulse&) = default;
+};
+
+std::string_view to_string(ClockId clock);
+std::string_view to_string(Edge edge);
+std::string_view to_string(EdgeSelection edges);
+std::optional<ClockId> parse_clock_id(std::string_view text);
+std::optional<Edge> parse_edge(std::string_view text);
+std::optional<EdgeSelection> parse_edge_selection(std::string_view text);
+
+bool selects(EdgeSelection selection, Edge edge);
+
+}  // namespace ppsbench::core

@@ -1,0 +1,94 @@
+#include "ppsbench/core/duration.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "ppsbench/core/error.hpp"
+
+namespace ppsbench::core {
+
+namespace {
+
+struct Unit {
+    std::string_view suffix;
+    double ns;
+};
+
+// Longest suffixes first so "ms" is not read as "m" followed by garbage.
+constexpr std::array<Unit, 9> units{{{"ns", 1.0},
+                                     {"us", 1e3},
+                                     {"µs", 1e3},
+                                     {"ms", 1e6},
+                                     {"s", 1e9},
+                                     {"m", 60e9},
+                                     {"min", 60e9},
+                                     {"h", 3600e9},
+                                     {"d", 86400e9}}};
+
+[[noreturn]] void reject(std::string_view text, std::string_view what) {
+    throw UsageError(fmt::format(
+        "{}: '{}' is not a duration; use a positive number with a unit, e.g. 30s, 10m, 1h, 100ms",
+        what, text));
+}
+
+}  // namespace
+
+Duration parse_duration(std::string_view text, std::string_view what) {
+    double value = 0;
+    const char* begin = text.data();
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(begin, end, value);
+    if (ec != std::errc{} || ptr == begin) {
+        reject(text, what);
+    }
+    std::string_view suffix(ptr, static_cast<std::size_t>(end - ptr));
+    double scale = 1e9;  // a bare number is seconds
+    if (!suffix.empty()) {
+        bool known = false;
+        for (const auto& unit : units) {
+            if (suffix == unit.suffix) {
+                scale = unit.ns;
+                known = true;
+                break;
+            }
+        }
+        if (!known) {
+            reject(text, what);
+        }
+    }
+    const double ns = value * scale;
+    // 2^62 ns is ~146 years: anything longer is a typo, not a plan.
+    if (!std::isfinite(ns) || ns < 1.0 || ns > 4.6e18) {
+        reject(text, what);
+    }
+    return Duration{static_cast<std::int64_t>(std::llround(ns))};
+}
+
+std::string format_duration(Duration d) {
+    const std::int64_t ns = d.count();
+    const std::int64_t abs_ns = ns < 0 ? -ns : ns;
+    if (abs_ns < 1'000) {
+        return fmt::format("{} ns", ns);
+    }
+    if (abs_ns < 1'000'000) {
+        return fmt::format("{:.3g} µs", static_cast<double>(ns) / 1e3);
+    }
+    if (abs_ns < 1'000'000'000) {
+        return fmt::format("{:.3g} ms", static_cast<double>(ns) / 1e6);
+    }
+    if (abs_ns < 60 * ns_per_second) {
+        return fmt::format("{:.3g} s", static_cast<double>(ns) / 1e9);
+    }
+    const std::int64_t total_s = ns / ns_per_second;
+    const std::int64_t h = total_s / 3600;
+    const std::int64_t m = (total_s / 60) % 60;
+    const std::int64_t s = total_s % 60;
+    if (h > 0) {
+        return fmt::format("{}h {:02}m {:02}s", h, m, s);
+    }
+    return fmt::format("{}m {:02}s", m, s);
+}
+
+}  // namespace ppsbench::core

@@ -1,0 +1,11 @@
+#include "ppsbench/core/error.hpp"
+
+#include <cstring>
+
+namespace ppsbench::core {
+
+std::string errno_message(int err) {
+    return std::strerror(err);
+}
+
+}  // namespace ppsbench::core

@@ -1,0 +1,46 @@
+#include "ppsbench/core/duration.hpp"
+
+#include <gtest/gtest.h>
+
+#include "ppsbench/core/error.hpp"
+
+namespace ppsbench::core {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(ParseDuration, AcceptsEveryUnitPeopleType) {
+    EXPECT_EQ(parse_duration("10m", "--duration"), 10min);
+    EXPECT_EQ(parse_duration("1h", "--duration"), 1h);
+    EXPECT_EQ(parse_duration("30s", "--duration"), 30s);
+    EXPECT_EQ(parse_duration("100ms", "--period"), 100ms);
+    EXPECT_EQ(parse_duration("250us", "--period"), 250us);
+    EXPECT_EQ(parse_duration("1.5s", "--duration"), 1500ms);
+    EXPECT_EQ(parse_duration("2d", "--duration"), 48h);
+}
+
+TEST(ParseDuration, BareNumberIsSeconds) {
+    EXPECT_EQ(parse_duration("5", "--duration"), 5s);
+}
+
+TEST(ParseDuration, RejectsNegativeZeroAndGarbageNamingTheOption) {
+    for (const char* bad : {"-3", "0", "", "abc", "10 parsecs", "5x", "nan", "1e300h"}) {
+        try {
+            parse_duration(bad, "--duration");
+            FAIL() << "accepted '" << bad << "'";
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find("--duration"), std::string::npos) << e.what();
+        }
+    }
+}
+
+TEST(FormatDuration, ChoosesAReadableUnit) {
+    EXPECT_EQ(format_duration(500ns), "500 ns");
+    EXPECT_EQ(format_duration(100ms), "100 ms");
+    EXPECT_EQ(format_duration(12500ms), "12.5 s");
+    EXPECT_EQ(format_duration(10min + 5s), "10m 05s");
+    EXPECT_EQ(format_duration(1h + 2min + 3s), "1h 02m 03s");
+}
+
+}  // namespace
+}  // namespace ppsbench::core
