@@ -1,6 +1,68 @@
+// ppsbench: measure PPS timestamp jitter and compare it across kernels and configurations.
+// This file only dispatches to a subcommand and maps typed errors to exit codes.
 #include <cstdio>
+#include <exception>
+#include <fmt/format.h>
+#include <iostream>
+#include <string>
+#include <vector>
 
-int main() {
-    std::puts("ppsbench: under construction");
-    return 0;
+#include "command.hpp"
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/version.hpp"
+
+namespace {
+
+using ppsbench::app::Command;
+
+std::vector<std::unique_ptr<Command>> all_commands() {
+    std::vector<std::unique_ptr<Command>> commands;
+    commands.push_back(ppsbench::app::make_run_command());
+    commands.push_back(ppsbench::app::make_report_command());
+    commands.push_back(ppsbench::app::make_demo_command());
+    return commands;
+}
+
+void print_help(const std::vector<std::unique_ptr<Command>>& commands) {
+    std::cout << "Usage: ppsbench COMMAND [OPTIONS]\n\n"
+                 "Measure PPS (pulse-per-second) timestamp jitter on Linux and compare it across\n"
+                 "kernels and configurations.\n\nCommands:\n";
+    for (const auto& command : commands) {
+        std::cout << fmt::format("  {:<10} {}\n", command->name(), command->summary());
+    }
+    std::cout << "\nRun 'ppsbench COMMAND --help' for a command's options.\n"
+                 "Exit status: 0 success, 1 a gate or measurement failed, 2 bad usage or input.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    try {
+        auto commands = all_commands();
+        if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+            print_help(commands);
+            return args.empty() ? 2 : 0;
+        }
+        if (args[0] == "--version") {
+            std::cout << "ppsbench " << ppsbench::version_string << "\n";
+            return 0;
+        }
+        for (auto& command : commands) {
+            if (command->name() == args[0]) {
+                return command->run(std::vector<std::string>(args.begin() + 1, args.end()));
+            }
+        }
+        throw ppsbench::core::UsageError(
+            fmt::format("unknown command '{}'; see 'ppsbench --help' for the list", args[0]));
+    } catch (const ppsbench::core::Error& e) {
+        std::cout.flush();
+        std::cerr << "ppsbench: " << e.what() << "\n";
+        return static_cast<int>(e.exit_code());
+    } catch (const std::exception& e) {
+        std::cout.flush();
+        std::cerr << "ppsbench: internal error: " << e.what()
+                  << " (please report this with the command line)\n";
+        return 1;
+    }
 }

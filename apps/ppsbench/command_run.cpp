@@ -1,0 +1,13 @@
+#include "command.hpp"
+
+namespace ppsbench::app {
+namespace {
+class RunCommand final : public Command {
+public:
+    std::string_view name() const override { return "run"; }
+    std::string_view summary() const override { return "(not yet implemented)"; }
+    int run(const std::vector<std::string>&) override { return 2; }
+};
+}  // namespace
+std::unique_ptr<Command> make_run_command() { return std::make_unique<RunCommand>(); }
+}  // namespace ppsbench::app
