@@ -128,13 +128,16 @@ CaptureProgress run_capture(PulseSource& source, core::PulseSink& sink,
                 first_timestamp = buffer[0].timestamp_ns;
             }
             if (limits.duration) {
-                // Keep only the pulses inside the duration on the pulses' own time line.
+                // Keep only the pulses inside the duration on the pulses' own time line. Half
+                // a period of slack, so jitter on the first pulse does not add or drop one:
+                // an hour of 1 Hz pulses is 3600 pulses.
+                const std::int64_t last_allowed_ns =
+                    limits.duration->count() - info.period.count() / 2;
                 const std::size_t read_count = n;
                 n = static_cast<std::size_t>(
                     std::find_if(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(n),
                                  [&](const core::Pulse& p) {
-                                     return p.timestamp_ns - *first_timestamp >=
-                                            limits.duration->count();
+                                     return p.timestamp_ns - *first_timestamp >= last_allowed_ns;
                                  }) -
                     buffer.begin());
                 past_duration = n < read_count;

@@ -100,6 +100,9 @@ RunOutcome execute_run(const RunOptions& options) {
     auto source = capture::open_source(options.source_spec, options.source);
     const capture::SourceInfo& info = source->info();
 
+    // Then the real-time settings, which can also be refused (no CAP_SYS_NICE, no such CPU).
+    const capture::RealtimeGuard realtime(options.realtime);
+
     RunOutcome outcome;
     outcome.output_path = options.output_path.empty() ? default_output_path() : options.output_path;
     outcome.simulated = info.simulated;
@@ -111,7 +114,6 @@ RunOutcome execute_run(const RunOptions& options) {
     std::optional<capture::CaptureProgress> progress;
     capture::CaptureProgress last_seen;
     try {
-        const capture::RealtimeGuard realtime(options.realtime);
         progress = capture::run_capture(
             *source, writer, options.limits, signals.flag(),
             [&](std::span<const core::Pulse> batch, const capture::CaptureProgress& p) {
@@ -119,14 +121,15 @@ RunOutcome execute_run(const RunOptions& options) {
                 status.update(batch, p);
             });
     } catch (const core::MeasurementError& e) {
-        // The source died mid-run (device unplugged, driver unloaded): what we have is kept.
+        // The source died mid-run (device unplugged, driver unloaded) or the disk filled: what
+        // we have is kept.
         outcome.failure = e.what();
         progress = last_seen;
         progress->stop_reason = capture::StopReason::end_of_stream;
     } catch (const core::InputError&) {
+        // No pulse at all: remove the file we just created, which holds a header and nothing
+        // else, so a retry with the same -o works.
         status.finish();
-        // No pulse at all, or the real-time setup failed: remove the file we just created,
-        // which holds a header and nothing else, so a retry with the same -o works.
         writer.close();
         if (writer.pulses_written() == 0) {
             ::unlink(outcome.output_path.c_str());
