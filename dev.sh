@@ -28,11 +28,16 @@ install_packages() {
   echo "dev.sh: installing ${missing[*]}"
   "${sudo[@]}" apt-get update -qq
   # No service start on install: a test starts its own chronyd; the host's clock is left alone.
-  printf '#!/bin/sh\nexit 101\n' | "${sudo[@]}" tee /usr/sbin/policy-rc.d >/dev/null
-  "${sudo[@]}" chmod +x /usr/sbin/policy-rc.d
+  local made_policy=0
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | "${sudo[@]}" tee /usr/sbin/policy-rc.d >/dev/null
+    "${sudo[@]}" chmod +x /usr/sbin/policy-rc.d
+    made_policy=1
+  fi
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
     "${missing[@]}" >/dev/null
-  "${sudo[@]}" rm -f /usr/sbin/policy-rc.d
+  [ "$made_policy" -eq 1 ] && "${sudo[@]}" rm -f /usr/sbin/policy-rc.d
+  return 0
 }
 
 configure_and_build() {  # DIR [cmake args...]

@@ -10,7 +10,7 @@ namespace ppsbench::app {
 namespace {
 
 class DemoCommand final : public Command {
-public:
+  public:
     std::string_view name() const override { return "demo"; }
     std::string_view summary() const override {
         return "simulate stock vs PREEMPT_RT vs RT+IRQF_NO_THREAD and print the table";
@@ -43,9 +43,9 @@ public:
                 report::summarize_run(session::capture_in_memory(configuration, source, length)));
         }
         auto table = report::run_table(runs);
-        table.title = fmt::format(
-            "ppsbench demo: {} of simulated 1 Hz pulses per configuration (seed {})",
-            core::format_duration(length), seed);
+        table.title =
+            fmt::format("ppsbench demo: {} of simulated 1 Hz pulses per configuration (seed {})",
+                        core::format_duration(length), seed);
         report::render_text(table, std::cout);
         std::cout << "\nOn real hardware: ppsbench run --source pps:/dev/pps0 --duration 1h "
                      "--label stock -o stock.csv\n";

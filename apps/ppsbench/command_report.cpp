@@ -11,7 +11,7 @@ namespace ppsbench::app {
 namespace {
 
 class ReportCommand final : public Command {
-public:
+  public:
     std::string_view name() const override { return "report"; }
     std::string_view summary() const override {
         return "print the jitter statistics of one or more capture files";

@@ -1,6 +1,6 @@
 #include <fmt/format.h>
-#include <iostream>
 #include <unistd.h>
+#include <iostream>
 
 #include "command.hpp"
 #include "options.hpp"
@@ -14,7 +14,7 @@ namespace ppsbench::app {
 namespace {
 
 class RunCommand final : public Command {
-public:
+  public:
     std::string_view name() const override { return "run"; }
     std::string_view summary() const override {
         return "capture pulses from a PPS device (or sim/replay) into a capture file";
@@ -103,7 +103,7 @@ public:
         return 0;
     }
 
-private:
+  private:
     bool quiet_ = false;
 };
 

@@ -1,9 +1,9 @@
 #include "ppsbench/capture/capture_loop.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <array>
 #include <ctime>
-#include <fmt/format.h>
 
 #include "ppsbench/core/error.hpp"
 
@@ -33,7 +33,7 @@ std::string no_pulse_hint(const SourceInfo& info, core::Duration waited) {
 
 // Counts edges the kernel saw but we never read, per edge, from the sequence numbers.
 class SequenceTracker {
-public:
+  public:
     std::uint64_t missed(const core::Pulse& pulse) {
         auto& last = pulse.edge == core::Edge::assert_edge ? last_assert_ : last_clear_;
         std::uint64_t gap = 0;
@@ -44,7 +44,7 @@ public:
         return gap;
     }
 
-private:
+  private:
     std::optional<std::uint64_t> last_assert_;
     std::optional<std::uint64_t> last_clear_;
 };
@@ -65,9 +65,8 @@ std::string_view to_string(StopReason reason) {
     return "unknown";
 }
 
-CaptureProgress run_capture(PulseSource& source, core::PulseSink& sink,
-                            const CaptureLimits& limits, StopFlag stop,
-                            const ProgressCallback& on_progress) {
+CaptureProgress run_capture(PulseSource& source, core::PulseSink& sink, const CaptureLimits& limits,
+                            StopFlag stop, const ProgressCallback& on_progress) {
     const SourceInfo& info = source.info();
     std::array<core::Pulse, 64> buffer{};
     CaptureProgress progress;

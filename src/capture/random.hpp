@@ -10,7 +10,7 @@ namespace ppsbench::capture {
 // distributions: std::normal_distribution and friends differ between standard libraries, and a
 // seeded simulation must give the same pulses everywhere.
 class Random {
-public:
+  public:
     explicit Random(std::uint64_t seed) {
         for (auto& word : state_) {
             seed += 0x9e3779b97f4a7c15ULL;
@@ -49,7 +49,7 @@ public:
 
     bool chance(double probability) { return probability > 0.0 && uniform() < probability; }
 
-private:
+  private:
     static std::uint64_t rotl(std::uint64_t x, int k) {
         return (x << static_cast<unsigned>(k)) | (x >> static_cast<unsigned>(64 - k));
     }

@@ -1,11 +1,11 @@
 #include "ppsbench/capture/realtime.hpp"
 
-#include <cerrno>
-#include <cstring>
 #include <fmt/format.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <cerrno>
+#include <cstring>
 
 #include "ppsbench/core/error.hpp"
 

@@ -1,9 +1,9 @@
 #include "ppsbench/capture/sim_model.hpp"
 
-#include <charconv>
-#include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <charconv>
+#include <cmath>
 
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"

@@ -1,7 +1,7 @@
 #include "ppsbench/capture/source_factory.hpp"
 
-#include <array>
 #include <fmt/format.h>
+#include <array>
 #include <functional>
 
 #include "ppsbench/core/error.hpp"
@@ -14,7 +14,7 @@ namespace ppsbench::capture {
 namespace {
 
 using Opener = std::unique_ptr<PulseSource> (*)(std::string_view spec, std::string_view rest,
-                                                 const SourceOptions& options);
+                                                const SourceOptions& options);
 
 struct Scheme {
     std::string_view name;
@@ -59,8 +59,8 @@ std::unique_ptr<PulseSource> open_source(std::string_view spec, const SourceOpti
         if (spec.starts_with("/dev/pps")) {
             return open_source(fmt::format("pps:{}", spec), options);
         }
-        throw core::UsageError(fmt::format(
-            "--source '{}': missing scheme; use one of {}", spec, known_schemes()));
+        throw core::UsageError(
+            fmt::format("--source '{}': missing scheme; use one of {}", spec, known_schemes()));
     }
     const std::string_view name = spec.substr(0, colon);
     const std::string_view rest = spec.substr(colon + 1);

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <unordered_map>
 
-#include "ppsbench/report/table.hpp"
 #include "ppsbench/core/duration.hpp"
+#include "ppsbench/report/table.hpp"
 #include "ppsbench/report/units.hpp"
 #include "ppsbench/stats/offsets.hpp"
 

@@ -1,7 +1,7 @@
 #include "ppsbench/report/units.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 
 namespace ppsbench::report {
 

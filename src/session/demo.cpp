@@ -7,13 +7,13 @@ namespace ppsbench::session {
 
 namespace {
 class VectorSink final : public core::PulseSink {
-public:
+  public:
     explicit VectorSink(std::vector<core::Pulse>& pulses) : pulses_(pulses) {}
     void write(std::span<const core::Pulse> pulses) override {
         pulses_.insert(pulses_.end(), pulses.begin(), pulses.end());
     }
 
-private:
+  private:
     std::vector<core::Pulse>& pulses_;
 };
 }  // namespace
@@ -37,8 +37,8 @@ store::CaptureFile capture_in_memory(const DemoConfiguration& configuration,
     capture::CaptureLimits limits;
     limits.duration = duration;
     const auto progress = capture::run_capture(*source, sink, limits, nullptr);
-    file.notes.push_back({"end", {{"stop_reason", capture::to_string(progress.stop_reason)}},
-                          file.pulses.size()});
+    file.notes.push_back(
+        {"end", {{"stop_reason", capture::to_string(progress.stop_reason)}}, file.pulses.size()});
     return file;
 }
 

@@ -1,11 +1,11 @@
 #include "ppsbench/session/run_session.hpp"
 
-#include <ctime>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
-#include <optional>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <ctime>
+#include <optional>
 
 #include "ppsbench/capture/signals.hpp"
 #include "ppsbench/core/error.hpp"

@@ -1,7 +1,7 @@
 #include "ppsbench/session/status_line.hpp"
 
-#include <ctime>
 #include <fmt/format.h>
+#include <ctime>
 
 #include "ppsbench/report/units.hpp"
 #include "ppsbench/stats/offsets.hpp"

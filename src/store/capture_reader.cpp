@@ -1,11 +1,11 @@
 #include "ppsbench/store/capture_reader.hpp"
 
-#include <cerrno>
-#include <charconv>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cerrno>
+#include <charconv>
 
 #include "ppsbench/core/error.hpp"
 
@@ -16,7 +16,7 @@ namespace {
 // Parses line by line, keeping only what it needs between calls, so the reader can feed it
 // blocks of a file of any size.
 class Parser {
-public:
+  public:
     explicit Parser(CaptureFile& file) : file_(file) {}
 
     void line(std::string_view text) {
@@ -26,9 +26,10 @@ public:
         }
         if (line_number_ == 1) {
             if (text != magic_line) {
-                fail(fmt::format("not a ppsbench capture file (the first line should be '{}'); "
-                                 "logs from other tools go through 'ppsbench import'",
-                                 magic_line));
+                fail(
+                    fmt::format("not a ppsbench capture file (the first line should be '{}'); "
+                                "logs from other tools go through 'ppsbench import'",
+                                magic_line));
             }
             return;
         }
@@ -66,7 +67,7 @@ public:
         }
     }
 
-private:
+  private:
     [[noreturn]] void fail(std::string_view why) const {
         throw core::InputError(fmt::format("{}:{}: {}", file_.path, line_number_, why));
     }

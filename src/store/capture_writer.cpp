@@ -1,11 +1,11 @@
 #include "ppsbench/store/capture_writer.hpp"
 
-#include <algorithm>
-#include <cerrno>
-#include <charconv>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
 
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/store/capture_file.hpp"
@@ -58,8 +58,8 @@ CaptureWriter::CaptureWriter(std::string path, const nlohmann::json& meta, bool 
     }
     nlohmann::json header = meta;
     header["format"] = format_name;
-    const std::string text = fmt::format("{}\n# meta {}\n{}\n", magic_line, header.dump(),
-                                         column_header);
+    const std::string text =
+        fmt::format("{}\n# meta {}\n{}\n", magic_line, header.dump(), column_header);
     try {
         write_bytes(text);
     } catch (...) {
@@ -116,9 +116,8 @@ void CaptureWriter::write_bytes(std::string_view bytes) {
             const std::string_view written = bytes.substr(0, done);
             const auto last_newline = written.rfind('\n');
             const std::size_t keep = last_newline == std::string_view::npos ? 0 : last_newline + 1;
-            const auto kept_lines =
-                static_cast<std::uint64_t>(std::count(written.begin(), written.begin() +
-                                                      static_cast<std::ptrdiff_t>(keep), '\n'));
+            const auto kept_lines = static_cast<std::uint64_t>(std::count(
+                written.begin(), written.begin() + static_cast<std::ptrdiff_t>(keep), '\n'));
             if (::ftruncate(fd_, static_cast<off_t>(bytes_written_ + keep)) != 0) {
                 // Nothing more to do: the reader tolerates a torn last line.
             }

@@ -75,8 +75,8 @@ TEST(CaptureLoop, AStopRequestEndsTheRunKeepingEveryPulse) {
 }
 
 TEST(CaptureLoop, ADeviceFailingMidRunPropagatesAfterTheSinkHasEveryPulse) {
-    ScriptedSource source({{WaitResult::ready, {pulse(1, 0), pulse(2, 1)}},
-                           {WaitResult::ready, {}, true}});
+    ScriptedSource source(
+        {{WaitResult::ready, {pulse(1, 0), pulse(2, 1)}}, {WaitResult::ready, {}, true}});
     VectorSink sink;
     EXPECT_THROW(run_capture(source, sink, {}, nullptr), core::MeasurementError);
     EXPECT_EQ(sink.pulses_.size(), 2U);

@@ -4,8 +4,8 @@
 #include <functional>
 
 #include "ppsbench/capture/pulse_source.hpp"
-#include "ppsbench/core/pulse_sink.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/pulse_sink.hpp"
 
 namespace ppsbench::capture::fakes {
 
@@ -18,7 +18,7 @@ struct Step {
 };
 
 class ScriptedSource final : public PulseSource {
-public:
+  public:
     explicit ScriptedSource(std::deque<Step> steps, bool paced = true) : steps_(std::move(steps)) {
         info_.spec = "fake:scripted";
         info_.kind = "fake";
@@ -44,14 +44,14 @@ public:
     }
     const SourceInfo& info() const override { return info_; }
 
-private:
+  private:
     SourceInfo info_;
     std::deque<Step> steps_;
     Step current_;
 };
 
 class VectorSink final : public core::PulseSink {
-public:
+  public:
     void write(std::span<const core::Pulse> pulses) override {
         pulses_.insert(pulses_.end(), pulses.begin(), pulses.end());
     }

@@ -1,8 +1,8 @@
 // The capture loop must not allocate per pulse: an allocation can page-fault or take a lock at
 // the worst moment. Counted by replacing the global allocator for this test program.
+#include <gtest/gtest.h>
 #include <atomic>
 #include <cstdlib>
-#include <gtest/gtest.h>
 #include <new>
 
 #include "cli.hpp"
@@ -43,10 +43,9 @@ std::size_t allocations_for(std::uint64_t count) {
     limits.count = count;
     std::uint64_t seen = 0;
     const std::size_t before = allocations.load();
-    run_capture(*source, writer, limits, nullptr,
-                [&](std::span<const core::Pulse> batch, const CaptureProgress&) {
-                    seen += batch.size();
-                });
+    run_capture(
+        *source, writer, limits, nullptr,
+        [&](std::span<const core::Pulse> batch, const CaptureProgress&) { seen += batch.size(); });
     const std::size_t used = allocations.load() - before;
     EXPECT_EQ(seen, count);
     return used;

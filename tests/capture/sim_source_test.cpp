@@ -1,5 +1,5 @@
-#include <chrono>
 #include <gtest/gtest.h>
+#include <chrono>
 
 #include "fake_source.hpp"
 #include "ppsbench/capture/capture_loop.hpp"
@@ -43,8 +43,9 @@ TEST(SimSource, ModelsLandNearTheWriteUpsFiguresOverAnHour) {
         double sigma_ns;
         double p2p_ns;
     };
-    for (const Target& t : {Target{"sim:hardirq", 2134, 11'000}, Target{"sim:threaded", 6947, 38'000},
-                            Target{"sim:nothread", 2568, 0}}) {
+    for (const Target& t :
+         {Target{"sim:hardirq", 2134, 11'000}, Target{"sim:threaded", 6947, 38'000},
+          Target{"sim:nothread", 2568, 0}}) {
         for (std::uint64_t seed : {1, 2, 3}) {
             SourceOptions options;
             options.seed = seed;

@@ -1,11 +1,11 @@
 // End-to-end: the built ppsbench binary, real files, real signals.
-#include <chrono>
-#include <csignal>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
+#include <chrono>
+#include <csignal>
+#include <thread>
 
 #include "cli.hpp"
 #include "ppsbench/store/capture_reader.hpp"
@@ -44,8 +44,8 @@ TEST(RunCommand, TopLevelHelpListsTheCommands) {
 TEST(RunCommand, SimulatedRunWritesAFileThatReportReads) {
     TempDir dir;
     const auto path = dir.file("rt.csv");
-    const auto run = run_ppsbench({"run", "--source", "sim:threaded", "--count", "600",
-                                   "--label", "PREEMPT_RT", "-o", path});
+    const auto run = run_ppsbench(
+        {"run", "--source", "sim:threaded", "--count", "600", "--label", "PREEMPT_RT", "-o", path});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_TRUE(contains(run.out, "PREEMPT_RT (simulated)")) << run.out;
     EXPECT_TRUE(contains(run.out, "600 pulses (count) written to")) << run.out;
@@ -92,9 +92,9 @@ TEST(RunCommand, NeverOverwritesACaptureWithoutForce) {
     const auto again = run_ppsbench({"run", "-s", "sim:hardirq", "--count", "5", "-o", path});
     EXPECT_EQ(again.exit_code, 2);
     EXPECT_TRUE(contains(again.err, "file exists; pass --force")) << again.err;
-    EXPECT_EQ(run_ppsbench({"run", "-s", "sim:hardirq", "--count", "7", "-o", path, "--force"})
-                  .exit_code,
-              0);
+    EXPECT_EQ(
+        run_ppsbench({"run", "-s", "sim:hardirq", "--count", "7", "-o", path, "--force"}).exit_code,
+        0);
     EXPECT_EQ(store::read_capture_file(path).pulses.size(), 7U);
 }
 
@@ -128,8 +128,8 @@ TEST(RunCommand, BadInputGetsOneLineNamingTheFixAndExitTwo) {
         args.insert(args.end(), c.args.begin(), c.args.end());
         const auto result = run_ppsbench(args);
         EXPECT_EQ(result.exit_code, 2) << c.expected << "\n" << result.err;
-        EXPECT_TRUE(contains(result.err, c.expected)) << "wanted: " << c.expected
-                                                      << "\ngot: " << result.err;
+        EXPECT_TRUE(contains(result.err, c.expected))
+            << "wanted: " << c.expected << "\ngot: " << result.err;
         EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
         EXPECT_TRUE(result.err.starts_with("ppsbench: ")) << result.err;
     }
@@ -140,9 +140,8 @@ TEST(RunCommand, BadInputGetsOneLineNamingTheFixAndExitTwo) {
 TEST(RunCommand, NoPulseWithinTheTimeoutSaysWhatToCheck) {
     TempDir dir;
     // A period of one hour, paced in real time: the first pulse is far away.
-    const auto result = run_ppsbench({"run", "-s", "sim:hardirq", "--pace", "realtime",
-                                      "--period", "1h", "--timeout", "300ms", "-o",
-                                      dir.file("none.csv")});
+    const auto result = run_ppsbench({"run", "-s", "sim:hardirq", "--pace", "realtime", "--period",
+                                      "1h", "--timeout", "300ms", "-o", dir.file("none.csv")});
     EXPECT_EQ(result.exit_code, 2);
     EXPECT_TRUE(contains(result.err, "no pulse within")) << result.err;
     EXPECT_FALSE(std::filesystem::exists(dir.file("none.csv")));
@@ -157,9 +156,9 @@ TEST(RunCommand, PermissionDeniedSaysRootOrUdevGroup) {
     testing::write_text(device, "");
     ::chmod(device.c_str(), 0600);
     ::chmod(dir.path().c_str(), 0755);
-    const auto result = testing::run_program({"/usr/bin/setpriv", "--reuid=65534",
-                                              "--regid=65534", "--clear-groups", PPSBENCH_BINARY,
-                                              "run", "--source", "pps:" + device});
+    const auto result = testing::run_program({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534",
+                                              "--clear-groups", PPSBENCH_BINARY, "run", "--source",
+                                              "pps:" + device});
     EXPECT_EQ(result.exit_code, 2) << result.err;
     EXPECT_TRUE(contains(result.err, "permission denied; run as root, or add a udev rule"))
         << result.err;
@@ -211,8 +210,7 @@ TEST(DemoCommand, PrintsTheThreeConfigurationsLabelledSimulated) {
 TEST(ReportCommand, ReadsTornFilesAndWarnsOnce) {
     TempDir dir;
     const auto path = dir.file("torn.csv");
-    ASSERT_EQ(run_ppsbench({"run", "-s", "sim:hardirq", "--count", "20", "-o", path}).exit_code,
-              0);
+    ASSERT_EQ(run_ppsbench({"run", "-s", "sim:hardirq", "--count", "20", "-o", path}).exit_code, 0);
     auto text = testing::read_text(path);
     text = text.substr(0, text.rfind("# end"));  // the crash came before the end record
     testing::write_text(path, text + "21,assert,17672");
@@ -225,8 +223,7 @@ TEST(ReportCommand, ReadsTornFilesAndWarnsOnce) {
 TEST(ReportCommand, BadFilesAreOneLineErrors) {
     TempDir dir;
     testing::write_text(dir.file("other.csv"), "time,offset\n1,2\n");
-    for (const auto& [file, expected] :
-         std::vector<std::pair<std::string, std::string>>{
+    for (const auto& [file, expected] : std::vector<std::pair<std::string, std::string>>{
              {dir.file("missing.csv"), "cannot open"},
              {dir.file("other.csv"), "other.csv:1: not a ppsbench capture file"}}) {
         const auto result = run_ppsbench({"report", file});

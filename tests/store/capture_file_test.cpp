@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <csignal>
 #include <unistd.h>
+#include <csignal>
 
 #include "cli.hpp"
 #include "ppsbench/core/error.hpp"
@@ -19,10 +19,10 @@ using testing::TempDir;
 std::vector<Pulse> some_pulses(std::size_t n) {
     std::vector<Pulse> pulses;
     for (std::size_t i = 0; i < n; ++i) {
-        pulses.push_back({i + 1, 1'767'225'600'000'000'000LL + static_cast<std::int64_t>(i) *
-                                                                1'000'000'000LL -
-                                     1234,
-                          i % 2 == 0 ? Edge::assert_edge : Edge::clear_edge});
+        pulses.push_back(
+            {i + 1,
+             1'767'225'600'000'000'000LL + static_cast<std::int64_t>(i) * 1'000'000'000LL - 1234,
+             i % 2 == 0 ? Edge::assert_edge : Edge::clear_edge});
     }
     return pulses;
 }

@@ -1,12 +1,12 @@
 #include "cli.hpp"
 
-#include <cstdlib>
 #include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace ppsbench::testing {
 
@@ -49,7 +49,8 @@ CommandResult run_ppsbench(const std::vector<std::string>& args) {
 }
 
 TempDir::TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "ppsbench-test-XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "ppsbench-test-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) {
         throw std::runtime_error("mkdtemp failed");
     }

@@ -48,8 +48,7 @@ using StopFlag = const volatile bool*;
 // Nothing is allocated per pulse. A timeout or a missed pulse is counted, not thrown; no pulse at
 // all within first_pulse_timeout throws core::InputError with what to check. Errors from the
 // source mid-run (core::MeasurementError) propagate after the sink has every pulse read so far.
-CaptureProgress run_capture(PulseSource& source, core::PulseSink& sink,
-                            const CaptureLimits& limits, StopFlag stop,
-                            const ProgressCallback& on_progress = {});
+CaptureProgress run_capture(PulseSource& source, core::PulseSink& sink, const CaptureLimits& limits,
+                            StopFlag stop, const ProgressCallback& on_progress = {});
 
 }  // namespace ppsbench::capture

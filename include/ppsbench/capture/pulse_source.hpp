@@ -40,7 +40,7 @@ enum class WaitResult {
 // core::InputError with the fix; the destructor closes. wait() blocks in the kernel, never
 // polls; read() copies ready pulses into the caller's buffer and never allocates.
 class PulseSource {
-public:
+  public:
     virtual ~PulseSource() = default;
     PulseSource() = default;
     PulseSource(const PulseSource&) = delete;

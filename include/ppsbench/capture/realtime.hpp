@@ -15,13 +15,13 @@ struct RealtimeOptions {
 // policy, affinity and memory locking afterwards (as cyclictest restores what it changes).
 // Throws core::InputError with the fix (root or CAP_SYS_NICE / CAP_IPC_LOCK, a valid CPU).
 class RealtimeGuard {
-public:
+  public:
     explicit RealtimeGuard(const RealtimeOptions& options);
     ~RealtimeGuard();
     RealtimeGuard(const RealtimeGuard&) = delete;
     RealtimeGuard& operator=(const RealtimeGuard&) = delete;
 
-private:
+  private:
     void restore() noexcept;
 
     bool restore_policy_ = false;

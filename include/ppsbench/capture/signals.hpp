@@ -7,7 +7,7 @@ namespace ppsbench::capture {
 // without SA_RESTART so a blocking PPS fetch or sleep returns EINTR at once. The previous
 // handlers come back on destruction; a second Ctrl-C then ends the process the usual way.
 class StopOnSignals {
-public:
+  public:
     StopOnSignals();
     ~StopOnSignals();
     StopOnSignals(const StopOnSignals&) = delete;

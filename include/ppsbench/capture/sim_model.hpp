@@ -11,7 +11,7 @@ namespace ppsbench::capture {
 // How a simulated kernel delays the PPS timestamp. Calibrated against the write-up that
 // motivates ppsbench (Raspberry Pi, GPS PPS on pps-gpio, ~1 h of pulses): docs/sim-models.md.
 enum class SimLatencyModel {
-    hardirq,   // stock kernel: timestamp taken in hard-IRQ context (σ ≈ 2134 ns, p-p ≈ 11 µs)
+    hardirq,  // stock kernel: timestamp taken in hard-IRQ context (σ ≈ 2134 ns, p-p ≈ 11 µs)
     threaded,  // PREEMPT_RT, force-threaded handler: + scheduler wake-up (σ ≈ 6947 ns, ≈ 38 µs)
     nothread,  // PREEMPT_RT with IRQF_NO_THREAD: hard-IRQ again, RT overhead (σ ≈ 2568 ns)
 };

@@ -16,11 +16,11 @@ struct RunSummary {
     std::string label;
     std::string file;
     bool simulated = false;
-    std::string clock;           // "realtime" or "monotonic"
+    std::string clock;  // "realtime" or "monotonic"
     std::int64_t period_ns = 0;
     std::uint64_t pulses = 0;
     std::optional<std::uint64_t> missed_pulses;  // absent when the file cannot tell
-    stats::Summary offset_ns;    // phase offset from the top of the period
+    stats::Summary offset_ns;                    // phase offset from the top of the period
     std::vector<std::string> warnings;
 };
 

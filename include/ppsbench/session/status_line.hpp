@@ -14,7 +14,7 @@ namespace ppsbench::session {
 // offset, running σ and peak-to-peak. Redrawn at most about once a second; the running figures
 // are updated for every pulse with a constant-memory accumulator.
 class StatusLine {
-public:
+  public:
     StatusLine(std::FILE* stream, const capture::SourceInfo& source,
                const capture::CaptureLimits& limits);
 
@@ -25,7 +25,7 @@ public:
     // The text of one status line (without the carriage return), for tests.
     std::string render(const capture::CaptureProgress& progress) const;
 
-private:
+  private:
     std::FILE* stream_;
     std::int64_t period_ns_;
     bool has_phase_;  // realtime clocks have a top of the second; monotonic ones do not

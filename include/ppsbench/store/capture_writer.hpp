@@ -17,7 +17,7 @@ namespace ppsbench::store {
 // When the disk fills, the file is cut back to its last complete line and core::MeasurementError
 // says how many pulses are safe.
 class CaptureWriter final : public core::PulseSink {
-public:
+  public:
     // Creates `path`. An existing file is an error unless `overwrite` (--force).
     CaptureWriter(std::string path, const nlohmann::json& meta, bool overwrite);
     ~CaptureWriter() override;
@@ -33,7 +33,7 @@ public:
     const std::string& path() const { return path_; }
     std::uint64_t pulses_written() const { return pulses_written_; }
 
-private:
+  private:
     void write_bytes(std::string_view bytes);
 
     std::string path_;

@@ -1,12 +1,12 @@
 #include "pps_device_source.hpp"
 
-#include <cerrno>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <sys/timepps.h>
-#include <ctime>
 #include <unistd.h>
+#include <cerrno>
+#include <ctime>
 
 #include "ppsbench/core/error.hpp"
 
@@ -50,8 +50,7 @@ int capture_bits(core::EdgeSelection edges) {
 
 }  // namespace
 
-PpsDeviceSource::PpsDeviceSource(std::string spec, std::string device,
-                                 const SourceOptions& options)
+PpsDeviceSource::PpsDeviceSource(std::string spec, std::string device, const SourceOptions& options)
     : device_(std::move(device)) {
     info_.spec = std::move(spec);
     info_.kind = "pps";
@@ -85,8 +84,8 @@ PpsDeviceSource::PpsDeviceSource(std::string spec, std::string device,
         const int err = errno;
         ::close(fd_);
         fd_ = -1;
-        throw core::InputError(fmt::format("{}: cannot read PPS capabilities: {}", device_,
-                                           core::errno_message(err)));
+        throw core::InputError(
+            fmt::format("{}: cannot read PPS capabilities: {}", device_, core::errno_message(err)));
     }
     const auto fail = [&](const std::string& message) {
         ::close(fd_);
@@ -154,9 +153,9 @@ WaitResult PpsDeviceSource::wait(core::Duration timeout) {
         if (err == EINTR) {
             return WaitResult::interrupted;
         }
-        throw core::MeasurementError(fmt::format(
-            "{}: the device failed mid-run ({}); the pulses captured so far are kept",
-            device_, core::errno_message(err)));
+        throw core::MeasurementError(
+            fmt::format("{}: the device failed mid-run ({}); the pulses captured so far are kept",
+                        device_, core::errno_message(err)));
     }
     const auto assert_seq = static_cast<std::uint64_t>(fetched.assert_sequence);
     const auto clear_seq = static_cast<std::uint64_t>(fetched.clear_sequence);

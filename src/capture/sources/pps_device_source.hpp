@@ -13,7 +13,7 @@ namespace ppsbench::capture {
 // returns the latest assert and clear events with their sequence numbers; a sequence that moved
 // by more than one means the kernel saw edges this process did not read (missed pulses).
 class PpsDeviceSource final : public PulseSource {
-public:
+  public:
     PpsDeviceSource(std::string spec, std::string device, const SourceOptions& options);
     ~PpsDeviceSource() override;
 
@@ -21,7 +21,7 @@ public:
     std::size_t read(std::span<core::Pulse> out) override;
     const SourceInfo& info() const override { return info_; }
 
-private:
+  private:
     SourceInfo info_;
     std::string device_;
     int fd_ = -1;

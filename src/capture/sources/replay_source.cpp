@@ -1,9 +1,9 @@
 #include "replay_source.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cerrno>
 #include <ctime>
-#include <fmt/format.h>
 
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/store/capture_reader.hpp"
@@ -18,8 +18,7 @@ std::int64_t monotonic_now_ns() {
 }
 }  // namespace
 
-ReplaySource::ReplaySource(std::string spec, const std::string& path,
-                           const SourceOptions& options)
+ReplaySource::ReplaySource(std::string spec, const std::string& path, const SourceOptions& options)
     : file_(store::read_capture_file(path)) {
     info_.spec = std::move(spec);
     info_.kind = "replay";

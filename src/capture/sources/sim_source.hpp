@@ -1,9 +1,9 @@
 #pragma once
 
+#include "../random.hpp"
 #include "ppsbench/capture/pulse_source.hpp"
 #include "ppsbench/capture/sim_model.hpp"
 #include "ppsbench/capture/source_factory.hpp"
-#include "../random.hpp"
 
 namespace ppsbench::capture {
 
@@ -12,14 +12,14 @@ namespace ppsbench::capture {
 // epoch (2026-01-01T00:00:00Z) so files are reproducible; with pacing it sleeps until each
 // pulse's time on CLOCK_REALTIME and starts at the next whole period.
 class SimSource final : public PulseSource {
-public:
+  public:
     SimSource(std::string spec, SimModel model, const SourceOptions& options);
 
     WaitResult wait(core::Duration timeout) override;
     std::size_t read(std::span<core::Pulse> out) override;
     const SourceInfo& info() const override { return info_; }
 
-private:
+  private:
     core::Pulse next_pulse();
     double latency_ns();
 
