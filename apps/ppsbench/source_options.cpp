@@ -13,6 +13,8 @@ void add_source_options(po::options_description& options, SourceArguments& sourc
         ("source,s", po::value(&source.spec)->default_value(source.spec),
          "where pulses come from:\n"
          "  pps:/dev/ppsN   RFC 2783 PPS device\n"
+         "  gpio:CHIP:LINE  edge events of a GPIO line (libgpiod), e.g.\n"
+         "                  gpio:gpiochip0:17 (monotonic clock: detrended figures)\n"
          "  replay:FILE     a capture file played back\n"
          "  sim:MODEL[,KNOB=V...]  simulated pulses (SIMULATED in every report);\n"
          "                  MODEL hardirq|threaded|nothread; knobs missed=RATE,\n"
@@ -24,7 +26,9 @@ void add_source_options(po::options_description& options, SourceArguments& sourc
         ("seed", po::value(&source.seed)->default_value(source.seed),
          "seed for sim: sources (same seed, same pulses)")
         ("pace", po::value(&source.pace)->default_value(source.pace),
-         "sim/replay speed: fast (as fast as possible) or realtime");
+         "sim/replay speed: fast (as fast as possible) or realtime")
+        ("bias", po::value(&source.bias)->default_value(source.bias),
+         "gpio: line bias as-is|pull-up|pull-down|disable");
     // clang-format on
 }
 
@@ -43,6 +47,7 @@ capture::SourceOptions to_source_options(const SourceArguments& source,
         throw core::UsageError(fmt::format("--pace {}: use fast or realtime", source.pace));
     }
     options.pace_realtime = source.pace_realtime();
+    options.bias = source.bias == "as-is" ? "" : source.bias;
     return options;
 }
 

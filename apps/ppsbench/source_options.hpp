@@ -15,6 +15,7 @@ struct SourceArguments {
     std::string period = "1s";
     std::uint64_t seed = 1;
     std::string pace = "fast";
+    std::string bias = "as-is";
     bool pace_realtime() const { return pace == "realtime"; }
 };
 

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "ppsbench/core/error.hpp"
+#include "sources/gpio_source.hpp"
 #include "sources/pps_device_source.hpp"
 #include "sources/replay_source.hpp"
 #include "sources/sim_source.hpp"
@@ -23,11 +24,16 @@ struct Scheme {
 };
 
 // Adding a source: one file under sources/ and one row here.
-const std::array<Scheme, 3> schemes{{
+const std::array<Scheme, 4> schemes{{
     {"pps", "pps:/dev/pps0",
      [](std::string_view spec, std::string_view rest,
         const SourceOptions& options) -> std::unique_ptr<PulseSource> {
          return std::make_unique<PpsDeviceSource>(std::string(spec), std::string(rest), options);
+     }},
+    {"gpio", "gpio:gpiochip0:17",
+     [](std::string_view spec, std::string_view rest,
+        const SourceOptions& options) -> std::unique_ptr<PulseSource> {
+         return std::make_unique<GpioSource>(std::string(spec), parse_gpio_spec(rest), options);
      }},
     {"replay", "replay:stock.csv",
      [](std::string_view spec, std::string_view rest,

@@ -21,6 +21,7 @@ StatusLine::StatusLine(std::FILE* stream, const capture::SourceInfo& source,
     : stream_(stream),
       period_ns_(source.period.count()),
       has_phase_(source.clock == core::ClockId::realtime),
+      simulated_(source.simulated),
       planned_(limits.duration),
       planned_count_(limits.count) {}
 
@@ -72,8 +73,9 @@ std::string StatusLine::render(const capture::CaptureProgress& progress) const {
         figures += fmt::format("  σ {}  p-p {}", report::format_ns(summary.stddev),
                                report::format_ns(summary.peak_to_peak));
     }
-    return fmt::format("{}{}  pulses {}  missed {}{}", core::format_duration(progress.elapsed),
-                       planned, progress.pulses, progress.missed_pulses, figures);
+    return fmt::format("{}{}{}  pulses {}  missed {}{}", simulated_ ? "SIMULATED  " : "",
+                       core::format_duration(progress.elapsed), planned, progress.pulses,
+                       progress.missed_pulses, figures);
 }
 
 void StatusLine::finish() {

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "ppsbench/capture/pulse_source.hpp"
@@ -14,6 +15,7 @@ struct SourceOptions {
     core::Duration period = std::chrono::seconds{1};
     std::uint64_t seed = 1;
     bool pace_realtime = false;  // sim and replay: deliver pulses at their real rate
+    std::string bias;            // gpio: as-is (empty), pull-up, pull-down, disable
 };
 
 // Maps a spec string to a source: "pps:/dev/pps0", "replay:FILE", "sim:MODEL[,knob=value...]",

@@ -29,6 +29,7 @@ class StatusLine {
     std::FILE* stream_;
     std::int64_t period_ns_;
     bool has_phase_;  // realtime clocks have a top of the second; monotonic ones do not
+    bool simulated_;
     std::optional<core::Duration> planned_;
     std::optional<std::uint64_t> planned_count_;
     stats::RunningSummary running_;

@@ -1,0 +1,61 @@
+#include "gpio_event_reader.hpp"
+
+#include <fmt/format.h>
+#include <poll.h>
+#include <unistd.h>
+#include <cerrno>
+
+#include "ppsbench/core/error.hpp"
+
+namespace ppsbench::capture {
+
+WaitResult GpioEventReader::wait(core::Duration timeout) {
+    pollfd fd{fd_, POLLIN | POLLPRI, 0};
+    const auto ns = timeout.count();
+    const timespec limit{static_cast<time_t>(ns / core::ns_per_second),
+                         static_cast<long>(ns % core::ns_per_second)};
+    const int rc = ::ppoll(&fd, 1, &limit, nullptr);
+    if (rc < 0) {
+        return errno == EINTR ? WaitResult::interrupted : WaitResult::end_of_stream;
+    }
+    if (rc == 0) {
+        return WaitResult::timeout;
+    }
+    if ((fd.revents & (POLLIN | POLLPRI)) == 0) {
+        return WaitResult::end_of_stream;  // POLLHUP/POLLERR with nothing to read
+    }
+    return WaitResult::ready;
+}
+
+std::size_t GpioEventReader::read(std::span<core::Pulse> out, const std::string& what) {
+    const std::size_t want = std::min(out.size(), raw_.size());
+    ssize_t n = 0;
+    do {
+        n = ::read(fd_, raw_.data(), want * sizeof(gpioevent_data));
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        if (errno == EAGAIN) {
+            return 0;
+        }
+        throw core::MeasurementError(
+            fmt::format("{}: reading line events failed mid-run ({}); the pulses captured so far "
+                        "are kept",
+                        what, core::errno_message(errno)));
+    }
+    // The kernel only hands out whole events.
+    const std::size_t events = static_cast<std::size_t>(n) / sizeof(gpioevent_data);
+    std::size_t written = 0;
+    for (std::size_t i = 0; i < events; ++i) {
+        const bool rising = raw_[i].id == GPIOEVENT_EVENT_RISING_EDGE;
+        const core::Edge edge = rising ? core::Edge::assert_edge : core::Edge::clear_edge;
+        auto& count = rising ? assert_count_ : clear_count_;
+        ++count;
+        if (!core::selects(edges_, edge)) {
+            continue;
+        }
+        out[written++] = {count, static_cast<std::int64_t>(raw_[i].timestamp), edge};
+    }
+    return written;
+}
+
+}  // namespace ppsbench::capture
