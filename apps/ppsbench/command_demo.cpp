@@ -3,6 +3,7 @@
 
 #include "command.hpp"
 #include "options.hpp"
+#include "ppsbench/report/renderer.hpp"
 #include "ppsbench/report/run_summary.hpp"
 #include "ppsbench/session/demo.hpp"
 
@@ -46,7 +47,7 @@ class DemoCommand final : public Command {
         table.title =
             fmt::format("ppsbench demo: {} of simulated 1 Hz pulses per configuration (seed {})",
                         core::format_duration(length), seed);
-        report::render_text(table, std::cout);
+        report::make_text_renderer()->render(table, std::cout);
         std::cout << "\nOn real hardware: ppsbench run --source pps:/dev/pps0 --duration 1h "
                      "--label stock -o stock.csv\n";
         return 0;

@@ -4,6 +4,7 @@
 #include "options.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/report/renderer.hpp"
 #include "ppsbench/report/run_summary.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 
@@ -49,7 +50,7 @@ class ReportCommand final : public Command {
         for (const auto& path : files) {
             runs.push_back(report::summarize_run(store::read_capture_file(path), period_ns));
         }
-        report::render_text(report::run_table(runs), std::cout);
+        report::make_text_renderer()->render(report::run_table(runs), std::cout);
         return 0;
     }
 };

@@ -5,6 +5,7 @@
 #include "command.hpp"
 #include "options.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/report/renderer.hpp"
 #include "ppsbench/report/run_summary.hpp"
 #include "ppsbench/session/run_session.hpp"
 #include "ppsbench/store/capture_reader.hpp"
@@ -92,7 +93,8 @@ class RunCommand final : public Command {
 
         const auto outcome = session::execute_run(run);
         const auto file = store::read_capture_file(outcome.output_path);
-        report::render_text(report::run_table({report::summarize_run(file)}), std::cout);
+        report::make_text_renderer()->render(report::run_table({report::summarize_run(file)}),
+                                             std::cout);
         std::cout << fmt::format("{} pulses ({}) written to {}\n", outcome.progress.pulses,
                                  capture::to_string(outcome.progress.stop_reason),
                                  outcome.output_path);

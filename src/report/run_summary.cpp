@@ -54,7 +54,13 @@ RunSummary summarize_run(const store::CaptureFile& file,
 
 Table run_table(const std::vector<RunSummary>& runs) {
     Table table;
-    table.columns = {"run", "pulses", "missed", "mean", "σ", "peak-to-peak", "RMS"};
+    table.columns = {{"run", "run", Quantity::text},
+                     {"pulses", "pulses", Quantity::count},
+                     {"missed", "missed_pulses", Quantity::count},
+                     {"mean", "offset_mean_ns", Quantity::signed_time_ns},
+                     {"σ", "offset_stddev_ns", Quantity::time_ns},
+                     {"peak-to-peak", "offset_peak_to_peak_ns", Quantity::time_ns},
+                     {"RMS", "offset_rms_ns", Quantity::time_ns}};
     bool any_simulated = false;
     for (const auto& run : runs) {
         std::string label = run.label;
@@ -62,10 +68,12 @@ Table run_table(const std::vector<RunSummary>& runs) {
             label += " (simulated)";
             any_simulated = true;
         }
-        table.rows.push_back({label, fmt::format("{}", run.pulses),
-                              run.missed_pulses ? fmt::format("{}", *run.missed_pulses) : "—",
-                              format_ns(run.offset_ns.mean, true), format_ns(run.offset_ns.stddev),
-                              format_ns(run.offset_ns.peak_to_peak), format_ns(run.offset_ns.rms)});
+        const double missed =
+            run.missed_pulses ? static_cast<double>(*run.missed_pulses) : Cell{}.value;
+        table.rows.push_back({Cell::of_text(label), Cell::of(static_cast<double>(run.pulses)),
+                              Cell::of(missed), Cell::of(run.offset_ns.mean),
+                              Cell::of(run.offset_ns.stddev), Cell::of(run.offset_ns.peak_to_peak),
+                              Cell::of(run.offset_ns.rms)});
         for (const auto& warning : run.warnings) {
             table.footnotes.push_back("warning: " + warning);
         }
