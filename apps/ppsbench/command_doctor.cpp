@@ -72,10 +72,13 @@ class DoctorCommand final : public Command {
         sysinfo::FingerprintOptions fingerprint_options;
         fingerprint_options.sysroot = sysroot;
         fingerprint_options.device = device;
+        // parse_duration() rejects zero, which here means "skip the check": "0", "0s", "0ms".
+        const bool zero = pulse_wait.find_first_of("123456789") == std::string::npos &&
+                          !pulse_wait.empty() && pulse_wait.front() == '0';
         fingerprint_options.pulse_wait =
-            pulse_wait == "0" ? std::chrono::milliseconds(0)
-                              : std::chrono::duration_cast<std::chrono::milliseconds>(
-                                    core::parse_duration(pulse_wait, "--pulse-wait"));
+            zero ? std::chrono::milliseconds(0)
+                 : std::chrono::duration_cast<std::chrono::milliseconds>(
+                       core::parse_duration(pulse_wait, "--pulse-wait"));
         std::error_code ec;
         if (!std::filesystem::is_directory(fingerprint_options.sysroot, ec)) {
             throw core::UsageError(fmt::format(

@@ -120,9 +120,13 @@ bool refclock_uses_device(const RefclockLine& refclock, const SysRoot& root,
     return false;
 }
 
-ChronyConfig read_chrony_config(const SysRoot& root, const std::string& pps_id,
-                                const std::string& dev_path) {
+ChronyConfig read_chrony_config(const SysRoot& root, const std::string& config_file,
+                                const std::string& pps_id, const std::string& dev_path) {
     Reader reader(root, pps_id, dev_path);
+    if (!config_file.empty() && config_file.front() == '/') {
+        reader.read_file(config_file, 0);
+        return reader.take();
+    }
     for (const char* main_file : {"/etc/chrony/chrony.conf", "/etc/chrony.conf"}) {
         if (root.exists(main_file)) {
             reader.read_file(main_file, 0);

@@ -29,6 +29,17 @@ constexpr std::string_view kNoPulseFix =
     "pps-gpio gpiopin=, assert_falling_edge=), and that the receiver has a fix: most GPS "
     "receivers emit PPS only while they have one.";
 
+std::vector<std::string> words_of(const std::string& text) {
+    std::vector<std::string> words;
+    std::size_t pos = 0;
+    while ((pos = text.find_first_not_of(' ', pos)) != std::string::npos) {
+        const auto end = text.find(' ', pos);
+        words.push_back(text.substr(pos, end - pos));
+        pos = end;
+    }
+    return words;
+}
+
 Verdict verdict(Severity severity, std::string check, std::string message, std::string fix = {}) {
     return Verdict{severity, std::move(check), std::move(message), std::move(fix)};
 }
@@ -387,14 +398,18 @@ void check_clocksource(const SystemFingerprint& fp, std::vector<Verdict>& out) {
                               "Find out from dmesg why no hardware clocksource was usable."));
         return;
     }
-    const bool tsc_available = power.available_clocksources.find("tsc") != std::string::npos;
-    if ((fp.kernel.arch == "x86" || tsc_available) && power.clocksource != "tsc" && tsc_available) {
+    // HPET and the ACPI PM timer are the slow, I/O-mapped fallbacks; TSC-based and
+    // paravirtual clocksources (kvm-clock, hyperv, arch_sys_counter on ARM) are fine.
+    if (power.clocksource == "hpet" || power.clocksource == "acpi_pm") {
+        const auto available = words_of(power.available_clocksources);
+        const bool tsc_available =
+            std::find(available.begin(), available.end(), "tsc") != available.end();
         out.push_back(verdict(
             Severity::warn, check,
-            fmt::format("the clocksource is {} although the TSC is available: every timestamp "
-                        "then reads a slower device (an HPET read takes around a microsecond, a "
-                        "TSC read tens of nanoseconds), which adds to the PPS interrupt path.",
-                        power.clocksource),
+            fmt::format("the clocksource is {}{}: every timestamp then reads a slow I/O device "
+                        "(around a microsecond, against tens of nanoseconds for the TSC), which "
+                        "adds to the PPS interrupt path.",
+                        power.clocksource, tsc_available ? " although the TSC is available" : ""),
             "Look in dmesg for why the kernel left the TSC (\"Marking clocksource 'tsc' as "
             "unstable\"); if the TSC is known good (constant_tsc, nonstop_tsc), boot with "
             "clocksource=tsc."));
@@ -578,7 +593,7 @@ std::string short_label(const SystemFingerprint& fingerprint) {
     if (model == "full") {
         model = "PREEMPT";
     } else if (model == "none or voluntary") {
-        model = "no PREEMPT";
+        model = "PREEMPT_NONE/VOLUNTARY";
     } else if (!model.empty() && kernel.preemption_source == "/sys/kernel/debug/sched/preempt") {
         model = "PREEMPT_DYNAMIC (" + model + ")";
     }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <charconv>
 #include <thread>
 
 #include "ppsbench/core/error.hpp"
@@ -72,9 +73,12 @@ KernelInfo read_kernel(const SysRoot& root) {
     if (const auto uptime = root.read_line("/proc/uptime")) {
         const auto words = detail::split_words(*uptime);
         if (!words.empty()) {
-            try {
-                kernel.uptime_seconds = std::stod(std::string(words[0]));
-            } catch (const std::exception&) {
+            // from_chars, unlike stod, ignores the locale's decimal separator.
+            double seconds = 0;
+            const auto [end, ec] =
+                std::from_chars(words[0].data(), words[0].data() + words[0].size(), seconds);
+            if (ec == std::errc()) {
+                kernel.uptime_seconds = seconds;
             }
         }
     }
@@ -177,9 +181,11 @@ std::optional<ThreadInfo> read_thread(const SysRoot& root, const Process& proces
 // The thread is named "irq/<N>-<action name>" (kernel/irq/manage.c setup_irq_thread()). Before
 // 5.17 /proc showed only the first 15 characters of a kernel thread's name, so a truncated
 // name counts too. "irq/<N>-s-<name>" is a forced secondary handler's thread, a worse match.
+// On a shared interrupt another device's thread says nothing about the PPS handler, so an
+// unrecognised name only counts when the PPS action is the interrupt's only one.
 std::optional<ThreadInfo> find_irq_thread(const SysRoot& root,
                                           const std::vector<Process>& processes, int irq,
-                                          const std::string& action) {
+                                          const std::string& action, bool shared) {
     const auto prefix = fmt::format("irq/{}-", irq);
     const Process* best = nullptr;
     int best_score = 0;
@@ -193,6 +199,8 @@ std::optional<ThreadInfo> find_irq_thread(const SysRoot& root,
             score = 4;
         } else if (!suffix.empty() && starts_with(action, suffix) && process.comm.size() == 15) {
             score = 3;
+        } else if (shared) {
+            continue;
         } else if (starts_with(suffix, "s-")) {
             score = 0;
         }
@@ -270,7 +278,7 @@ std::optional<PpsIrq> read_irq(const SysRoot& root, const KernelInfo& kernel,
     const auto dir = fmt::format("/proc/irq/{}", irq.number);
     irq.smp_affinity_list = root.read_line(dir + "/smp_affinity_list").value_or("");
     irq.effective_affinity_list = root.read_line(dir + "/effective_affinity_list").value_or("");
-    irq.thread = find_irq_thread(root, processes, irq.number, action);
+    irq.thread = find_irq_thread(root, processes, irq.number, action, irq.actions.size() > 1);
 
     // Which CPU takes the interrupt: the effective affinity when it names one CPU, else the one
     // that has counted most of them.
@@ -468,7 +476,13 @@ ChronyInfo read_chrony(const SysRoot& root, const FingerprintOptions& options,
             }
         }
     }
-    const auto config = detail::read_chrony_config(root, pps == nullptr ? "" : pps->id,
+    // A chronyd started with -f reads that file instead of the packaged one.
+    std::string config_file;
+    if (chrony.running) {
+        const auto cmdline = root.read("/proc/" + std::to_string(chrony.pid) + "/cmdline", 8192);
+        config_file = detail::option_value(cmdline.value_or(""), "-f").value_or("");
+    }
+    const auto config = detail::read_chrony_config(root, config_file, pps == nullptr ? "" : pps->id,
                                                    pps == nullptr ? "" : pps->dev_path);
     chrony.config_files = config.files;
     chrony.refclocks = config.refclocks;

@@ -231,6 +231,20 @@ std::optional<std::string> cmdline_parameter(std::string_view cmdline, std::stri
     return found;
 }
 
+std::optional<std::string> option_value(std::string_view cmdline, std::string_view option) {
+    bool next = false;
+    while (!cmdline.empty()) {
+        const auto end = cmdline.find('\0');
+        const auto arg = cmdline.substr(0, end);
+        cmdline.remove_prefix(end == std::string_view::npos ? cmdline.size() : end + 1);
+        if (next) {
+            return arg.empty() ? std::nullopt : std::optional<std::string>(arg);
+        }
+        next = arg == option;
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> preemption_from_debugfs(std::string_view text) {
     for (const auto word : split_words(text)) {
         if (word.size() > 2 && word.front() == '(' && word.back() == ')') {

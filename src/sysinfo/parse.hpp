@@ -50,6 +50,9 @@ std::optional<std::string> status_field(std::string_view status, std::string_vie
 // Kernel command line parameters: value of "key=value", or "" for a bare flag.
 std::optional<std::string> cmdline_parameter(std::string_view cmdline, std::string_view key);
 
+// The argument after `option` in a NUL-separated /proc/[pid]/cmdline ("-f" "/etc/x.conf").
+std::optional<std::string> option_value(std::string_view cmdline, std::string_view option);
+
 // Preemption model from the selected entry of /sys/kernel/debug/sched/preempt
 // ("none voluntary (full)") or from the version string's PREEMPT_* words.
 std::optional<std::string> preemption_from_debugfs(std::string_view text);

@@ -221,10 +221,16 @@ TEST(Diagnose, MissingIrqIsAWarning) {
     EXPECT_EQ(find(diagnose(fp), "pps-irq").severity, S::warn);
 }
 
-TEST(Diagnose, JiffiesClocksourceFails) {
+TEST(Diagnose, Clocksources) {
     auto fp = load("rpi-stock");
     fp.power.clocksource = "jiffies";
     EXPECT_EQ(find(diagnose(fp), "clocksource").severity, S::fail);
+    // A paravirtual clock next to an available TSC is fine (a VM), HPET is not.
+    fp.power.available_clocksources = "tsc kvm-clock hpet acpi_pm ";
+    fp.power.clocksource = "kvm-clock";
+    EXPECT_EQ(find(diagnose(fp), "clocksource").severity, S::ok);
+    fp.power.clocksource = "acpi_pm";
+    EXPECT_EQ(find(diagnose(fp), "clocksource").severity, S::warn);
 }
 
 TEST(Diagnose, ChronyWithoutThisDeviceWarns) {

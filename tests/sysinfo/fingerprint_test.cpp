@@ -191,6 +191,37 @@ TEST(ReadFingerprint, FollowsChronyIncludeAndGpsdSocket) {
               (std::vector<std::string>{"/etc/chrony/chrony.conf", "/etc/chrony/extra/gpsd.conf"}));
 }
 
+TEST(ReadFingerprint, AnotherDevicesThreadOnASharedIrqIsNotThePps) {
+    // pps-gpio itself in hard IRQ, sharing its line with a driver that asked for a thread.
+    const FixtureCopy copy("rpi-stock");
+    auto interrupts = std::string(
+        "           CPU0       CPU1       CPU2       CPU3       \n"
+        " 41:      86399          0          0          0  pinctrl-bcm2835  18 Edge      "
+        "pps@12.-1, sensor\n");
+    copy.write("/proc/interrupts", interrupts);
+    copy.write("/proc/77/comm", "irq/41-sensor\n");
+    auto fp = read_fingerprint(options_for(copy.root()));
+    ASSERT_TRUE(fp.pps && fp.pps->irq);
+    EXPECT_EQ(fp.pps->irq->actions, (std::vector<std::string>{"pps@12.-1", "sensor"}));
+    EXPECT_FALSE(fp.pps->irq->thread);
+    // Not shared: the only thread of the interrupt is taken even under another name.
+    copy.write("/proc/interrupts", interrupts.substr(0, interrupts.find(", sensor")) + "\n");
+    fp = read_fingerprint(options_for(copy.root()));
+    ASSERT_TRUE(fp.pps && fp.pps->irq && fp.pps->irq->thread);
+    EXPECT_EQ(fp.pps->irq->thread->pid, 77);
+}
+
+TEST(ReadFingerprint, ReadsTheConfigChronydWasStartedWith) {
+    const FixtureCopy copy("rpi-stock");
+    copy.write("/proc/456/cmdline",
+               std::string("/usr/sbin/chronyd\0-f\0/tmp/lab/chrony.conf\0", 42));
+    copy.write("/tmp/lab/chrony.conf", "refclock PPS /dev/pps0 local\n");
+    const auto fp = read_fingerprint(options_for(copy.root()));
+    EXPECT_EQ(fp.chrony.config_files, std::vector<std::string>{"/tmp/lab/chrony.conf"});
+    ASSERT_EQ(fp.chrony.refclocks.size(), 1U);
+    EXPECT_TRUE(fp.chrony.refclocks[0].uses_device);
+}
+
 TEST(ReadFingerprint, RunsChronydVersionThroughTheInjectedRunner) {
     auto options = options_for(fixture("rpi-stock"));
     std::vector<std::string> seen;

@@ -116,6 +116,13 @@ TEST(CmdlineParameter, FindsFlagsAndValuesBeforeInitArguments) {
     EXPECT_FALSE(cmdline_parameter("threadirqsx=1", "threadirqs"));
 }
 
+TEST(OptionValue, ReadsNulSeparatedCmdline) {
+    const std::string cmdline("chronyd\0-d\0-f\0/etc/lab.conf\0", 28);
+    EXPECT_EQ(option_value(cmdline, "-f"), "/etc/lab.conf");
+    EXPECT_FALSE(option_value(cmdline, "-u"));
+    EXPECT_FALSE(option_value(std::string("chronyd\0-f\0", 12), "-f"));
+}
+
 TEST(Preemption, FromVersionStringAndDebugfs) {
     EXPECT_EQ(preemption_from_version("#1 SMP PREEMPT_RT Debian 6.1.115-1 (2024-11-01)"),
               "PREEMPT_RT");
