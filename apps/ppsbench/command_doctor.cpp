@@ -1,0 +1,107 @@
+// `ppsbench doctor`: read the system fingerprint, diagnose it, print both.
+#include <fmt/format.h>
+#include <iostream>
+
+#include "command.hpp"
+#include "options.hpp"
+#include "ppsbench/core/duration.hpp"
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/sysinfo/diagnose.hpp"
+#include "ppsbench/sysinfo/doctor_text.hpp"
+#include "ppsbench/sysinfo/fingerprint.hpp"
+#include "ppsbench/sysinfo/json.hpp"
+
+namespace ppsbench::app {
+namespace {
+
+constexpr std::string_view kUsage =
+    "ppsbench doctor [DEVICE] [--sysroot DIR] [--format text|json] [--pulse-wait DURATION]";
+
+constexpr std::string_view kDescription =
+    "Check what costs PPS timestamp accuracy on this system and say how to fix it.\n"
+    "\n"
+    "Reads /proc and /sys (no root needed): the kernel and its preemption model (PREEMPT_RT,\n"
+    "threadirqs), the PPS device (default: the first in /sys/class/pps) with its interrupt,\n"
+    "IRQ thread and handler, clocksource, CPU frequency and idle states, and chrony. Then it\n"
+    "prints verdicts (ok / warn / fail) with the reason and the fix. The main one: whether the\n"
+    "PPS timestamp is taken at the interrupt edge or, force-threaded on PREEMPT_RT or with\n"
+    "threadirqs, only after an IRQ thread wakes up. An irq/N- thread alone proves nothing:\n"
+    "current pps-gpio (Debian 6.1.190+, upstream stable 6.1.188+) splits its handler and keeps\n"
+    "the timestamp in hard IRQ; ppsbench tells the two apart by the driver's symbols.\n"
+    "\n"
+    "The pulse check reads the device's assert/clear twice, --pulse-wait apart.\n"
+    "\n"
+    "Exit status: 0 no fail verdict, 1 at least one fail verdict, 2 bad usage.\n"
+    "See docs/doctor.md for every check.\n"
+    "\n"
+    "Examples:\n"
+    "  ppsbench doctor\n"
+    "  ppsbench doctor /dev/pps1 --format json\n"
+    "  ppsbench doctor --sysroot /mnt/sdcard --pulse-wait 0";
+
+class DoctorCommand final : public Command {
+  public:
+    std::string_view name() const override { return "doctor"; }
+    std::string_view summary() const override {
+        return "diagnose the kernel, PPS IRQ path and chrony for PPS accuracy";
+    }
+
+    int run(const std::vector<std::string>& args) override {
+        std::string device;
+        std::string sysroot;
+        std::string format;
+        std::string pulse_wait;
+        po::options_description options("Options");
+        options.add_options()  //
+            ("device", po::value(&device), "PPS device, e.g. /dev/pps0 (default: first found)")(
+                "sysroot", po::value(&sysroot)->default_value("/"),
+                "read /proc and /sys under DIR instead of / (a copied tree, a mounted image)")(
+                "format", po::value(&format)->default_value("text"), "output: text or json")(
+                "pulse-wait", po::value(&pulse_wait)->default_value("1.2s"),
+                "time between the two reads of the pulse check; 0 skips it");
+        po::positional_options_description positional;
+        positional.add("device", 1);
+        po::variables_map vm;
+        if (!parse_options(name(), kUsage, kDescription, args, options, positional, vm)) {
+            return 0;
+        }
+        if (format != "text" && format != "json") {
+            throw core::UsageError(
+                fmt::format("ppsbench doctor: --format must be text or json, not '{}'", format));
+        }
+        sysinfo::FingerprintOptions fingerprint_options;
+        fingerprint_options.sysroot = sysroot;
+        fingerprint_options.device = device;
+        // parse_duration() rejects zero, which here means "skip the check": "0", "0s", "0ms".
+        const bool zero = pulse_wait.find_first_of("123456789") == std::string::npos &&
+                          !pulse_wait.empty() && pulse_wait.front() == '0';
+        fingerprint_options.pulse_wait =
+            zero ? std::chrono::milliseconds(0)
+                 : std::chrono::duration_cast<std::chrono::milliseconds>(
+                       core::parse_duration(pulse_wait, "--pulse-wait"));
+        std::error_code ec;
+        if (!std::filesystem::is_directory(fingerprint_options.sysroot, ec)) {
+            throw core::UsageError(fmt::format(
+                "ppsbench doctor: --sysroot '{}' is not a directory; give the root of a "
+                "system tree",
+                sysroot));
+        }
+
+        const auto fingerprint = sysinfo::read_fingerprint(fingerprint_options);
+        const auto verdicts = sysinfo::diagnose(fingerprint);
+        if (format == "json") {
+            std::cout << sysinfo::doctor_json(fingerprint, verdicts).dump(2) << "\n";
+        } else {
+            sysinfo::write_doctor_text(std::cout, fingerprint, verdicts);
+        }
+        return sysinfo::has_failure(verdicts) ? 1 : 0;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_doctor_command() {
+    return std::make_unique<DoctorCommand>();
+}
+
+}  // namespace ppsbench::app

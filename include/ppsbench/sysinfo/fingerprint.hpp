@@ -1,0 +1,182 @@
+#pragma once
+
+// What the running system looks like from the point of view of a PPS timestamp: the kernel and
+// its preemption model, the PPS device and the interrupt path its timestamp is taken in, the
+// clocksource and power management, and chrony. Everything is read from /proc and /sys under a
+// configurable root (so tests can point at fixture trees) without root privileges; anything that
+// cannot be read stays empty ("unknown") rather than failing.
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ppsbench::sysinfo {
+
+// Which kind of PPS client produced the device; it decides where the timestamp is taken.
+enum class PpsDriverKind { unknown, pps_gpio, pps_ldisc, ktimer, ptp };
+
+// How the loaded pps-gpio driver handles its interrupt, told apart by its symbols in
+// /proc/kallsyms. `split`: a hard-IRQ part (pps_gpio_irq_hardirq) takes the timestamp and a
+// thread runs pps_event() (Debian 6.1.190+, upstream stable 6.1.188+). `single`: one handler
+// (pps_gpio_irq_handler) does both, so forced threading moves the timestamp into the thread.
+enum class HandlerKind { unknown, split, single };
+
+// One `/sys/class/pps/ppsN/assert` or `clear` reading: "<sec>.<nsec>#<sequence>".
+struct PpsEvent {
+    std::int64_t seconds = 0;
+    std::int32_t nanoseconds = 0;
+    std::int64_t sequence = 0;
+
+    friend bool operator==(const PpsEvent&, const PpsEvent&) = default;
+};
+
+// A kernel thread, as /proc/[pid]/{comm,stat,status} show it.
+struct ThreadInfo {
+    int pid = 0;
+    std::string comm;
+    std::string policy;  // "SCHED_FIFO", "SCHED_OTHER", ...; empty when unknown
+    int rt_priority = 0;
+    std::optional<int> last_cpu;
+    std::string cpus_allowed;  // Cpus_allowed_list, e.g. "0-3"
+};
+
+// Another interrupt served by the same CPU as the PPS interrupt, with its average rate since
+// boot (cumulative count / uptime): a busy neighbour delays the PPS interrupt while it runs.
+struct NeighbourIrq {
+    std::string irq;  // "30"; architecture counters (LOC, IPI...) are not included
+    std::string actions;
+    double rate_per_second = 0.0;
+};
+
+struct PpsIrq {
+    int number = 0;
+    std::string controller;  // /proc/interrupts columns between counts and names
+    std::vector<std::string> actions;
+    std::uint64_t count = 0;  // sum over CPUs
+    std::string smp_affinity_list;
+    std::string effective_affinity_list;
+    // The `irq/N-name` thread, if one exists. On PREEMPT_RT or with threadirqs it exists for
+    // both the old and the split pps-gpio handler: its presence alone proves nothing.
+    std::optional<ThreadInfo> thread;
+    // The CPU that takes the interrupt: its effective affinity when that is one CPU, else the
+    // CPU that has counted most of them.
+    std::optional<int> serving_cpu;
+    std::vector<NeighbourIrq> busy_neighbours;  // on serving_cpu, busiest first
+};
+
+struct PpsDevice {
+    std::string id;        // "pps0"
+    std::string dev_path;  // "/dev/pps0"
+    std::string name;      // sysfs name, e.g. "pps@12.-1", "pps_ldisc0", "ktimer", "ptp0"
+    std::string path;      // sysfs path (the tty for pps-ldisc), often empty
+    std::string driver;    // bound platform driver from device/uevent, e.g. "pps-gpio"
+    PpsDriverKind kind = PpsDriverKind::unknown;
+    std::optional<unsigned> mode;  // capability bits (hex in sysfs)
+    std::optional<PpsEvent> assert_first;
+    std::optional<PpsEvent> clear_first;
+    // Second reading after `pulse_wait`; empty when the wait was zero (not checked).
+    std::optional<PpsEvent> assert_second;
+    std::optional<PpsEvent> clear_second;
+    std::chrono::milliseconds pulse_wait{0};
+    bool pulses_sampled = false;
+    std::optional<PpsIrq> irq;
+    HandlerKind handler = HandlerKind::unknown;
+    std::vector<std::string> handler_symbols;  // pps_gpio_* symbols seen in /proc/kallsyms
+};
+
+struct KernelInfo {
+    std::string release;  // /proc/sys/kernel/osrelease
+    std::string version;  // /proc/sys/kernel/version, e.g. "#1 SMP PREEMPT_RT Debian ..."
+    std::string arch;     // "x86", "arm" or empty, from /proc/cpuinfo
+    std::optional<bool> realtime_sysfs;  // /sys/kernel/realtime
+    bool preempt_rt = false;
+    std::string preemption;  // "PREEMPT_RT", "full", "voluntary", "none", "PREEMPT_DYNAMIC"...
+    std::string preemption_source;  // where `preemption` came from
+    std::string cmdline;
+    bool threadirqs = false;
+    std::optional<std::string> isolcpus;
+    std::optional<std::string> nohz_full;
+    std::optional<std::string> irqaffinity;
+    std::optional<double> uptime_seconds;
+
+    // PREEMPT_RT always force-threads request_irq() handlers; `threadirqs` does on other kernels.
+    bool forced_irq_threading() const { return preempt_rt || threadirqs; }
+};
+
+struct IdleState {
+    int index = 0;
+    std::string name;
+    int exit_latency_us = 0;
+    int cpus_enabled = 0;
+    int cpus_total = 0;
+};
+
+struct CpuGovernor {
+    int cpu = 0;
+    std::string governor;
+};
+
+struct PowerInfo {
+    std::string clocksource;
+    std::string available_clocksources;
+    std::vector<CpuGovernor> governors;  // empty without cpufreq
+    std::vector<IdleState> idle_states;  // empty without cpuidle
+};
+
+struct RefclockLine {
+    std::string file;
+    int line = 0;
+    std::string text;    // the directive as written
+    std::string driver;  // "PPS", "SHM", "SOCK", "PHC"...
+    std::string parameter;
+    bool uses_device = false;  // names this PPS device (directly, or gpsd's chrony.ppsN.sock)
+};
+
+struct ChronyInfo {
+    bool installed = false;
+    std::string version;  // "4.3"; empty when not known
+    bool running = false;
+    int pid = 0;
+    std::vector<std::string> config_files;  // those read, in order
+    std::vector<RefclockLine> refclocks;
+};
+
+struct SystemFingerprint {
+    std::string sysroot;
+    KernelInfo kernel;
+    std::string requested_device;                // as given, or empty for "first found"
+    std::vector<std::string> available_devices;  // ppsN in /sys/class/pps
+    std::optional<PpsDevice> pps;
+    PowerInfo power;
+    ChronyInfo chrony;
+};
+
+// Runs a program (argv[0] is a path) and returns its standard output, or nothing on failure.
+using CommandRunner = std::function<std::optional<std::string>(const std::vector<std::string>&)>;
+
+struct FingerprintOptions {
+    std::filesystem::path sysroot = "/";
+    // "/dev/pps0", "pps0" or empty for the first device in /sys/class/pps.
+    std::string device;
+    // The PPS device's assert/clear are read twice this far apart to see pulses arrive; zero
+    // skips the second reading.
+    std::chrono::milliseconds pulse_wait{1200};
+    // How to wait; tests replace it (e.g. to advance a fixture's assert file).
+    std::function<void(std::chrono::milliseconds)> sleep;
+    // How to run `chronyd --version`. When empty, programs are run only if sysroot is "/":
+    // a fixture tree's binaries are not this machine's.
+    CommandRunner run_command;
+};
+
+// Never throws for missing or unreadable files; throws core::UsageError only for a device
+// argument that cannot name a PPS device.
+SystemFingerprint read_fingerprint(const FingerprintOptions& options);
+
+std::string_view to_string(PpsDriverKind kind);
+std::string_view to_string(HandlerKind kind);
+
+}  // namespace ppsbench::sysinfo

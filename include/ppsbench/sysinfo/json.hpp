@@ -1,0 +1,25 @@
+#pragma once
+
+// JSON forms of the fingerprint and of the doctor's answer. The fingerprint object is what
+// capture files record under "system"; unknown values are null, never guessed.
+
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "ppsbench/sysinfo/diagnose.hpp"
+#include "ppsbench/sysinfo/fingerprint.hpp"
+
+namespace ppsbench::sysinfo {
+
+// Bumped when a field changes meaning or is removed (adding fields does not bump it).
+inline constexpr int kFingerprintSchemaVersion = 1;
+
+nlohmann::json to_json(const SystemFingerprint& fingerprint);
+nlohmann::json to_json(const Verdict& verdict);
+
+// {"schema_version", "label", "timestamp_context", "system": <fingerprint>, "verdicts": [...],
+//  "summary": {"ok", "warn", "fail"}}: what `ppsbench doctor --format json` prints.
+nlohmann::json doctor_json(const SystemFingerprint& fingerprint,
+                           const std::vector<Verdict>& verdicts);
+
+}  // namespace ppsbench::sysinfo

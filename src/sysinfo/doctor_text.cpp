@@ -1,0 +1,191 @@
+#include "ppsbench/sysinfo/doctor_text.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "sysinfo/parse.hpp"
+
+namespace ppsbench::sysinfo {
+
+namespace {
+
+constexpr std::size_t kWidth = 100;
+constexpr std::string_view kUnknown = "unknown";
+
+std::string or_unknown(const std::string& text) {
+    return text.empty() ? std::string(kUnknown) : text;
+}
+
+// Word-wraps `text` to kWidth columns; the first line follows `first`, later ones `indent`.
+std::string wrap(std::string_view first, std::string_view indent, std::string_view text) {
+    std::string out(first);
+    std::size_t column = first.size();
+    // A label such as "fix:" is followed by a blank; a row key already ends with one.
+    bool line_start = first.empty() || first.back() == ' ';
+    for (const auto word : detail::split_words(text)) {
+        if (column + 1 + word.size() > kWidth && column > indent.size()) {
+            out += "\n";
+            out += indent;
+            column = indent.size();
+            line_start = true;
+        }
+        if (!line_start) {
+            out += ' ';
+            ++column;
+        }
+        out += word;
+        column += word.size();
+        line_start = false;
+    }
+    return out + "\n";
+}
+
+void row(std::ostream& out, std::string_view key, const std::string& value) {
+    out << wrap(fmt::format("  {:<17} ", key), std::string(20, ' '), value);
+}
+
+std::string describe_event(const std::optional<PpsEvent>& event) {
+    if (!event) {
+        return "-";
+    }
+    return fmt::format("#{} at {}.{:09}", event->sequence, event->seconds, event->nanoseconds);
+}
+
+void write_pps(std::ostream& out, const SystemFingerprint& fp) {
+    if (!fp.pps) {
+        row(out, "PPS device",
+            fp.requested_device.empty()
+                ? "none in /sys/class/pps"
+                : fmt::format("{} not found (available: {})", fp.requested_device,
+                              fp.available_devices.empty()
+                                  ? "none"
+                                  : fmt::format("{}", fmt::join(fp.available_devices, ", "))));
+        return;
+    }
+    const auto& pps = *fp.pps;
+    std::string device = fmt::format("{}  name {}  kind {}", pps.dev_path, or_unknown(pps.name),
+                                     to_string(pps.kind));
+    if (!pps.driver.empty()) {
+        device += "  driver " + pps.driver;
+    }
+    if (!pps.path.empty()) {
+        device += "  path " + pps.path;
+    }
+    if (pps.mode) {
+        device += fmt::format("  mode 0x{:x}", *pps.mode);
+    }
+    row(out, "PPS device", device);
+    std::string pulses = fmt::format("assert {}, clear {}", describe_event(pps.assert_first),
+                                     describe_event(pps.clear_first));
+    if (pps.pulses_sampled) {
+        pulses += fmt::format("; after {} ms: assert {}, clear {}", pps.pulse_wait.count(),
+                              describe_event(pps.assert_second), describe_event(pps.clear_second));
+    }
+    row(out, "PPS events", pulses);
+    if (pps.irq) {
+        const auto& irq = *pps.irq;
+        row(out, "PPS IRQ",
+            fmt::format("{} ({}) \"{}\", {} interrupts, affinity {}, effective {}", irq.number,
+                        or_unknown(irq.controller), fmt::join(irq.actions, ", "), irq.count,
+                        or_unknown(irq.smp_affinity_list),
+                        or_unknown(irq.effective_affinity_list)));
+        if (irq.thread) {
+            const auto& t = *irq.thread;
+            row(out, "IRQ thread",
+                fmt::format("{} PID {} {} {}, allowed CPUs {}, last ran on CPU {}", t.comm, t.pid,
+                            or_unknown(t.policy), t.rt_priority, or_unknown(t.cpus_allowed),
+                            t.last_cpu ? std::to_string(*t.last_cpu) : std::string(kUnknown)));
+        } else {
+            row(out, "IRQ thread", "none found");
+        }
+    } else {
+        row(out, "PPS IRQ", "not found");
+    }
+    if (pps.kind == PpsDriverKind::pps_gpio) {
+        row(out, "IRQ handler",
+            fmt::format("{}{}", to_string(pps.handler),
+                        pps.handler_symbols.empty()
+                            ? std::string(" (no pps_gpio symbols in /proc/kallsyms)")
+                            : fmt::format(" ({})", fmt::join(pps.handler_symbols, ", "))));
+    }
+}
+
+void write_fingerprint(std::ostream& out, const SystemFingerprint& fp) {
+    const auto& kernel = fp.kernel;
+    out << "System\n";
+    if (fp.sysroot != "/") {
+        row(out, "sysroot", fp.sysroot);
+    }
+    row(out, "kernel", fmt::format("{}  {}", or_unknown(kernel.release), kernel.version));
+    row(out, "preemption",
+        kernel.preemption.empty()
+            ? std::string(kUnknown)
+            : fmt::format("{} (from {})", kernel.preemption, kernel.preemption_source));
+    const auto param = [](const std::optional<std::string>& value) {
+        return value ? (value->empty() ? std::string("yes") : *value) : std::string("-");
+    };
+    row(out, "boot options",
+        fmt::format("threadirqs {}  isolcpus {}  nohz_full {}  irqaffinity {}",
+                    kernel.threadirqs ? "yes" : "no", param(kernel.isolcpus),
+                    param(kernel.nohz_full), param(kernel.irqaffinity)));
+    write_pps(out, fp);
+    const auto& power = fp.power;
+    row(out, "clocksource",
+        fmt::format("{} (available: {})", or_unknown(power.clocksource),
+                    or_unknown(power.available_clocksources)));
+    std::string governors;
+    for (const auto& g : power.governors) {
+        governors += fmt::format("{}cpu{} {}", governors.empty() ? "" : ", ", g.cpu, g.governor);
+    }
+    row(out, "cpufreq", governors.empty() ? "not exposed" : governors);
+    std::string idle;
+    for (const auto& s : power.idle_states) {
+        idle += fmt::format("{}{} {} µs ({}/{} CPUs)", idle.empty() ? "" : ", ", s.name,
+                            s.exit_latency_us, s.cpus_enabled, s.cpus_total);
+    }
+    row(out, "cpuidle", idle.empty() ? "not exposed" : idle);
+    const auto& chrony = fp.chrony;
+    row(out, "chrony",
+        fmt::format("{}, {}{}", chrony.installed ? "installed" : "not installed",
+                    chrony.running ? fmt::format("running (PID {})", chrony.pid) : "not running",
+                    chrony.version.empty() ? "" : ", version " + chrony.version));
+    for (const auto& r : chrony.refclocks) {
+        row(out, "chrony refclock",
+            fmt::format("{}  ({}:{}){}", r.text, r.file, r.line,
+                        r.uses_device ? "  <- this device" : ""));
+    }
+}
+
+std::string_view tag(Severity severity) {
+    switch (severity) {
+        case Severity::ok:
+            return "[ OK ]";
+        case Severity::warn:
+            return "[WARN]";
+        case Severity::fail:
+            return "[FAIL]";
+    }
+    return "[FAIL]";
+}
+
+}  // namespace
+
+void write_doctor_text(std::ostream& out, const SystemFingerprint& fingerprint,
+                       const std::vector<Verdict>& verdicts) {
+    out << "ppsbench doctor: " << short_label(fingerprint) << "\n\n";
+    write_fingerprint(out, fingerprint);
+    out << "\nVerdicts\n";
+    int counts[3] = {0, 0, 0};
+    const std::string indent(9, ' ');
+    for (const auto& verdict : verdicts) {
+        ++counts[static_cast<int>(verdict.severity)];
+        out << wrap(fmt::format("  {} {}:", tag(verdict.severity), verdict.check), indent,
+                    verdict.message);
+        if (!verdict.fix.empty()) {
+            out << wrap(indent + "fix:", indent, verdict.fix);
+        }
+    }
+    out << fmt::format("\n{} fail, {} warn, {} ok\n", counts[2], counts[1], counts[0]);
+}
+
+}  // namespace ppsbench::sysinfo

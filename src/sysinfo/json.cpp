@@ -1,0 +1,165 @@
+#include "ppsbench/sysinfo/json.hpp"
+
+namespace ppsbench::sysinfo {
+
+namespace {
+
+using nlohmann::json;
+
+// Unknown is null, so a reader never mistakes "not read" for an empty or zero value.
+json text_or_null(const std::string& text) {
+    return text.empty() ? json(nullptr) : json(text);
+}
+
+template <typename T>
+json optional_or_null(const std::optional<T>& value) {
+    return value ? json(*value) : json(nullptr);
+}
+
+json event_json(const std::optional<PpsEvent>& event) {
+    if (!event) {
+        return nullptr;
+    }
+    return {{"seconds", event->seconds},
+            {"nanoseconds", event->nanoseconds},
+            {"sequence", event->sequence}};
+}
+
+json thread_json(const ThreadInfo& thread) {
+    return {{"pid", thread.pid},
+            {"comm", thread.comm},
+            {"policy", text_or_null(thread.policy)},
+            {"rt_priority", thread.rt_priority},
+            {"last_cpu", optional_or_null(thread.last_cpu)},
+            {"cpus_allowed", text_or_null(thread.cpus_allowed)}};
+}
+
+json irq_json(const PpsIrq& irq) {
+    json neighbours = json::array();
+    for (const auto& n : irq.busy_neighbours) {
+        neighbours.push_back(
+            {{"irq", n.irq}, {"actions", n.actions}, {"rate_per_second", n.rate_per_second}});
+    }
+    return {{"number", irq.number},
+            {"controller", text_or_null(irq.controller)},
+            {"actions", irq.actions},
+            {"count", irq.count},
+            {"smp_affinity_list", text_or_null(irq.smp_affinity_list)},
+            {"effective_affinity_list", text_or_null(irq.effective_affinity_list)},
+            {"serving_cpu", optional_or_null(irq.serving_cpu)},
+            {"thread", irq.thread ? thread_json(*irq.thread) : json(nullptr)},
+            {"busy_neighbours", neighbours}};
+}
+
+json pps_json(const PpsDevice& pps) {
+    return {{"id", pps.id},
+            {"device", pps.dev_path},
+            {"name", text_or_null(pps.name)},
+            {"path", text_or_null(pps.path)},
+            {"driver", text_or_null(pps.driver)},
+            {"kind", to_string(pps.kind)},
+            {"mode", optional_or_null(pps.mode)},
+            {"assert", event_json(pps.assert_first)},
+            {"clear", event_json(pps.clear_first)},
+            {"pulse_check", pps.pulses_sampled ? json{{"wait_ms", pps.pulse_wait.count()},
+                                                      {"assert", event_json(pps.assert_second)},
+                                                      {"clear", event_json(pps.clear_second)}}
+                                               : json(nullptr)},
+            {"irq", pps.irq ? irq_json(*pps.irq) : json(nullptr)},
+            {"handler", to_string(pps.handler)},
+            {"handler_symbols", pps.handler_symbols}};
+}
+
+json kernel_json(const KernelInfo& kernel) {
+    return {{"release", text_or_null(kernel.release)},
+            {"version", text_or_null(kernel.version)},
+            {"arch", text_or_null(kernel.arch)},
+            {"realtime_sysfs", optional_or_null(kernel.realtime_sysfs)},
+            {"preempt_rt", kernel.preempt_rt},
+            {"preemption", text_or_null(kernel.preemption)},
+            {"preemption_source", text_or_null(kernel.preemption_source)},
+            {"cmdline", text_or_null(kernel.cmdline)},
+            {"threadirqs", kernel.threadirqs},
+            {"forced_irq_threading", kernel.forced_irq_threading()},
+            {"isolcpus", optional_or_null(kernel.isolcpus)},
+            {"nohz_full", optional_or_null(kernel.nohz_full)},
+            {"irqaffinity", optional_or_null(kernel.irqaffinity)},
+            {"uptime_seconds", optional_or_null(kernel.uptime_seconds)}};
+}
+
+json power_json(const PowerInfo& power) {
+    json governors = json::object();
+    for (const auto& g : power.governors) {
+        governors[std::to_string(g.cpu)] = g.governor;
+    }
+    json idle = json::array();
+    for (const auto& s : power.idle_states) {
+        idle.push_back({{"index", s.index},
+                        {"name", s.name},
+                        {"exit_latency_us", s.exit_latency_us},
+                        {"cpus_enabled", s.cpus_enabled},
+                        {"cpus_total", s.cpus_total}});
+    }
+    return {{"clocksource", text_or_null(power.clocksource)},
+            {"available_clocksources", text_or_null(power.available_clocksources)},
+            {"cpufreq_governors", governors},
+            {"idle_states", idle}};
+}
+
+json chrony_json(const ChronyInfo& chrony) {
+    json refclocks = json::array();
+    for (const auto& r : chrony.refclocks) {
+        refclocks.push_back({{"file", r.file},
+                             {"line", r.line},
+                             {"text", r.text},
+                             {"driver", r.driver},
+                             {"parameter", r.parameter},
+                             {"uses_device", r.uses_device}});
+    }
+    return {{"installed", chrony.installed},
+            {"version", text_or_null(chrony.version)},
+            {"running", chrony.running},
+            {"pid", chrony.running ? json(chrony.pid) : json(nullptr)},
+            {"config_files", chrony.config_files},
+            {"refclocks", refclocks}};
+}
+
+}  // namespace
+
+nlohmann::json to_json(const SystemFingerprint& fingerprint) {
+    return {{"schema_version", kFingerprintSchemaVersion},
+            {"label", short_label(fingerprint)},
+            {"timestamp_context", to_string(timestamp_context(fingerprint))},
+            {"sysroot", fingerprint.sysroot},
+            {"kernel", kernel_json(fingerprint.kernel)},
+            {"requested_device", text_or_null(fingerprint.requested_device)},
+            {"available_devices", fingerprint.available_devices},
+            {"pps", fingerprint.pps ? pps_json(*fingerprint.pps) : json(nullptr)},
+            {"power", power_json(fingerprint.power)},
+            {"chrony", chrony_json(fingerprint.chrony)}};
+}
+
+nlohmann::json to_json(const Verdict& verdict) {
+    return {{"severity", to_string(verdict.severity)},
+            {"check", verdict.check},
+            {"message", verdict.message},
+            {"fix", text_or_null(verdict.fix)}};
+}
+
+nlohmann::json doctor_json(const SystemFingerprint& fingerprint,
+                           const std::vector<Verdict>& verdicts) {
+    json list = json::array();
+    int counts[3] = {0, 0, 0};
+    for (const auto& verdict : verdicts) {
+        list.push_back(to_json(verdict));
+        ++counts[static_cast<int>(verdict.severity)];
+    }
+    return {{"schema_version", kFingerprintSchemaVersion},
+            {"label", short_label(fingerprint)},
+            {"timestamp_context", to_string(timestamp_context(fingerprint))},
+            {"system", to_json(fingerprint)},
+            {"verdicts", list},
+            {"summary", {{"ok", counts[0]}, {"warn", counts[1]}, {"fail", counts[2]}}}};
+}
+
+}  // namespace ppsbench::sysinfo
