@@ -74,7 +74,11 @@ struct lab_record {
 	u64 edge_seq;       /* rising edges raised so far, 1-based */
 	s64 intended_ns;    /* the exact multiple of the period the edge was armed for */
 	s64 fired_ns;       /* when the hrtimer callback ran */
-	s64 fired_mono_ns;  /* the same instant on CLOCK_MONOTONIC (for GPIO uAPI v1 events) */
+	/* When each line's IRQ was raised. The lines are raised one after the other, and under
+	 * emulation waking a thread on the other vCPU can take milliseconds, so each path's delay
+	 * is measured from its own raise. The GPIO one is on CLOCK_MONOTONIC, like uAPI v1 events. */
+	s64 raised_ns;
+	s64 gpio_raised_mono_ns;
 	s64 ts_ns;          /* the timestamp handed to pps_event() */
 	s64 event_ns;       /* when pps_event() was called (later than ts_ns in split mode) */
 	u32 pps_seq;        /* the PPS device's assert sequence after this event */
@@ -209,7 +213,6 @@ static enum hrtimer_restart lab_timer_fn(struct hrtimer *t)
 {
 	struct lab *l = container_of(t, struct lab, timer);
 	s64 fired = ktime_get_real_ns();
-	s64 fired_mono = ktime_get_ns();
 	unsigned long flags;
 
 	if (l->next_is_rise) {
@@ -222,13 +225,19 @@ static enum hrtimer_restart lab_timer_fn(struct hrtimer *t)
 		r->edge_seq = edge;
 		r->intended_ns = l->next_rise_ns;
 		r->fired_ns = fired;
-		r->fired_mono_ns = fired_mono;
+		r->raised_ns = ktime_get_real_ns();
 		raw_spin_unlock_irqrestore(&l->ring_lock, flags);
 
 		WRITE_ONCE(l->pending_edge, edge);
 		set_bit(LAB_LINE_PPS, &l->level);
 		set_bit(LAB_LINE_GPIO, &l->level);
 		lab_raise(l, LAB_LINE_PPS, IRQ_TYPE_EDGE_RISING);
+
+		raw_spin_lock_irqsave(&l->ring_lock, flags);
+		r = lab_slot(l, edge);
+		if (r->edge_seq == edge)
+			r->gpio_raised_mono_ns = ktime_get_ns();
+		raw_spin_unlock_irqrestore(&l->ring_lock, flags);
 		lab_raise(l, LAB_LINE_GPIO, IRQ_TYPE_EDGE_RISING);
 		hrtimer_set_expires(t, ns_to_ktime(l->next_rise_ns + l->width_ns));
 		l->next_is_rise = false;
@@ -351,7 +360,7 @@ static int lab_proc_show(struct seq_file *m, void *v)
 	u64 first = last > l->nring ? last - l->nring + 1 : 1;
 	u64 e, lost = 0;
 
-	seq_printf(m, "# ppsbench_lab v1 mode=%s period_ms=%u irq=%d gpiochip=%s base=%d pps=%s\n",
+	seq_printf(m, "# ppsbench_lab v2 mode=%s period_ms=%u irq=%d gpiochip=%s base=%d pps=%s\n",
 		   lab_mode_names[l->mode], period_ms, l->irq, l->chip_name,
 		   l->gc.base, dev_name(&l->pps->dev));
 	for (e = first; e <= last; e++) {
@@ -363,7 +372,7 @@ static int lab_proc_show(struct seq_file *m, void *v)
 	}
 	seq_printf(m, "# edges=%llu timer_late=%llu split_overrun=%llu no_event=%llu\n",
 		   last, l->timer_late, l->split_overrun, lost);
-	seq_puts(m, "# edge_seq intended_ns fired_ns fired_mono_ns ts_ns event_ns pps_seq hardirq cpu pid comm\n");
+	seq_puts(m, "# edge_seq intended_ns fired_ns raised_ns gpio_raised_mono_ns ts_ns event_ns pps_seq hardirq cpu pid comm\n");
 	for (e = first; e <= last; e++) {
 		raw_spin_lock_irqsave(&l->ring_lock, flags);
 		r = *lab_slot(l, e);
@@ -371,8 +380,9 @@ static int lab_proc_show(struct seq_file *m, void *v)
 		if (r.edge_seq != e)
 			continue;
 		r.ts_comm[TASK_COMM_LEN - 1] = '\0';
-		seq_printf(m, "%llu %lld %lld %lld %lld %lld %u %u %d %d %s\n", r.edge_seq,
-			   r.intended_ns, r.fired_ns, r.fired_mono_ns, r.ts_ns, r.event_ns, r.pps_seq,
+		seq_printf(m, "%llu %lld %lld %lld %lld %lld %lld %u %u %d %d %s\n", r.edge_seq,
+			   r.intended_ns, r.fired_ns, r.raised_ns, r.gpio_raised_mono_ns, r.ts_ns,
+			   r.event_ns, r.pps_seq,
 			   r.ts_hardirq, r.ts_cpu, r.ts_pid, r.ts_pid || r.ts_ns ? r.ts_comm : "-");
 	}
 	return 0;
