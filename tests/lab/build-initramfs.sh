@@ -69,7 +69,11 @@ copy_with_libs() {
 }
 for b in "${bins[@]}"; do
     copy_with_libs "$b" "$stage/usr/bin/$(basename "$b")"
-    lab_log "added $b"
+    lab_log "added $b as /usr/bin/$(basename "$b")"
+    # The guest's busybox sh runs its own applet of the same name before searching PATH.
+    if [[ -L "$stage/bin/$(basename "$b")" ]]; then
+        lab_log "note: busybox has an applet named $(basename "$b"); guest scripts must call /usr/bin/$(basename "$b")"
+    fi
 done
 
 # Guest scripts: built-in ones first, then the caller's, in the order given.

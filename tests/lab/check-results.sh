@@ -89,12 +89,18 @@ for cdir in "$res"/*/; do
         thread_ok=$(awk -v irq="$irq" '$1=="OK" && $3==0 && index($4, "irq/" irq "-")==1' "$joined" | wc -l)
         if ((expect_hard)); then
             context="hard IRQ"
-            ((matched > 0 && hard_n == matched)) && pass "$id: timestamps taken in hard IRQ" ||
+            if ((matched > 0 && hard_n == matched)); then
+                pass "$id: timestamps taken in hard IRQ"
+            else
                 fail "$id: expected hard-IRQ timestamps, $hard_n/$matched were"
+            fi
         else
             context="thread"
-            ((matched > 0 && thread_ok == matched)) && pass "$id: timestamps taken in the irq/$irq- thread" ||
+            if ((matched > 0 && thread_ok == matched)); then
+                pass "$id: timestamps taken in the irq/$irq- thread"
+            else
                 fail "$id: expected timestamps in irq/$irq- thread, $thread_ok/$matched were"
+            fi
         fi
 
         # 4. thread presence
@@ -103,8 +109,13 @@ for cdir in "$res"/*/; do
         if grep -q " irq/$irq-" "$mdir/irqthreads.txt"; then has_thread=1; else has_thread=0; fi
         thread_desc=$(awk -v p="irq/$irq-" 'index($2, p)==1 {print $2, $3, $4; exit}' "$mdir/irqthreads.txt")
         [[ -n "$thread_desc" ]] || thread_desc="none"
-        ((has_thread == expect_thread)) && pass "$id: irq/$irq thread: $thread_desc (expected: $( ((expect_thread)) && echo present || echo absent))" ||
-            fail "$id: irq/$irq thread present=$has_thread, expected $expect_thread"
+        expected_word=absent
+        ((expect_thread)) && expected_word=present
+        if ((has_thread == expect_thread)); then
+            pass "$id: irq/$irq thread: $thread_desc (expected: $expected_word)"
+        else
+            fail "$id: irq/$irq thread: $thread_desc (expected: $expected_word)"
+        fi
 
         # 5. GPIO events against recorded edges (CLOCK_MONOTONIC); prints event - raise per event
         width_ns=$((period_ms * 1000000 / 5))

@@ -33,11 +33,12 @@ download() { # download PKG into $debs unless a .deb of its candidate version is
     local pkg="$1" ver file
     ver=$(apt-cache policy "$pkg" | awk '/Candidate:/{print $2}')
     [[ -n "$ver" && "$ver" != "(none)" ]] || lab_die "no candidate version for $pkg"
-    file=$(ls "$debs/${pkg}_${ver//:/%3a}_"*.deb 2>/dev/null | head -n1 || true)
+    file=$(find "$debs" -maxdepth 1 -name "${pkg}_${ver//:/%3a}_*.deb" | head -n1)
     if [[ -z "$file" ]]; then
         lab_log "downloading $pkg $ver"
-        (cd "$debs" && apt-get download -qq "$pkg=$ver") || lab_die "apt-get download $pkg=$ver failed"
-        file=$(ls "$debs/${pkg}_${ver//:/%3a}_"*.deb | head -n1)
+        (cd "$debs" && apt-get download -qq -o APT::Sandbox::User=root "$pkg=$ver") || lab_die "apt-get download $pkg=$ver failed"
+        file=$(find "$debs" -maxdepth 1 -name "${pkg}_${ver//:/%3a}_*.deb" | head -n1)
+        [[ -n "$file" ]] || lab_die "apt-get download $pkg=$ver left no .deb in $debs"
     fi
     printf '%s' "$file"
 }

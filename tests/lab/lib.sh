@@ -32,5 +32,6 @@ lab_need_pkgs() {
 }
 
 # Flavours: stock (amd64) and PREEMPT_RT (rt-amd64). Kernel N's files: $PPSBENCH_LAB_CACHE/kernels/<flavour>/
+# shellcheck disable=SC2034 # used by the scripts that source this file
 lab_flavours=(amd64 rt-amd64)
 lab_kdir() { printf '%s/kernels/%s' "${PPSBENCH_LAB_CACHE}" "$1"; }

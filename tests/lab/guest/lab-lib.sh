@@ -7,7 +7,6 @@
 #   LAB_GPIO_LINE      free line with the same edges, for the GPIO character-device path
 #   LAB_IRQ            IRQ number of the PPS line
 lab_discover() {
-    local hdr
     hdr=$(head -n 1 /proc/ppsbench_lab)
     LAB_IRQ=$(echo "$hdr" | sed -n 's/.* irq=\([0-9]*\).*/\1/p')
     LAB_GPIOCHIP_DEV=/dev/$(echo "$hdr" | sed -n 's/.* gpiochip=\([a-z0-9]*\).*/\1/p')

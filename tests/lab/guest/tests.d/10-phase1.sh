@@ -6,7 +6,7 @@ set -u
     echo "realtime=$(cat /sys/kernel/realtime 2>/dev/null || echo 0)"
     echo "cmdline=$(cat /proc/cmdline)"
     echo "pps_dev=$LAB_PPS_DEV gpiochip=$LAB_GPIOCHIP_DEV irq=$LAB_IRQ"
-    for f in name path; do echo "sysfs_$f=$(cat /sys/class/pps/${LAB_PPS_DEV#/dev/}/$f 2>/dev/null)"; done
+    for f in name path; do echo "sysfs_$f=$(cat "/sys/class/pps/${LAB_PPS_DEV#/dev/}/$f" 2>/dev/null)"; done
     echo "pps_exists=$([ -c "$LAB_PPS_DEV" ] && echo 1 || echo 0)"
     echo "gpiochip_exists=$([ -c "$LAB_GPIOCHIP_DEV" ] && echo 1 || echo 0)"
 } >"$LAB_OUT/info.txt"
@@ -24,6 +24,7 @@ sleep 0.3
 # IRQ threads: "pid comm policy rt_priority" (stat fields 41 and 40).
 for d in /proc/[0-9]*; do
     c=$(cat "$d/comm" 2>/dev/null) || continue
+    # shellcheck disable=SC2046 # split the stat fields on purpose
     case "$c" in
         irq/*) set -- $(sed 's/^.*) //' "$d/stat"); echo "${d#/proc/} $c policy=${39} prio=${38}" ;;
     esac
