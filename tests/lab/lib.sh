@@ -1,0 +1,37 @@
+# Shared settings for the lab scripts; sourced, not run.
+# shellcheck shell=bash
+
+LAB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# Downloads, unpacked kernels and build outputs live here; override to share between checkouts.
+: "${PPSBENCH_LAB_CACHE:=${LAB_DIR}/.cache}"
+export PPSBENCH_LAB_CACHE
+
+lab_log() { printf '[lab] %s\n' "$*" >&2; }
+lab_die() { printf '[lab] error: %s\n' "$*" >&2; exit 1; }
+
+# Install host packages only when a command is missing, so a warm machine pays nothing.
+lab_need_pkgs() {
+    local missing=() pair cmd pkg
+    for pair in "$@"; do
+        cmd="${pair%%:*}"
+        pkg="${pair#*:}"
+        if [[ "$cmd" == /* ]]; then
+            [[ -e "$cmd" ]] || missing+=("$pkg")
+        else
+            command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+        fi
+    done
+    ((${#missing[@]} == 0)) && return 0
+    [[ $(id -u) -eq 0 ]] || lab_die "missing packages ${missing[*]}: install them (apt-get install ${missing[*]}) or run as root"
+    lab_log "installing host packages: ${missing[*]}"
+    if [[ ! -f "${PPSBENCH_LAB_CACHE}/.apt-updated" ]]; then
+        apt-get update -qq
+        mkdir -p "${PPSBENCH_LAB_CACHE}" && touch "${PPSBENCH_LAB_CACHE}/.apt-updated"
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Flavours: stock (amd64) and PREEMPT_RT (rt-amd64). Kernel N's files: $PPSBENCH_LAB_CACHE/kernels/<flavour>/
+# shellcheck disable=SC2034 # used by the scripts that source this file
+lab_flavours=(amd64 rt-amd64)
+lab_kdir() { printf '%s/kernels/%s' "${PPSBENCH_LAB_CACHE}" "$1"; }

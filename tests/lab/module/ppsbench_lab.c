@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppsbench_lab - a test PPS source with a known ground truth, for ppsbench's real-kernel lab.
+ *
+ * A CLOCK_REALTIME hrtimer in hard-IRQ mode fires on exact multiples of period_ms and raises
+ * the interrupt of line 0 of a virtual GPIO chip, exactly as a GPS PPS edge on a GPIO pin would.
+ * A PPS handler in the style chosen by `mode` takes the timestamp and calls pps_event(), so
+ * /dev/ppsN behaves like pps-gpio on this kernel. Line 1 gets the same edges for the libgpiod
+ * (GPIO character device) path.
+ *
+ * Every edge is recorded in /proc/ppsbench_lab: when it was meant to happen, when the timer
+ * really fired, the timestamp the handler took, in which context it was taken (hard IRQ or a
+ * task, and which task) and the PPS sequence number it got. That record is what the lab's
+ * tests compare user-space captures against.
+ *
+ * Handler modes:
+ *   threaded  request_irq() with one handler, like pps-gpio before the split: on PREEMPT_RT or
+ *             with threadirqs it is force-threaded, so the timestamp is taken after the
+ *             irq/N thread wakes, not at the edge.
+ *   nothread  the same handler with IRQF_NO_THREAD: hard-IRQ timestamps everywhere, but on
+ *             PREEMPT_RT pps_event() then takes a spinlock_t (a sleeping lock there) and wakes
+ *             waiters from hard-IRQ context, which is not RT-safe.
+ *   split     request_threaded_irq() with IRQF_ONESHOT: the primary handler only takes the
+ *             timestamp (ONESHOT keeps it out of forced threading), the thread calls
+ *             pps_event(). This is the shape of pps-gpio since upstream stable 6.1.188.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/gpio/consumer.h>
+#include <linux/gpio/driver.h>
+#include <linux/gpio/machine.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/irqdesc.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/pps_kernel.h>
+#include <linux/proc_fs.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+
+#define LAB_NAME "ppsbench-lab"
+#define LAB_NLINES 2
+#define LAB_LINE_PPS 0
+#define LAB_LINE_GPIO 1
+
+static unsigned int period_ms = 100;
+module_param(period_ms, uint, 0444);
+MODULE_PARM_DESC(period_ms, "pulse period in ms; edges are at exact multiples of it in CLOCK_REALTIME (default 100)");
+
+static char *mode = "threaded";
+module_param(mode, charp, 0444);
+MODULE_PARM_DESC(mode, "PPS handler: threaded (old pps-gpio), nothread (IRQF_NO_THREAD), split (hard-IRQ timestamp + threaded pps_event)");
+
+static unsigned int records = 2048;
+module_param(records, uint, 0444);
+MODULE_PARM_DESC(records, "number of per-edge records kept in /proc/ppsbench_lab (ring buffer)");
+
+static unsigned int width_pct = 20;
+module_param(width_pct, uint, 0444);
+MODULE_PARM_DESC(width_pct, "pulse width in percent of the period (falling edge time)");
+
+enum lab_mode { LAB_THREADED, LAB_NOTHREAD, LAB_SPLIT };
+static const char *const lab_mode_names[] = { "threaded", "nothread", "split" };
+
+/* One edge. Times are ns since the epoch (CLOCK_REALTIME) unless named _mono. 0 = not yet. */
+struct lab_record {
+	u64 edge_seq;       /* rising edges raised so far, 1-based */
+	s64 intended_ns;    /* the exact multiple of the period the edge was armed for */
+	s64 fired_ns;       /* when the hrtimer callback ran */
+	/* When each line's IRQ was raised. The lines are raised one after the other, and under
+	 * emulation waking a thread on the other vCPU can take milliseconds, so each path's delay
+	 * is measured from its own raise. The GPIO one is on CLOCK_MONOTONIC, like uAPI v1 events. */
+	s64 raised_ns;
+	s64 gpio_raised_mono_ns;
+	s64 ts_ns;          /* the timestamp handed to pps_event() */
+	s64 event_ns;       /* when pps_event() was called (later than ts_ns in split mode) */
+	u32 pps_seq;        /* the PPS device's assert sequence after this event */
+	u8 ts_hardirq;      /* the timestamp was taken in hard-IRQ context */
+	s16 ts_cpu;
+	pid_t ts_pid;       /* task the timestamp was taken in (the interrupted task in hard IRQ) */
+	char ts_comm[TASK_COMM_LEN];
+};
+
+struct lab {
+	struct platform_device *pdev; /* parent of the gpiochip and the pps device in sysfs */
+	struct gpio_chip gc;
+	char chip_name[32];
+	unsigned int irq_type[LAB_NLINES];
+	unsigned long level; /* bit per line: current input level */
+	bool irq_enabled[LAB_NLINES];
+
+	struct hrtimer timer;
+	s64 period_ns;
+	s64 width_ns;
+	s64 next_rise_ns;
+	bool next_is_rise;
+	u64 edge_seq;
+	u64 timer_late; /* edges skipped because the timer fired after the next edge was due */
+
+	struct gpio_desc *pps_desc;
+	int irq;
+	enum lab_mode mode;
+	struct pps_device *pps;
+	struct pps_source_info info;
+
+	/* Edge being serviced: set by the timer before raising the IRQ, read by the handler. */
+	u64 pending_edge;
+	/* split mode: hard-IRQ part hands the timestamp to the thread */
+	struct pps_event_time split_ts;
+	u64 split_edge;
+	u64 split_overrun;
+	u64 lost_edges; /* edges whose handler never ran for them (merged by a late thread) */
+
+	raw_spinlock_t ring_lock; /* raw: written from hard IRQ, also on PREEMPT_RT */
+	struct lab_record *ring;
+	unsigned int nring;
+
+	struct proc_dir_entry *proc;
+};
+
+static struct lab *lab;
+
+static struct lab_record *lab_slot(struct lab *l, u64 edge)
+{
+	return &l->ring[edge % l->nring];
+}
+
+/* ---- the virtual GPIO chip: input-only lines whose level the timer drives ---- */
+
+static int lab_gpio_get_direction(struct gpio_chip *gc, unsigned int offset)
+{
+	return GPIO_LINE_DIRECTION_IN;
+}
+
+static int lab_gpio_direction_input(struct gpio_chip *gc, unsigned int offset)
+{
+	return 0;
+}
+
+static int lab_gpio_get(struct gpio_chip *gc, unsigned int offset)
+{
+	struct lab *l = gpiochip_get_data(gc);
+
+	return test_bit(offset, &l->level) ? 1 : 0;
+}
+
+static void lab_irq_mask(struct irq_data *d)
+{
+	struct gpio_chip *gc = irq_data_get_irq_chip_data(d);
+	struct lab *l = gpiochip_get_data(gc);
+	irq_hw_number_t hw = irqd_to_hwirq(d);
+
+	WRITE_ONCE(l->irq_enabled[hw], false);
+	gpiochip_disable_irq(gc, hw);
+}
+
+static void lab_irq_unmask(struct irq_data *d)
+{
+	struct gpio_chip *gc = irq_data_get_irq_chip_data(d);
+	struct lab *l = gpiochip_get_data(gc);
+	irq_hw_number_t hw = irqd_to_hwirq(d);
+
+	gpiochip_enable_irq(gc, hw);
+	WRITE_ONCE(l->irq_enabled[hw], true);
+}
+
+static int lab_irq_set_type(struct irq_data *d, unsigned int type)
+{
+	struct gpio_chip *gc = irq_data_get_irq_chip_data(d);
+	struct lab *l = gpiochip_get_data(gc);
+
+	/* Edges only: the lines are pulse trains, a level trigger would storm. */
+	if (type & ~IRQ_TYPE_EDGE_BOTH)
+		return -EINVAL;
+	WRITE_ONCE(l->irq_type[irqd_to_hwirq(d)], type);
+	return 0;
+}
+
+static const struct irq_chip lab_irq_chip = {
+	.name = LAB_NAME,
+	.irq_mask = lab_irq_mask,
+	.irq_unmask = lab_irq_unmask,
+	.irq_set_type = lab_irq_set_type,
+	.flags = IRQCHIP_IMMUTABLE | IRQCHIP_SKIP_SET_WAKE,
+	GPIOCHIP_IRQ_RESOURCE_HELPERS,
+};
+
+static const char *const lab_line_names[LAB_NLINES] = { "pps-in", "pulse-in" };
+
+/* ---- the edge generator ---- */
+
+static void lab_raise(struct lab *l, unsigned int line, unsigned int edge_type)
+{
+	if (!(READ_ONCE(l->irq_type[line]) & edge_type) || !READ_ONCE(l->irq_enabled[line]))
+		return;
+	/* The _safe variant disables interrupts itself; fine from any context. */
+	generic_handle_domain_irq_safe(l->gc.irq.domain, line);
+}
+
+static s64 lab_next_multiple(s64 t, s64 p)
+{
+	return (div64_s64(t, p) + 1) * p;
+}
+
+static enum hrtimer_restart lab_timer_fn(struct hrtimer *t)
+{
+	struct lab *l = container_of(t, struct lab, timer);
+	s64 fired = ktime_get_real_ns();
+	unsigned long flags;
+
+	if (l->next_is_rise) {
+		struct lab_record *r;
+		u64 edge = ++l->edge_seq;
+
+		raw_spin_lock_irqsave(&l->ring_lock, flags);
+		r = lab_slot(l, edge);
+		memset(r, 0, sizeof(*r));
+		r->edge_seq = edge;
+		r->intended_ns = l->next_rise_ns;
+		r->fired_ns = fired;
+		r->raised_ns = ktime_get_real_ns();
+		raw_spin_unlock_irqrestore(&l->ring_lock, flags);
+
+		WRITE_ONCE(l->pending_edge, edge);
+		set_bit(LAB_LINE_PPS, &l->level);
+		set_bit(LAB_LINE_GPIO, &l->level);
+		lab_raise(l, LAB_LINE_PPS, IRQ_TYPE_EDGE_RISING);
+
+		raw_spin_lock_irqsave(&l->ring_lock, flags);
+		r = lab_slot(l, edge);
+		if (r->edge_seq == edge)
+			r->gpio_raised_mono_ns = ktime_get_ns();
+		raw_spin_unlock_irqrestore(&l->ring_lock, flags);
+		lab_raise(l, LAB_LINE_GPIO, IRQ_TYPE_EDGE_RISING);
+		hrtimer_set_expires(t, ns_to_ktime(l->next_rise_ns + l->width_ns));
+		l->next_is_rise = false;
+	} else {
+		clear_bit(LAB_LINE_PPS, &l->level);
+		clear_bit(LAB_LINE_GPIO, &l->level);
+		lab_raise(l, LAB_LINE_PPS, IRQ_TYPE_EDGE_FALLING);
+		lab_raise(l, LAB_LINE_GPIO, IRQ_TYPE_EDGE_FALLING);
+		l->next_rise_ns += l->period_ns;
+		if (l->next_rise_ns <= fired) {
+			/* Emulation stalls can outlast a period: skip to the next multiple, count it. */
+			s64 next = lab_next_multiple(fired, l->period_ns);
+
+			l->timer_late += div64_s64(next - l->next_rise_ns, l->period_ns);
+			l->next_rise_ns = next;
+		}
+		hrtimer_set_expires(t, ns_to_ktime(l->next_rise_ns));
+		l->next_is_rise = true;
+	}
+	return HRTIMER_RESTART;
+}
+
+/* ---- the PPS handlers ---- */
+
+static void lab_note_ts(struct lab *l, u64 edge, const struct pps_event_time *ts, bool hardirq)
+{
+	struct lab_record *r;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&l->ring_lock, flags);
+	r = lab_slot(l, edge);
+	if (r->edge_seq == edge) {
+		r->ts_ns = timespec64_to_ns(&ts->ts_real);
+		r->ts_hardirq = hardirq;
+		r->ts_cpu = raw_smp_processor_id();
+		r->ts_pid = current->pid;
+		memcpy(r->ts_comm, current->comm, TASK_COMM_LEN);
+	}
+	raw_spin_unlock_irqrestore(&l->ring_lock, flags);
+}
+
+static void lab_note_event(struct lab *l, u64 edge, s64 event_ns)
+{
+	struct lab_record *r;
+	unsigned long flags;
+	u32 seq = READ_ONCE(l->pps->assert_sequence);
+
+	raw_spin_lock_irqsave(&l->ring_lock, flags);
+	r = lab_slot(l, edge);
+	if (r->edge_seq == edge) {
+		r->event_ns = event_ns;
+		r->pps_seq = seq;
+	}
+	raw_spin_unlock_irqrestore(&l->ring_lock, flags);
+}
+
+/* Old pps-gpio shape: timestamp and pps_event() in one handler (threaded and nothread modes). */
+static irqreturn_t ppsbench_lab_irq_handler(int irq, void *data)
+{
+	struct lab *l = data;
+	struct pps_event_time ts;
+	u64 edge;
+	s64 event_ns;
+
+	pps_get_ts(&ts);
+	edge = READ_ONCE(l->pending_edge);
+	lab_note_ts(l, edge, &ts, in_hardirq());
+	event_ns = ktime_get_real_ns();
+	pps_event(l->pps, &ts, PPS_CAPTUREASSERT, NULL);
+	lab_note_event(l, edge, event_ns);
+	return IRQ_HANDLED;
+}
+
+/* Split shape, primary part: only the timestamp, in hard-IRQ context even on PREEMPT_RT. */
+static irqreturn_t ppsbench_lab_irq_hardirq(int irq, void *data)
+{
+	struct lab *l = data;
+	struct pps_event_time ts;
+	u64 edge;
+
+	pps_get_ts(&ts);
+	edge = READ_ONCE(l->pending_edge);
+	lab_note_ts(l, edge, &ts, in_hardirq());
+	/* ONESHOT does not mask a handle_simple_irq line: a second edge before the thread ran
+	 * overwrites the first, as a real driver with a one-slot buffer would. Count it. */
+	if (READ_ONCE(l->split_edge) != 0)
+		l->split_overrun++;
+	l->split_ts = ts;
+	smp_wmb();
+	WRITE_ONCE(l->split_edge, edge);
+	return IRQ_WAKE_THREAD;
+}
+
+/* Split shape, threaded part: pps_event() takes a spinlock_t and wakes readers. */
+static irqreturn_t ppsbench_lab_irq_thread(int irq, void *data)
+{
+	struct lab *l = data;
+	struct pps_event_time ts;
+	u64 edge = xchg(&l->split_edge, 0);
+	s64 event_ns;
+
+	if (!edge)
+		return IRQ_NONE;
+	smp_rmb();
+	ts = l->split_ts;
+	event_ns = ktime_get_real_ns();
+	pps_event(l->pps, &ts, PPS_CAPTUREASSERT, NULL);
+	lab_note_event(l, edge, event_ns);
+	return IRQ_HANDLED;
+}
+
+/* ---- /proc/ppsbench_lab ---- */
+
+static int lab_proc_show(struct seq_file *m, void *v)
+{
+	struct lab *l = lab;
+	struct lab_record r;
+	unsigned long flags;
+	u64 last = READ_ONCE(l->edge_seq);
+	u64 first = last > l->nring ? last - l->nring + 1 : 1;
+	u64 e, lost = 0;
+
+	seq_printf(m, "# ppsbench_lab v2 mode=%s period_ms=%u irq=%d gpiochip=%s base=%d pps=%s\n",
+		   lab_mode_names[l->mode], period_ms, l->irq, l->chip_name,
+		   l->gc.base, dev_name(&l->pps->dev));
+	for (e = first; e <= last; e++) {
+		raw_spin_lock_irqsave(&l->ring_lock, flags);
+		r = *lab_slot(l, e);
+		raw_spin_unlock_irqrestore(&l->ring_lock, flags);
+		if (r.edge_seq == e && !r.pps_seq)
+			lost++;
+	}
+	seq_printf(m, "# edges=%llu timer_late=%llu split_overrun=%llu no_event=%llu\n",
+		   last, l->timer_late, l->split_overrun, lost);
+	seq_puts(m, "# edge_seq intended_ns fired_ns raised_ns gpio_raised_mono_ns ts_ns event_ns pps_seq hardirq cpu pid comm\n");
+	for (e = first; e <= last; e++) {
+		raw_spin_lock_irqsave(&l->ring_lock, flags);
+		r = *lab_slot(l, e);
+		raw_spin_unlock_irqrestore(&l->ring_lock, flags);
+		if (r.edge_seq != e)
+			continue;
+		r.ts_comm[TASK_COMM_LEN - 1] = '\0';
+		seq_printf(m, "%llu %lld %lld %lld %lld %lld %lld %u %u %d %d %s\n", r.edge_seq,
+			   r.intended_ns, r.fired_ns, r.raised_ns, r.gpio_raised_mono_ns, r.ts_ns,
+			   r.event_ns, r.pps_seq,
+			   r.ts_hardirq, r.ts_cpu, r.ts_pid, r.ts_pid || r.ts_ns ? r.ts_comm : "-");
+	}
+	return 0;
+}
+
+static int lab_proc_open(struct inode *inode, struct file *file)
+{
+	/* Size the buffer up front: ~110 bytes a record. */
+	return single_open_size(file, lab_proc_show, NULL, 512 + (size_t)lab->nring * 128);
+}
+
+static const struct proc_ops lab_proc_ops = {
+	.proc_open = lab_proc_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = single_release,
+};
+
+/* ---- setup ---- */
+
+static int lab_match_gpiochip(struct device *dev, void *data)
+{
+	return strncmp(dev_name(dev), "gpiochip", 8) == 0;
+}
+
+/* struct gpio_device is private to gpiolib in 6.1; find its device as our platform child. */
+static void lab_find_chip_name(struct lab *l)
+{
+	struct device *dev = device_find_child(&l->pdev->dev, NULL, lab_match_gpiochip);
+
+	strscpy(l->chip_name, dev ? dev_name(dev) : "?", sizeof(l->chip_name));
+	put_device(dev);
+}
+
+static int lab_parse_mode(const char *s, enum lab_mode *out)
+{
+	int i = sysfs_match_string(lab_mode_names, s);
+
+	if (i < 0)
+		return -EINVAL;
+	*out = i;
+	return 0;
+}
+
+static int __init lab_init(void)
+{
+	struct gpio_irq_chip *girq;
+	struct lab *l;
+	s64 now;
+	int ret;
+
+	if (period_ms < 2 || period_ms > 10000) {
+		pr_err("period_ms=%u out of range 2..10000\n", period_ms);
+		return -EINVAL;
+	}
+	if (width_pct < 1 || width_pct > 90) {
+		pr_err("width_pct=%u out of range 1..90\n", width_pct);
+		return -EINVAL;
+	}
+	if (records < 16 || records > 65536) {
+		pr_err("records=%u out of range 16..65536\n", records);
+		return -EINVAL;
+	}
+
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
+	if (lab_parse_mode(mode, &l->mode)) {
+		pr_err("mode=%s: use threaded, nothread or split\n", mode);
+		ret = -EINVAL;
+		goto err_free;
+	}
+	l->nring = records;
+	l->ring = kvcalloc(l->nring, sizeof(*l->ring), GFP_KERNEL);
+	if (!l->ring) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	raw_spin_lock_init(&l->ring_lock);
+	l->period_ns = (s64)period_ms * NSEC_PER_MSEC;
+	l->width_ns = div_s64(l->period_ns * width_pct, 100);
+
+	l->pdev = platform_device_register_simple(LAB_NAME, PLATFORM_DEVID_NONE, NULL, 0);
+	if (IS_ERR(l->pdev)) {
+		ret = PTR_ERR(l->pdev);
+		pr_err("platform_device_register_simple: %d\n", ret);
+		goto err_ring;
+	}
+
+	l->gc.label = LAB_NAME;
+	l->gc.parent = &l->pdev->dev;
+	/* NULL owner: gpiolib would otherwise take a reference on this module for every requested
+	 * line, including our own PPS line, and rmmod could never succeed. */
+	l->gc.owner = NULL;
+	l->gc.base = -1;
+	l->gc.ngpio = LAB_NLINES;
+	l->gc.names = lab_line_names;
+	l->gc.can_sleep = false;
+	l->gc.get_direction = lab_gpio_get_direction;
+	l->gc.direction_input = lab_gpio_direction_input;
+	l->gc.get = lab_gpio_get;
+	girq = &l->gc.irq;
+	gpio_irq_chip_set_chip(girq, &lab_irq_chip);
+	girq->handler = handle_simple_irq;
+	girq->default_type = IRQ_TYPE_NONE;
+	girq->parent_handler = NULL;
+	girq->num_parents = 0;
+	girq->parents = NULL;
+
+	ret = gpiochip_add_data(&l->gc, l);
+	if (ret) {
+		pr_err("gpiochip_add_data: %d\n", ret);
+		goto err_pdev;
+	}
+	lab_find_chip_name(l);
+
+	/* Like pps-gpio: the PPS source's name is also the IRQ action's name, so the irq/N-name
+	 * thread and /proc/interrupts lead back to the PPS device. */
+	strscpy(l->info.name, LAB_NAME, PPS_MAX_NAME_LEN);
+	l->info.mode = PPS_CAPTUREASSERT | PPS_OFFSETASSERT | PPS_CANWAIT | PPS_TSFMT_TSPEC;
+	l->info.owner = THIS_MODULE;
+	l->info.dev = &l->pdev->dev;
+	l->pps = pps_register_source(&l->info, PPS_CAPTUREASSERT | PPS_OFFSETASSERT);
+	if (IS_ERR_OR_NULL(l->pps)) { /* 6.1 returns ERR_PTR; older kernels NULL */
+		ret = l->pps ? PTR_ERR(l->pps) : -ENOMEM;
+		pr_err("pps_register_source: %d\n", ret);
+		goto err_gpio;
+	}
+
+	l->pps_desc = gpiochip_request_own_desc(&l->gc, LAB_LINE_PPS, LAB_NAME, GPIO_LOOKUP_FLAGS_DEFAULT,
+						GPIOD_IN);
+	if (IS_ERR(l->pps_desc)) {
+		ret = PTR_ERR(l->pps_desc);
+		pr_err("gpiochip_request_own_desc: %d\n", ret);
+		goto err_pps;
+	}
+	l->irq = gpiod_to_irq(l->pps_desc);
+	if (l->irq < 0) {
+		ret = l->irq;
+		pr_err("gpiod_to_irq: %d\n", ret);
+		goto err_desc;
+	}
+
+	switch (l->mode) {
+	case LAB_THREADED:
+		ret = request_irq(l->irq, ppsbench_lab_irq_handler, IRQF_TRIGGER_RISING, LAB_NAME, l);
+		break;
+	case LAB_NOTHREAD:
+		ret = request_irq(l->irq, ppsbench_lab_irq_handler, IRQF_TRIGGER_RISING | IRQF_NO_THREAD,
+				  LAB_NAME, l);
+		break;
+	case LAB_SPLIT:
+		ret = request_threaded_irq(l->irq, ppsbench_lab_irq_hardirq, ppsbench_lab_irq_thread,
+					   IRQF_TRIGGER_RISING | IRQF_ONESHOT, LAB_NAME, l);
+		break;
+	}
+	if (ret) {
+		pr_err("requesting IRQ %d (mode %s): %d\n", l->irq, lab_mode_names[l->mode], ret);
+		goto err_desc;
+	}
+
+	lab = l;
+	l->proc = proc_create("ppsbench_lab", 0444, NULL, &lab_proc_ops);
+	if (!l->proc) {
+		ret = -ENOMEM;
+		goto err_irq;
+	}
+
+	hrtimer_init(&l->timer, CLOCK_REALTIME, HRTIMER_MODE_ABS_HARD);
+	l->timer.function = lab_timer_fn;
+	now = ktime_get_real_ns();
+	l->next_rise_ns = lab_next_multiple(now, l->period_ns);
+	l->next_is_rise = true;
+	hrtimer_start(&l->timer, ns_to_ktime(l->next_rise_ns), HRTIMER_MODE_ABS_HARD);
+
+	pr_info("%s on irq %d (%s handler), gpiochip %s lines %s/%s, period %u ms\n",
+		dev_name(&l->pps->dev), l->irq, lab_mode_names[l->mode], l->chip_name,
+		lab_line_names[0], lab_line_names[1], period_ms);
+	return 0;
+
+err_irq:
+	lab = NULL;
+	free_irq(l->irq, l);
+err_desc:
+	gpiochip_free_own_desc(l->pps_desc);
+err_pps:
+	pps_unregister_source(l->pps);
+err_gpio:
+	gpiochip_remove(&l->gc);
+err_pdev:
+	platform_device_unregister(l->pdev);
+err_ring:
+	kvfree(l->ring);
+err_free:
+	kfree(l);
+	return ret;
+}
+
+static void __exit lab_exit(void)
+{
+	struct lab *l = lab;
+
+	hrtimer_cancel(&l->timer);
+	proc_remove(l->proc);
+	free_irq(l->irq, l);
+	gpiochip_free_own_desc(l->pps_desc);
+	pps_unregister_source(l->pps);
+	gpiochip_remove(&l->gc);
+	platform_device_unregister(l->pdev);
+	kvfree(l->ring);
+	kfree(l);
+	lab = NULL;
+}
+
+module_init(lab_init);
+module_exit(lab_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("ppsbench lab: PPS source and virtual GPIO lines driven by an hrtimer, with ground-truth records");
+MODULE_AUTHOR("ppsbench contributors");
