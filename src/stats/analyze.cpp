@@ -116,7 +116,7 @@ std::vector<double> centred_offsets(std::span<const std::int64_t> t, std::int64_
     for (std::size_t i = 0; i < t.size(); ++i) {
         offsets[i] = static_cast<double>(around(t[i], first));
     }
-    std::vector<double> scratch = offsets;
+    std::vector<double> scratch = even_sample(offsets);
     const auto centre = static_cast<std::int64_t>(std::llround(median_in_place(scratch)));
     const std::int64_t plain_centre = phase_offset_ns(centre, period_ns);
     for (std::size_t i = 0; i < t.size(); ++i) {

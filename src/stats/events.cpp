@@ -94,8 +94,11 @@ std::vector<Step> find_steps(std::span<const double> phase_ns, double k, std::si
     for (std::size_t i = 1; i < n; ++i) {
         diffs[i - 1] = phase_ns[i] - phase_ns[i - 1];
     }
-    const double slope = median_of(diffs);  // drift per sample (frequency offset)
-    const double diff_scale = robust_scale(diffs, slope);
+    // Drift per sample (frequency offset) and noise scale from an even sample of the
+    // differences: auxiliary estimates, so exactness over millions of values buys nothing.
+    const std::vector<double> sample = even_sample(diffs);
+    const double slope = median_of(sample);
+    const double diff_scale = robust_scale(sample, slope);
     // White phase noise of σ gives differences of σ·√2.
     const double noise = diff_scale / std::sqrt(2.0);
     const double threshold = k * noise;

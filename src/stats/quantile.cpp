@@ -102,6 +102,19 @@ double median_in_place(std::span<double> values) {
     return (lower + *middle) / 2.0;
 }
 
+std::vector<double> even_sample(std::span<const double> values, std::size_t max_count) {
+    const std::size_t n = values.size();
+    if (n <= max_count || max_count == 0) {
+        return {values.begin(), values.end()};
+    }
+    std::vector<double> sample;
+    sample.reserve(max_count);
+    for (std::size_t i = 0; i < max_count; ++i) {
+        sample.push_back(values[i * n / max_count]);
+    }
+    return sample;
+}
+
 double robust_stddev_in_place(std::span<double> values, double median) {
     if (values.empty()) {
         return nan;

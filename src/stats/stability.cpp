@@ -10,32 +10,66 @@ namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-double value_or_zero(double x) {
-    return std::isnan(x) ? 0.0 : x;
+// The phase relative to its first present sample, with missing samples NaN: differences are
+// unchanged and the running sums below then carry small numbers, so double is exact enough.
+struct Prepared {
+    std::vector<double> x;
+    bool any_missing = false;
+};
+
+Prepared prepare(std::span<const double> phase) {
+    Prepared p;
+    p.x.assign(phase.begin(), phase.end());
+    const auto first =
+        std::find_if(phase.begin(), phase.end(), [](double v) { return !std::isnan(v); });
+    const double reference = first == phase.end() ? 0.0 : *first;
+    for (double& v : p.x) {
+        p.any_missing |= std::isnan(v);
+        v -= reference;
+    }
+    return p;
 }
 
-double adev_one(std::span<const double> x, double tau0, std::size_t m) {
+double adev_one(const Prepared& p, double tau0, std::size_t m) {
+    const std::vector<double>& x = p.x;
     const std::size_t n = x.size();
     if (m == 0 || n < 2 * m + 1) {
         return nan;
     }
-    long double sum = 0;
+    double lanes[2] = {0, 0};
     std::size_t terms = 0;
-    for (std::size_t i = 0; i + 2 * m < n; ++i) {
-        const double d = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
-        if (!std::isnan(d)) {
-            sum += static_cast<long double>(d) * d;
-            ++terms;
+    const std::size_t count = n - 2 * m;
+    if (!p.any_missing) {
+        std::size_t i = 0;
+        for (; i + 2 <= count; i += 2) {
+            const double d0 = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
+            const double d1 = x[i + 1 + 2 * m] - 2.0 * x[i + 1 + m] + x[i + 1];
+            lanes[0] += d0 * d0;
+            lanes[1] += d1 * d1;
+        }
+        for (; i < count; ++i) {
+            const double d = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
+            lanes[0] += d * d;
+        }
+        terms = count;
+    } else {
+        for (std::size_t i = 0; i < count; ++i) {
+            const double d = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
+            if (!std::isnan(d)) {
+                lanes[0] += d * d;
+                ++terms;
+            }
         }
     }
     if (terms == 0) {
         return nan;
     }
     const double tau = static_cast<double>(m) * tau0;
-    return std::sqrt(static_cast<double>(sum / terms) / (2.0 * tau * tau));
+    return std::sqrt((lanes[0] + lanes[1]) / static_cast<double>(terms) / (2.0 * tau * tau));
 }
 
-double mdev_one(std::span<const double> x, double tau0, std::size_t m) {
+double mdev_one(const Prepared& p, double tau0, std::size_t m) {
+    const std::vector<double>& x = p.x;
     const std::size_t n = x.size();
     if (m == 0 || n < 3 * m) {
         return nan;
@@ -44,57 +78,68 @@ double mdev_one(std::span<const double> x, double tau0, std::size_t m) {
     // i = j+m and drops the one at i = j, i.e. inner += x_{j+3m} − 3x_{j+2m} + 3x_{j+m} − x_j.
     // Missing samples count as zero inside the running sum (keeping the update exact) and a
     // running count of them in the 3m-sample span decides whether the term is used.
-    // long double keeps the running sum's rounding far below the second differences.
-    auto v = [&](std::size_t i) { return static_cast<long double>(value_or_zero(x[i])); };
-    auto missing = [&](std::size_t i) { return std::isnan(x[i]) ? 1 : 0; };
-    long double inner = 0;
+    auto v = [&](std::size_t i) { return std::isnan(x[i]) ? 0.0 : x[i]; };
+    auto missing = [&](std::size_t i) -> std::size_t { return std::isnan(x[i]) ? 1 : 0; };
+    double inner = 0;
     std::size_t missing_in_span = 0;
     for (std::size_t i = 0; i < m; ++i) {
         inner += v(i + 2 * m) - 2 * v(i + m) + v(i);
     }
-    for (std::size_t i = 0; i < 3 * m; ++i) {
-        missing_in_span += missing(i);
-    }
-    long double sum = 0;
+    double sum = 0;
     std::size_t terms = 0;
-    for (std::size_t j = 0;; ++j) {
-        if (missing_in_span == 0) {
+    const std::size_t last = n - 3 * m;  // the last j
+    if (!p.any_missing) {
+        for (std::size_t j = 0; j < last; ++j) {
             sum += inner * inner;
-            ++terms;
+            inner += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - x[j];
         }
-        if (j + 3 * m >= n) {
-            break;
+        sum += inner * inner;
+        terms = last + 1;
+    } else {
+        for (std::size_t i = 0; i < 3 * m; ++i) {
+            missing_in_span += missing(i);
         }
-        inner += v(j + 3 * m) - 3 * v(j + 2 * m) + 3 * v(j + m) - v(j);
-        missing_in_span += missing(j + 3 * m);
-        missing_in_span -= missing(j);
+        for (std::size_t j = 0;; ++j) {
+            if (missing_in_span == 0) {
+                sum += inner * inner;
+                ++terms;
+            }
+            if (j == last) {
+                break;
+            }
+            inner += v(j + 3 * m) - 3 * v(j + 2 * m) + 3 * v(j + m) - v(j);
+            missing_in_span += missing(j + 3 * m);
+            missing_in_span -= missing(j);
+        }
     }
     if (terms == 0) {
         return nan;
     }
     const double tau = static_cast<double>(m) * tau0;
     const auto md = static_cast<double>(m);
-    return std::sqrt(static_cast<double>(sum / terms) / (2.0 * md * md * tau * tau));
+    return std::sqrt(sum / static_cast<double>(terms) / (2.0 * md * md * tau * tau));
 }
 
 }  // namespace
 
 std::vector<double> overlapping_adev(std::span<const double> phase_s, double tau0_s,
                                      std::span<const std::size_t> factors) {
+    const Prepared p = prepare(phase_s);
     std::vector<double> out;
     out.reserve(factors.size());
     for (std::size_t m : factors) {
-        out.push_back(adev_one(phase_s, tau0_s, m));
+        out.push_back(adev_one(p, tau0_s, m));
     }
     return out;
 }
 
 std::vector<double> modified_adev(std::span<const double> phase_s, double tau0_s,
                                   std::span<const std::size_t> factors) {
+    const Prepared p = prepare(phase_s);
     std::vector<double> out;
     out.reserve(factors.size());
     for (std::size_t m : factors) {
-        out.push_back(mdev_one(phase_s, tau0_s, m));
+        out.push_back(mdev_one(p, tau0_s, m));
     }
     return out;
 }
@@ -134,20 +179,43 @@ std::vector<double> mtie(std::span<const double> phase_s, std::span<const std::s
         if (factors[index] == 0 || width > n) {
             continue;
         }
-        while (2 * span <= width) {
-            // In place and in increasing i: entry i + span is still the old level when read.
+        // Double the tables until span <= width < 2·span, then scan the windows. The last
+        // doubling and the scan share one pass over memory (the tables do not fit in cache for
+        // long runs): the window at i needs the new entries i and i + shift, so it is scored
+        // `shift` steps behind the update.
+        while (4 * span <= width) {
             for (std::size_t i = 0; i + 2 * span <= n; ++i) {
                 high[i] = std::max(high[i], high[i + span]);
                 low[i] = std::min(low[i], low[i + span]);
             }
             span *= 2;
         }
-        const std::size_t shift = width - span;
         double best = -1.0;
-        for (std::size_t i = 0; i + width <= n; ++i) {
+        auto score = [&](std::size_t i, std::size_t shift) {
             const double top = std::max(high[i], high[i + shift]);
             const double bottom = std::min(low[i], low[i + shift]);
             best = std::max(best, top - bottom);  // −inf when the window has no sample
+        };
+        if (2 * span <= width) {
+            const std::size_t half = span;
+            span *= 2;
+            const std::size_t shift = width - span;
+            const std::size_t updated = n - span + 1;  // entries with a full new span
+            for (std::size_t i = 0; i < updated; ++i) {
+                high[i] = std::max(high[i], high[i + half]);
+                low[i] = std::min(low[i], low[i + half]);
+                if (i >= shift) {
+                    score(i - shift, shift);
+                }
+            }
+            for (std::size_t i = updated >= shift ? updated - shift : 0; i + width <= n; ++i) {
+                score(i, shift);
+            }
+        } else {
+            const std::size_t shift = width - span;
+            for (std::size_t i = 0; i + width <= n; ++i) {
+                score(i, shift);
+            }
         }
         result[index] = best >= 0.0 ? best : nan;
     }

@@ -24,6 +24,11 @@ double median_in_place(std::span<double> values);
 // unmoved by a few wild values. Reorders `values`.
 double robust_stddev_in_place(std::span<double> values, double median);
 
+// Up to `max_count` of the values, taken at an even stride. For auxiliary estimates (a centre to
+// unwrap around, a noise scale for a detector) where the exact median of millions of values
+// would cost a full selection and buy nothing.
+std::vector<double> even_sample(std::span<const double> values, std::size_t max_count = 65536);
+
 // The factor that makes the MAD a consistent estimator of σ for normal data (1 / Φ⁻¹(3/4)).
 inline constexpr double mad_to_sigma = 1.4826;
 
