@@ -297,6 +297,7 @@ RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions
         }
         if (!options.keep_series) {
             phase = {};
+            k = {};
         }
         r.stability = compute_stability(grid, static_cast<double>(options.period_ns) * 1e-9);
     }

@@ -230,8 +230,15 @@ Stability compute_stability(std::span<const double> phase_s, double tau0_s,
     for (std::size_t m : factors) {
         s.tau_s.push_back(static_cast<double>(m) * tau0_s);
     }
-    s.adev = overlapping_adev(phase_s, tau0_s, factors);
-    s.mdev = modified_adev(phase_s, tau0_s, factors);
+    {
+        // One reference-subtracted copy for both, released before MTIE allocates its tables:
+        // peak memory stays at three extra samples' worth per pulse.
+        const Prepared p = prepare(phase_s);
+        for (std::size_t m : factors) {
+            s.adev.push_back(adev_one(p, tau0_s, m));
+            s.mdev.push_back(mdev_one(p, tau0_s, m));
+        }
+    }
     s.tdev_s = s.mdev;
     for (std::size_t i = 0; i < factors.size(); ++i) {
         s.tdev_s[i] *= s.tau_s[i] / std::sqrt(3.0);
