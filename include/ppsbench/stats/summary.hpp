@@ -1,13 +1,29 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <span>
+
+#include "ppsbench/stats/interval.hpp"
 
 namespace ppsbench::stats {
 
+// Percentiles of |x| (numpy's linear interpolation), for "99.9 % of pulses were within …".
+struct AbsPercentiles {
+    static constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    double p50 = nan;
+    double p90 = nan;
+    double p99 = nan;
+    double p99_9 = nan;
+    double p99_99 = nan;
+    double max = nan;
+};
+
 // The headline figures of one series (phase offsets, residuals, period jitter), in ns.
-// With count == 0 every figure is NaN; with count == 1 stddev is NaN (n − 1 has no meaning).
+// With count == 0 every figure is NaN; with count == 1 stddev and its interval are NaN (n − 1
+// has no meaning). docs/methodology.md gives each formula with a worked example.
 struct Summary {
+    static constexpr double nan = std::numeric_limits<double>::quiet_NaN();
     std::size_t count = 0;
     double mean = 0;
     double stddev = 0;  // sample standard deviation, n − 1 (numpy ddof=1)
@@ -15,9 +31,19 @@ struct Summary {
     double max = 0;
     double peak_to_peak = 0;  // max − min
     double rms = 0;           // sqrt(mean(x²)): includes the mean, unlike stddev
+    // The order statistics below need every value, so RunningSummary leaves them NaN; only
+    // summarize() fills them.
+    double median = nan;
+    double robust_stddev = nan;  // 1.4826 · median(|x − median|)
+    AbsPercentiles abs_percentiles;
+    Interval stddev_ci95;  // chi-square interval for σ, assuming independent normal samples
 };
 
+// Every figure of Summary. Copies the values once (selection reorders); O(n).
 Summary summarize(std::span<const double> values);
+
+// The same, reordering `values` instead of copying them: for callers done with the series.
+Summary summarize_in_place(std::span<double> values);
 
 // Streaming mean/σ/min/max/RMS for the live status line (Welford's update, as linuxptp's
 // stats.c): constant memory, no allocation per sample.

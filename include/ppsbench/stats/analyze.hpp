@@ -1,0 +1,118 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ppsbench/core/duration.hpp"
+#include "ppsbench/core/pulse.hpp"
+#include "ppsbench/stats/detrend.hpp"
+#include "ppsbench/stats/events.hpp"
+#include "ppsbench/stats/histogram.hpp"
+#include "ppsbench/stats/stability.hpp"
+#include "ppsbench/stats/summary.hpp"
+
+namespace ppsbench::stats {
+
+struct AnalysisOptions {
+    std::int64_t period_ns = core::ns_per_second;  // nominal period P
+    // CLOCK_REALTIME: the phase offset from the top of the period is the headline. On
+    // CLOCK_MONOTONIC (GPIO v1 uAPI) the offset means nothing; the detrended residuals are the
+    // headline and `offset_ns` stays empty.
+    core::ClockId clock = core::ClockId::realtime;
+    // Which edge to analyse; by default the assert edge, or the clear edge if there is none.
+    std::optional<core::Edge> edge;
+    int detrend_degree = 1;  // 1 or 2
+    double outlier_k = 8.0;  // |x − median| > k · robust σ flags an outlier
+    double step_k = 8.0;     // threshold for clock steps, in noise σ (see find_steps)
+    bool remove_clock_steps = true;
+    bool compute_histogram = true;
+    HistogramOptions histogram;
+    bool compute_stability = true;
+    // Keep the per-pulse series in RunStatistics::series (for plots and bootstrap comparisons);
+    // off by default because it is 8 bytes per pulse per series.
+    bool keep_series = false;
+};
+
+// Where something happened: `pulse` indexes the span given to analyze().
+struct ClockStep {
+    std::size_t pulse = 0;
+    std::int64_t timestamp_ns = 0;
+    double size_ns = 0;  // later minus earlier level, drift allowed for
+};
+
+struct MissedPulseGap {
+    std::size_t pulse = 0;  // the first pulse after the gap
+    std::int64_t timestamp_ns = 0;
+    std::uint64_t missed = 0;
+    std::uint64_t missed_by_sequence = 0;
+    std::uint64_t missed_by_time = 0;
+};
+
+struct OutlierReport {
+    double center_ns = 0;     // median of the headline series
+    double scale_ns = 0;      // its robust σ
+    double threshold_ns = 0;  // outlier_k · scale
+    std::vector<std::size_t> pulses;
+};
+
+struct Series {
+    std::vector<std::size_t> pulse;   // index into the analysed span
+    std::vector<std::int64_t> index;  // pulse index from the period (holes = missed pulses)
+    std::vector<double> offset_ns;    // empty for monotonic clocks; clock steps removed
+    std::vector<double> detrended_ns;
+    std::vector<double> period_jitter_ns;
+};
+
+struct RunStatistics {
+    core::ClockId clock = core::ClockId::realtime;
+    core::Edge edge = core::Edge::assert_edge;
+    std::int64_t period_ns = 0;
+    double estimated_period_ns = 0;  // median interval: the clock's own idea of P
+
+    std::size_t pulses = 0;             // pulses analysed (selected edge, duplicates removed)
+    std::size_t other_edge_pulses = 0;  // given but not analysed
+    std::size_t duplicates = 0;         // within P/2 of the previous pulse; first one kept
+    std::size_t out_of_order = 0;       // earlier than the pulse before them; sorted in
+
+    std::uint64_t missed_pulses = 0;
+    std::uint64_t missed_by_sequence = 0;
+    std::uint64_t missed_by_time = 0;
+    std::vector<MissedPulseGap> gaps;
+    OutlierReport outliers;
+    std::vector<ClockStep> clock_steps;
+    bool clock_steps_removed = false;
+
+    std::optional<Summary> offset_ns;  // realtime only
+    std::optional<Summary> offset_ns_without_outliers;
+    Summary detrended_ns;
+    Summary detrended_ns_without_outliers;
+    PolynomialFit fit;  // of the phase against the pulse index
+    Summary period_jitter_ns;
+    Summary period_jitter_ns_without_outliers;
+    std::size_t period_pairs_skipped_gaps = 0;
+    std::size_t period_pairs_skipped_steps = 0;
+
+    std::optional<Histogram> histogram;  // of the headline series
+    std::optional<Stability> stability;  // of the phase series (s), tau0 = P
+    std::optional<Series> series;        // if AnalysisOptions::keep_series
+
+    std::vector<std::string> notes;  // things a reader should know (no I/O here: callers print)
+
+    // The series people quote: offsets on a realtime clock, residuals on a monotonic one.
+    const Summary& headline() const { return offset_ns ? *offset_ns : detrended_ns; }
+    const Summary& headline_without_outliers() const {
+        return offset_ns_without_outliers ? *offset_ns_without_outliers
+                                          : detrended_ns_without_outliers;
+    }
+};
+
+// Every statistic of one run. Pure: no I/O, deterministic, O(n) apart from selection steps.
+// docs/methodology.md describes each measure and how gaps, duplicates, outliers and clock steps
+// are handled. Throws core::UsageError for an impossible option (period <= 0, degree not 1/2).
+RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions& options = {});
+
+}  // namespace ppsbench::stats
