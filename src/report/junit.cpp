@@ -36,11 +36,11 @@ std::string xml_escape(const std::string& text) {
 
 void write_junit(const std::string& suite_name, const std::vector<JunitCase>& cases,
                  std::ostream& out) {
-    const auto failures = std::count_if(cases.begin(), cases.end(),
-                                        [](const JunitCase& c) { return c.failed; });
+    const auto failures =
+        std::count_if(cases.begin(), cases.end(), [](const JunitCase& c) { return c.failed; });
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    out << "<testsuites name=\"ppsbench\" tests=\"" << cases.size() << "\" failures=\""
-        << failures << "\">\n";
+    out << "<testsuites name=\"ppsbench\" tests=\"" << cases.size() << "\" failures=\"" << failures
+        << "\">\n";
     out << "  <testsuite name=\"" << xml_escape(suite_name) << "\" tests=\"" << cases.size()
         << "\" failures=\"" << failures << "\" errors=\"0\" skipped=\"0\">\n";
     for (const auto& c : cases) {

@@ -1,7 +1,7 @@
 #include "ppsbench/report/prometheus.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 
 namespace ppsbench::report {
 
