@@ -31,8 +31,8 @@ ChronycResult run_chronyc(const ChronycOptions& options, std::string_view comman
     ChronycResult result;
     if (run.spawn_error != 0) {
         result.outcome = ChronycOutcome::missing;
-        result.detail = fmt::format("cannot run {}: {}", options.program,
-                                    core::errno_message(run.spawn_error));
+        result.detail =
+            fmt::format("cannot run {}: {}", options.program, core::errno_message(run.spawn_error));
         return result;
     }
     if (run.timed_out) {

@@ -31,8 +31,7 @@ std::vector<std::string_view> words(std::string_view line) {
 
 bool is_comment(std::string_view word) {
     // chrony.conf comments start with one of these characters.
-    return word.front() == '#' || word.front() == '!' || word.front() == ';' ||
-           word.front() == '%';
+    return word.front() == '#' || word.front() == '!' || word.front() == ';' || word.front() == '%';
 }
 
 std::string read_file(const std::filesystem::path& path) {

@@ -1,8 +1,8 @@
 #include "chrony/csv.hpp"
 
+#include <fmt/format.h>
 #include <charconv>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "ppsbench/core/error.hpp"
 

@@ -20,7 +20,7 @@ std::optional<std::int64_t> parse_fixed_ns(std::string_view text);
 // Splits one CSV line and checks the field count up front, then converts fields on request.
 // Every failure throws core::InputError: "<what>: line N field K (<name>) is '<value>', <why>".
 class FieldReader {
-public:
+  public:
     FieldReader(std::string_view what, std::string_view line, int line_number,
                 std::span<const std::string_view> names);
 
@@ -32,7 +32,7 @@ public:
     std::uint32_t hex32(std::size_t i) const;
     [[noreturn]] void fail(std::size_t i, std::string_view why) const;
 
-private:
+  private:
     std::string what_;
     int line_number_;
     std::span<const std::string_view> names_;

@@ -1,7 +1,7 @@
 #include "ppsbench/chrony/json.hpp"
 
-#include <charconv>
 #include <fmt/format.h>
+#include <charconv>
 
 #include "ppsbench/core/error.hpp"
 
@@ -33,8 +33,7 @@ std::uint32_t parse_ref_id(const std::string& hex) {
 }
 
 template <typename Enum>
-Enum parse_enum(const json& j, const char* key,
-                std::optional<Enum> (*parse)(std::string_view)) {
+Enum parse_enum(const json& j, const char* key, std::optional<Enum> (*parse)(std::string_view)) {
     const auto text = j.at(key).get<std::string>();
     const auto value = parse(text);
     if (!value) {
@@ -194,25 +193,24 @@ void to_json(json& j, const ChronySummary& s) {
     }
     json pps = nullptr;
     if (s.pps_source) {
-        pps = json{{"name", s.pps_source->name},
-                   {"pick", std::string(to_string(s.pps_pick))},
-                   {"state", std::string(1, to_symbol(s.pps_source->state))},
-                   {"std_dev_ns",
-                    json{{"end", s.pps_stats_end ? json(s.pps_stats_end->std_dev_ns) : json(nullptr)},
-                         {"mean", optional_json(s.pps_std_dev_mean_ns)}}},
-                   {"offset_ns", s.pps_stats_end ? json(s.pps_stats_end->offset_ns) : json(nullptr)},
-                   {"samples", s.pps_stats_end ? json(s.pps_stats_end->samples) : json(nullptr)}};
+        pps =
+            json{{"name", s.pps_source->name},
+                 {"pick", std::string(to_string(s.pps_pick))},
+                 {"state", std::string(1, to_symbol(s.pps_source->state))},
+                 {"std_dev_ns",
+                  json{{"end", s.pps_stats_end ? json(s.pps_stats_end->std_dev_ns) : json(nullptr)},
+                       {"mean", optional_json(s.pps_std_dev_mean_ns)}}},
+                 {"offset_ns", s.pps_stats_end ? json(s.pps_stats_end->offset_ns) : json(nullptr)},
+                 {"samples", s.pps_stats_end ? json(s.pps_stats_end->samples) : json(nullptr)}};
     }
     j = json{{"samples", s.samples},
              {"synchronised_samples", s.synchronised_samples},
              {"status", std::string(to_string(s.final_status))},
              {"changes", changes},
-             {"rms_offset_ns",
-              json{{"end", optional_json(s.rms_offset_end_ns())},
-                   {"mean", optional_json(s.rms_offset_mean_ns)},
-                   {"max", optional_json(s.rms_offset_max_ns)}}},
-             {"system_time_offset_ns",
-              s.end ? json(s.end->system_time_offset_ns) : json(nullptr)},
+             {"rms_offset_ns", json{{"end", optional_json(s.rms_offset_end_ns())},
+                                    {"mean", optional_json(s.rms_offset_mean_ns)},
+                                    {"max", optional_json(s.rms_offset_max_ns)}}},
+             {"system_time_offset_ns", s.end ? json(s.end->system_time_offset_ns) : json(nullptr)},
              {"last_offset_ns", s.end ? json(s.end->last_offset_ns) : json(nullptr)},
              {"frequency_ppm", s.end ? json(s.end->frequency_ppm) : json(nullptr)},
              {"skew_ppm", s.end ? json(s.end->skew_ppm) : json(nullptr)},

@@ -1,9 +1,9 @@
 #include "chrony/log_common.hpp"
 
+#include <fmt/format.h>
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "ppsbench/core/error.hpp"
 

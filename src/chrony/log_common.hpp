@@ -25,13 +25,13 @@ std::optional<double> parse_double(std::string_view text);
 
 // Collects skipped lines, or throws the first one in strict mode.
 class ProblemLog {
-public:
+  public:
     ProblemLog(std::string file, bool strict) : file_(std::move(file)), strict_(strict) {}
     void add(std::size_t line, std::string message);
     std::size_t count() const { return count_; }
     std::vector<LogProblem> take() { return std::move(kept_); }
 
-private:
+  private:
     std::string file_;
     bool strict_;
     std::size_t count_ = 0;

@@ -1,5 +1,5 @@
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 #include <fstream>
 #include <map>
 
@@ -116,9 +116,9 @@ RefclocksImport import_refclocks_log(std::istream& in, const std::string& name,
     if (!options.refid.empty()) {
         result.refid = options.refid;
         if (pps_counts.count(options.refid) == 0) {
-            throw core::InputError(fmt::format(
-                "{}: no PPS samples for refid {}; refids with PPS samples: {}", name,
-                options.refid, list_refids(pps_counts)));
+            throw core::InputError(
+                fmt::format("{}: no PPS samples for refid {}; refids with PPS samples: {}", name,
+                            options.refid, list_refids(pps_counts)));
         }
     } else if (pps_counts.size() == 1) {
         result.refid = pps_counts.begin()->first;
@@ -128,9 +128,10 @@ RefclocksImport import_refclocks_log(std::istream& in, const std::string& name,
             "refclocks') of a PPS refclock?",
             name));
     } else {
-        throw core::InputError(fmt::format("{}: samples from several refclocks: {}; pick one "
-                                           "with --refid",
-                                           name, list_refids(pps_counts)));
+        throw core::InputError(
+            fmt::format("{}: samples from several refclocks: {}; pick one "
+                        "with --refid",
+                        name, list_refids(pps_counts)));
     }
 
     std::optional<std::int64_t> first_second;
@@ -151,8 +152,7 @@ RefclocksImport import_refclocks_log(std::istream& in, const std::string& name,
         }
         previous_second = second;
         core::Pulse pulse;
-        pulse.sequence =
-            static_cast<std::uint64_t>((second - *first_second) / core::ns_per_second);
+        pulse.sequence = static_cast<std::uint64_t>((second - *first_second) / core::ns_per_second);
         // chrony's offset is "local clock error", positive when the clock is slow: the pulse was
         // stamped that much before the top of the second.
         pulse.timestamp_ns = second - r.offset_ns;
@@ -194,9 +194,10 @@ RefclocksImport import_refclocks_log(const std::string& path,
                                      const RefclocksImportOptions& options) {
     std::ifstream in(path);
     if (!in) {
-        throw core::InputError(fmt::format("cannot open {}: {}; check the path (chrony writes it "
-                                           "to its logdir, e.g. /var/log/chrony/refclocks.log)",
-                                           path, core::errno_message(errno)));
+        throw core::InputError(
+            fmt::format("cannot open {}: {}; check the path (chrony writes it "
+                        "to its logdir, e.g. /var/log/chrony/refclocks.log)",
+                        path, core::errno_message(errno)));
     }
     return import_refclocks_log(in, path, options);
 }

@@ -1,9 +1,9 @@
 #include "ppsbench/chrony/report.hpp"
 
+#include <fmt/format.h>
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 
 #include "chrony/csv.hpp"
@@ -15,14 +15,20 @@ namespace {
 using detail::FieldReader;
 
 constexpr std::array<std::string_view, 14> tracking_fields = {
-    "reference ID", "reference name", "stratum",         "ref time",
-    "system time",  "last offset",    "RMS offset",      "frequency",
-    "residual frequency", "skew",     "root delay",      "root dispersion",
-    "update interval",    "leap status"};
+    "reference ID", "reference name",  "stratum",         "ref time",           "system time",
+    "last offset",  "RMS offset",      "frequency",       "residual frequency", "skew",
+    "root delay",   "root dispersion", "update interval", "leap status"};
 
-constexpr std::array<std::string_view, 10> source_fields = {
-    "mode", "state",           "name",            "stratum", "poll", "reach",
-    "last rx", "adjusted offset", "measured offset", "error"};
+constexpr std::array<std::string_view, 10> source_fields = {"mode",
+                                                            "state",
+                                                            "name",
+                                                            "stratum",
+                                                            "poll",
+                                                            "reach",
+                                                            "last rx",
+                                                            "adjusted offset",
+                                                            "measured offset",
+                                                            "error"};
 
 constexpr std::array<std::string_view, 8> sourcestats_fields = {
     "name", "NP", "NR", "span", "frequency", "frequency skew", "offset", "std dev"};

@@ -1,7 +1,7 @@
 #include "ppsbench/chrony/sampler.hpp"
 
-#include <array>
 #include <fmt/format.h>
+#include <array>
 #include <utility>
 
 #include "ppsbench/chrony/conf.hpp"
@@ -176,8 +176,8 @@ ChronySample ChronySampler::sample() {
                 s.status = ChronyStatus::ok;
             } else {
                 s.status = ChronyStatus::not_synchronised;
-                s.detail = fmt::format("leap status {}, reference {}",
-                                       to_string(s.tracking->leap), s.tracking->ref_id_hex());
+                s.detail = fmt::format("leap status {}, reference {}", to_string(s.tracking->leap),
+                                       s.tracking->ref_id_hex());
             }
         } catch (const core::InputError& e) {
             s.status = ChronyStatus::unexpected_output;

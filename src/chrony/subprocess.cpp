@@ -7,10 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <fmt/format.h>
 #include <string_view>
 #include <utility>
 
@@ -24,7 +24,7 @@ namespace {
 // Owns one file descriptor; closing on every path is what keeps a long capture from leaking a
 // pipe per chronyc call.
 class UniqueFd {
-public:
+  public:
     UniqueFd() = default;
     explicit UniqueFd(int fd) : fd_(fd) {}
     UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
@@ -47,7 +47,7 @@ public:
         }
     }
 
-private:
+  private:
     int fd_ = -1;
 };
 
@@ -70,7 +70,7 @@ Pipe make_pipe() {
 // Reaps the child whatever happens; if it is still running when we give up on it, it is
 // killed first, so no zombie and no stray chronyc outlive a sample.
 class Child {
-public:
+  public:
     explicit Child(pid_t pid) : pid_(pid) {}
     Child(const Child&) = delete;
     Child& operator=(const Child&) = delete;
@@ -92,19 +92,19 @@ public:
         return status;
     }
 
-private:
+  private:
     pid_t pid_;
 };
 
 class SpawnActions {
-public:
+  public:
     SpawnActions() { ::posix_spawn_file_actions_init(&actions_); }
     SpawnActions(const SpawnActions&) = delete;
     SpawnActions& operator=(const SpawnActions&) = delete;
     ~SpawnActions() { ::posix_spawn_file_actions_destroy(&actions_); }
     posix_spawn_file_actions_t* get() { return &actions_; }
 
-private:
+  private:
     posix_spawn_file_actions_t actions_{};
 };
 
@@ -134,8 +134,7 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
 
 }  // namespace
 
-ProcessResult run_process(const std::vector<std::string>& argv,
-                          std::chrono::milliseconds timeout) {
+ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
     ProcessResult result;
     if (argv.empty()) {
         result.spawn_error = EINVAL;
@@ -156,12 +155,10 @@ ProcessResult run_process(const std::vector<std::string>& argv,
 
     pid_t pid = -1;
     const bool search_path = argv[0].find('/') == std::string::npos;
-    const int rc =
-        search_path
-            ? ::posix_spawnp(&pid, args[0].c_str(), actions.get(), nullptr, arg_ptrs.data(),
-                             env_ptrs.data())
-            : ::posix_spawn(&pid, args[0].c_str(), actions.get(), nullptr, arg_ptrs.data(),
-                            env_ptrs.data());
+    const int rc = search_path ? ::posix_spawnp(&pid, args[0].c_str(), actions.get(), nullptr,
+                                                arg_ptrs.data(), env_ptrs.data())
+                               : ::posix_spawn(&pid, args[0].c_str(), actions.get(), nullptr,
+                                               arg_ptrs.data(), env_ptrs.data());
     if (rc != 0) {
         result.spawn_error = rc;
         return result;

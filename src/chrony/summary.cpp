@@ -21,7 +21,8 @@ ChronySummary summarize(std::span<const ChronySample> samples) {
         ++s.synchronised_samples;
         s.end = sample.tracking;
         rms_sum += static_cast<double>(sample.tracking->rms_offset_ns);
-        s.rms_offset_max_ns = std::max(s.rms_offset_max_ns.value_or(0), sample.tracking->rms_offset_ns);
+        s.rms_offset_max_ns =
+            std::max(s.rms_offset_max_ns.value_or(0), sample.tracking->rms_offset_ns);
         if (sample.pps_source) {
             s.pps_source = sample.pps_source;
             s.pps_pick = sample.pps_pick;

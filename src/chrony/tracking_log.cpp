@@ -1,6 +1,6 @@
+#include <fmt/format.h>
 #include <array>
 #include <cmath>
-#include <fmt/format.h>
 #include <fstream>
 
 #include "chrony/log_common.hpp"
@@ -12,9 +12,9 @@ namespace {
 
 // chrony 4.x tracking.log columns (chrony.conf(5), `log tracking`).
 constexpr std::array<std::string_view, 14> names = {
-    "date",          "time",          "reference",  "stratum",          "frequency",
-    "freq error",    "offset",        "leap",       "combined sources", "offset sd",
-    "rem. corr.",    "root delay",    "root disp.", "max. error"};
+    "date",       "time",       "reference",  "stratum",          "frequency",
+    "freq error", "offset",     "leap",       "combined sources", "offset sd",
+    "rem. corr.", "root delay", "root disp.", "max. error"};
 
 std::optional<LeapStatus> leap_from_symbol(std::string_view text) {
     if (text == "N") {
@@ -94,8 +94,8 @@ TrackingImport import_tracking_log(std::istream& in, const std::string& name,
         for (std::size_t i : {3U, 4U, 5U, 6U, 8U, 9U, 10U, 11U, 12U, 13U}) {
             const auto value = detail::parse_double(f[i]);
             if (!value) {
-                problems.add(n, fmt::format("field {} ({}) is '{}', not a number", i + 1, names[i],
-                                            f[i]));
+                problems.add(
+                    n, fmt::format("field {} ({}) is '{}', not a number", i + 1, names[i], f[i]));
                 ok = false;
                 break;
             }
@@ -133,9 +133,10 @@ TrackingImport import_tracking_log(std::istream& in, const std::string& name,
 TrackingImport import_tracking_log(const std::string& path, const TrackingImportOptions& options) {
     std::ifstream in(path);
     if (!in) {
-        throw core::InputError(fmt::format("cannot open {}: {}; check the path (chrony writes it "
-                                           "to its logdir, e.g. /var/log/chrony/tracking.log)",
-                                           path, core::errno_message(errno)));
+        throw core::InputError(
+            fmt::format("cannot open {}: {}; check the path (chrony writes it "
+                        "to its logdir, e.g. /var/log/chrony/tracking.log)",
+                        path, core::errno_message(errno)));
     }
     return import_tracking_log(in, path, options);
 }

@@ -55,7 +55,7 @@ inline std::int64_t realtime_ns() {
 
 // A private directory, removed with everything in it.
 class TempDir {
-public:
+  public:
     TempDir() {
         std::string pattern =
             (std::filesystem::temp_directory_path() / "ppsbench-chrony-XXXXXX").string();
@@ -74,13 +74,13 @@ public:
     }
     const std::filesystem::path& path() const { return path_; }
 
-private:
+  private:
     std::filesystem::path path_;
 };
 
 // Sends chrony's `struct sock_sample` datagrams to a SOCK refclock.
 class SockRefclockClient {
-public:
+  public:
     explicit SockRefclockClient(std::string path) : path_(std::move(path)) {
         fd_ = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
         if (fd_ < 0) {
@@ -109,11 +109,11 @@ public:
         sockaddr_un addr{};
         addr.sun_family = AF_UNIX;
         std::strncpy(addr.sun_path, path_.c_str(), sizeof(addr.sun_path) - 1);
-        return ::sendto(fd_, &s, sizeof(s), 0, reinterpret_cast<sockaddr*>(&addr),
-                        sizeof(addr)) == static_cast<ssize_t>(sizeof(s));
+        return ::sendto(fd_, &s, sizeof(s), 0, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) ==
+               static_cast<ssize_t>(sizeof(s));
     }
 
-private:
+  private:
     // refclock_sock.c's layout on 64-bit Linux (40 bytes, native endian).
     struct Sample {
         std::int64_t tv_sec;
@@ -141,7 +141,7 @@ struct ChronydConfig {
 };
 
 class ChronydFixture {
-public:
+  public:
     explicit ChronydFixture(ChronydConfig config = {}) : config_(config) {
         write_config();
         start();
@@ -233,7 +233,7 @@ public:
         return s.str();
     }
 
-private:
+  private:
     void write_config() {
         std::ofstream conf(conf_path());
         const auto d = dir().string();
@@ -243,8 +243,7 @@ private:
              << "port 0\n"
              // poll 0 and filter 1: one sample per pulse, so chronyd syncs in a few seconds.
              << "refclock SOCK " << refclock_socket() << " refid PPS poll 0 filter 1\n"
-             << (config_.local ? "local stratum 1\n" : "")
-             << "logdir " << d << "\n"
+             << (config_.local ? "local stratum 1\n" : "") << "logdir " << d << "\n"
              << "log refclocks tracking\n"
              << "driftfile " << d << "/drift\n"
              << "pidfile " << d << "/chronyd.pid\n";

@@ -114,7 +114,7 @@ TEST(RefclocksLog, ReconstructsTimestampFromOffsetAndNearestSecond) {
 TEST(RefclocksLog, MalformedLinesAreReportedWithFileAndLineAndSkipped) {
     const std::string text = std::string(refclocks_header) +
                              "2009-11-30 14:33:27.000000 PPS 0 N 1 1.0e-07 1.0e-07 1.0e-06\n"
-                             "2009-11-30 14:33:28.000000 PPS 0 N 1 1.0e-07\n"           // 5
+                             "2009-11-30 14:33:28.000000 PPS 0 N 1 1.0e-07\n"               // 5
                              "2009-13-30 14:33:29.000000 PPS 0 N 1 1.0e-07 1.0e-07 1e-6\n"  // 6
                              "2009-11-30 14:33:30.000000 PPS 0 N 1 abc 1.0e-07 1e-6\n"      // 7
                              "2009-11-30 14:33:31.000000 PPS 0 N 1 0.7 0.7 1e-6\n"          // 8

@@ -14,8 +14,8 @@ using namespace std::chrono_literals;
 using testing::ChronydConfig;
 using testing::ChronydFixture;
 
-#define SKIP_WITHOUT_CHRONYD()                                                                \
-    if (!testing::chronyd_installed()) {                                                      \
+#define SKIP_WITHOUT_CHRONYD()                                                               \
+    if (!testing::chronyd_installed()) {                                                     \
         GTEST_SKIP() << testing::chronyd_path() << " is not installed (apt install chrony)"; \
     }
 

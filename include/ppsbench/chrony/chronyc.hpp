@@ -21,11 +21,11 @@ struct ChronycOptions {
 };
 
 enum class ChronycOutcome : std::uint8_t {
-    ok,              // exit 0; `out` holds the CSV
-    missing,         // the program could not be started (not installed, not executable)
-    no_daemon,       // chronyc could not reach chronyd (socket absent or refused)
-    timed_out,       // chronyc did not finish within the timeout; it was killed
-    failed,          // any other non-zero exit
+    ok,         // exit 0; `out` holds the CSV
+    missing,    // the program could not be started (not installed, not executable)
+    no_daemon,  // chronyc could not reach chronyd (socket absent or refused)
+    timed_out,  // chronyc did not finish within the timeout; it was killed
+    failed,     // any other non-zero exit
 };
 
 struct ChronycResult {

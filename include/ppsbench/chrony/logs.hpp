@@ -116,11 +116,11 @@ TrackingImport import_tracking_log(const std::string& path, const TrackingImport
 // until one exceeds the running value, then each update moves the mean square 10% of the way
 // to the new squared offset.
 class RmsOffsetTracker {
-public:
+  public:
     void add(double offset);
     double rms() const;
 
-private:
+  private:
     double mean_square_ = 0.0;
     bool moving_ = false;
 };

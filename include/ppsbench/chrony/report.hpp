@@ -77,7 +77,7 @@ struct SourceRow {
     SourceState state = SourceState::unusable;
     std::string name;  // refid for refclocks, IP address for NTP sources (chronyc -n)
     int stratum = 0;
-    int poll = 0;  // log2 seconds
+    int poll = 0;   // log2 seconds
     int reach = 0;  // the 8-bit reachability register (chronyc prints it in octal)
     // Seconds since the last good sample; nullopt when there has been none.
     std::optional<std::uint32_t> last_rx_s;

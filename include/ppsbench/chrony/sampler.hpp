@@ -66,7 +66,7 @@ struct SamplerOptions {
 };
 
 class ChronySampler {
-public:
+  public:
     explicit ChronySampler(SamplerOptions options);
 
     // Runs chronyc (tracking, then sources and sourcestats when chronyd answered) and
@@ -84,7 +84,7 @@ public:
     const std::string& pps_refid() const { return refid_; }
     const SamplerOptions& options() const { return options_; }
 
-private:
+  private:
     ChronySample classify_failure(const ChronycResult& result, std::int64_t wall_time_ns) const;
     void pick_pps(ChronySample& sample);
     std::string message_for(const ChronySample& sample) const;
