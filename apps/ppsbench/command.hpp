@@ -11,7 +11,7 @@ namespace ppsbench::app {
 // Options are parsed with Boost.Program_options inside run(); a bad option throws
 // core::UsageError, which main() maps to exit code 2.
 class Command {
-public:
+  public:
     virtual ~Command() = default;
     virtual std::string_view name() const = 0;
     // One line for `ppsbench --help`.

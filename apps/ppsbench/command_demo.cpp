@@ -1,13 +1,62 @@
+#include <fmt/format.h>
+#include <iostream>
+
 #include "command.hpp"
+#include "options.hpp"
+#include "ppsbench/report/run_summary.hpp"
+#include "ppsbench/session/demo.hpp"
 
 namespace ppsbench::app {
 namespace {
+
 class DemoCommand final : public Command {
-public:
+  public:
     std::string_view name() const override { return "demo"; }
-    std::string_view summary() const override { return "(not yet implemented)"; }
-    int run(const std::vector<std::string>&) override { return 2; }
+    std::string_view summary() const override {
+        return "simulate stock vs PREEMPT_RT vs RT+IRQF_NO_THREAD and print the table";
+    }
+
+    int run(const std::vector<std::string>& args) override {
+        po::options_description options("Options");
+        std::string duration = "1h";
+        std::uint64_t seed = 1;
+        // clang-format off
+        options.add_options()
+            ("duration", po::value(&duration)->default_value(duration),
+             "simulated length of each run (1 pulse per second)")
+            ("seed", po::value(&seed)->default_value(seed), "simulation seed");
+        // clang-format on
+        po::variables_map vm;
+        if (!parse_options("demo", "ppsbench demo [--duration D] [--seed N]",
+                           "Simulates the three kernel configurations of the PREEMPT_RT PPS "
+                           "write-up and prints their jitter table. No hardware is used: every "
+                           "row is SIMULATED (docs/sim-models.md).",
+                           args, options, {}, vm)) {
+            return 0;
+        }
+        capture::SourceOptions source;
+        source.seed = seed;
+        const auto length = core::parse_duration(duration, "--duration");
+        std::vector<report::RunSummary> runs;
+        for (const auto& configuration : session::demo_configurations()) {
+            runs.push_back(
+                report::summarize_run(session::capture_in_memory(configuration, source, length)));
+        }
+        auto table = report::run_table(runs);
+        table.title =
+            fmt::format("ppsbench demo: {} of simulated 1 Hz pulses per configuration (seed {})",
+                        core::format_duration(length), seed);
+        report::render_text(table, std::cout);
+        std::cout << "\nOn real hardware: ppsbench run --source pps:/dev/pps0 --duration 1h "
+                     "--label stock -o stock.csv\n";
+        return 0;
+    }
 };
+
 }  // namespace
-std::unique_ptr<Command> make_demo_command() { return std::make_unique<DemoCommand>(); }
+
+std::unique_ptr<Command> make_demo_command() {
+    return std::make_unique<DemoCommand>();
+}
+
 }  // namespace ppsbench::app

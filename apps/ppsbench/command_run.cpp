@@ -1,13 +1,116 @@
+#include <fmt/format.h>
+#include <unistd.h>
+#include <iostream>
+
 #include "command.hpp"
+#include "options.hpp"
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/report/run_summary.hpp"
+#include "ppsbench/session/run_session.hpp"
+#include "ppsbench/store/capture_reader.hpp"
+#include "source_options.hpp"
 
 namespace ppsbench::app {
 namespace {
+
 class RunCommand final : public Command {
-public:
+  public:
     std::string_view name() const override { return "run"; }
-    std::string_view summary() const override { return "(not yet implemented)"; }
-    int run(const std::vector<std::string>&) override { return 2; }
+    std::string_view summary() const override {
+        return "capture pulses from a PPS device (or sim/replay) into a capture file";
+    }
+
+    int run(const std::vector<std::string>& args) override {
+        po::options_description options("Options");
+        SourceArguments source;
+        add_source_options(options, source);
+        std::string duration;
+        std::uint64_t count = 0;
+        std::string timeout;
+        int rt_priority = 0;
+        int cpu = -1;
+        session::RunOptions run;
+        // clang-format off
+        options.add_options()
+            ("duration", po::value(&duration), "capture for this long: 30s, 10m, 1h, 2d")
+            ("count", po::value(&count), "capture this many pulses (instead of --duration)")
+            ("label", po::value(&run.label), "name of this run in reports, e.g. stock, rt")
+            ("output,o", po::value(&run.output_path),
+             "capture file to write (default ppsbench-<UTC time>.csv)")
+            ("force", po::bool_switch(&run.overwrite), "overwrite an existing output file")
+            ("timeout", po::value(&timeout),
+             "give up if no first pulse arrives within this time (default 3 periods, at least 3s)")
+            ("rt-priority", po::value(&rt_priority),
+             "run the capture at SCHED_FIFO priority 1-99 (needs root or CAP_SYS_NICE)")
+            ("cpu", po::value(&cpu), "pin the capture to this CPU")
+            ("mlock", po::bool_switch(&run.realtime.lock_memory),
+             "lock memory so the capture never page-faults (needs root or CAP_IPC_LOCK)")
+            ("quiet,q", po::bool_switch(&quiet_), "no live status line on stderr");
+        // clang-format on
+        po::variables_map vm;
+        if (!parse_options(
+                "run", "ppsbench run [--source SPEC] [--duration D | --count N] [OPTIONS]",
+                "Capture pulses into a capture file (CSV with a JSON metadata header; "
+                "docs/capture-file.md), then print the run's summary.\nWithout --duration or "
+                "--count a device runs until Ctrl-C; a simulation makes 1 h of pulses.\n"
+                "Ctrl-C or SIGTERM stops cleanly: every pulse captured so far is kept.",
+                args, options, {}, vm)) {
+            return 0;
+        }
+        run.command_line = args;
+        run.source_spec = source.spec;
+        run.source = to_source_options(source, vm);
+        if (vm.count("duration") != 0U && vm.count("count") != 0U) {
+            throw core::UsageError("run: give --duration or --count, not both");
+        }
+        if (vm.count("duration") != 0U) {
+            run.limits.duration = core::parse_duration(duration, "--duration");
+        }
+        if (vm.count("count") != 0U) {
+            if (count == 0) {
+                throw core::UsageError("--count 0: capture at least one pulse, e.g. --count 600");
+            }
+            run.limits.count = count;
+        }
+        const bool is_sim = source.spec.starts_with("sim:");
+        if (is_sim && !run.limits.count && !run.limits.duration && !source.pace_realtime()) {
+            run.limits.duration = std::chrono::hours{1};
+        }
+        run.limits.first_pulse_timeout =
+            vm.count("timeout") != 0U
+                ? core::parse_duration(timeout, "--timeout")
+                : std::max<core::Duration>(std::chrono::seconds{3}, 3 * run.source.period);
+        if (vm.count("rt-priority") != 0U) {
+            run.realtime.rt_priority = rt_priority;
+        }
+        if (vm.count("cpu") != 0U) {
+            run.realtime.cpu = cpu;
+        }
+        if (!quiet_ && ::isatty(STDERR_FILENO) != 0) {
+            run.status_stream = stderr;
+        }
+
+        const auto outcome = session::execute_run(run);
+        const auto file = store::read_capture_file(outcome.output_path);
+        report::render_text(report::run_table({report::summarize_run(file)}), std::cout);
+        std::cout << fmt::format("{} pulses ({}) written to {}\n", outcome.progress.pulses,
+                                 capture::to_string(outcome.progress.stop_reason),
+                                 outcome.output_path);
+        if (!outcome.failure.empty()) {
+            std::cerr << "ppsbench: " << outcome.failure << "\n";
+            return static_cast<int>(core::ExitCode::failed);
+        }
+        return 0;
+    }
+
+  private:
+    bool quiet_ = false;
 };
+
 }  // namespace
-std::unique_ptr<Command> make_run_command() { return std::make_unique<RunCommand>(); }
+
+std::unique_ptr<Command> make_run_command() {
+    return std::make_unique<RunCommand>();
+}
+
 }  // namespace ppsbench::app

@@ -1,8 +1,8 @@
 // ppsbench: measure PPS timestamp jitter and compare it across kernels and configurations.
 // This file only dispatches to a subcommand and maps typed errors to exit codes.
+#include <fmt/format.h>
 #include <cstdio>
 #include <exception>
-#include <fmt/format.h>
 #include <iostream>
 #include <string>
 #include <vector>

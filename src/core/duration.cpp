@@ -1,9 +1,9 @@
 #include "ppsbench/core/duration.hpp"
 
+#include <fmt/format.h>
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "ppsbench/core/error.hpp"
 

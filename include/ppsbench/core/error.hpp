@@ -11,14 +11,14 @@ enum class ExitCode : int { ok = 0, failed = 1, bad_input = 2 };
 // Every error ppsbench raises names the thing that is wrong (device, file and line, option) and
 // what to do about it, in one line. Only main() catches these and maps them to exit codes.
 class Error : public std::runtime_error {
-public:
+  public:
     explicit Error(const std::string& message) : std::runtime_error(message) {}
     virtual ExitCode exit_code() const noexcept = 0;
 };
 
 // Bad command line or option value. Exit 2.
 class UsageError : public Error {
-public:
+  public:
     using Error::Error;
     ExitCode exit_code() const noexcept override { return ExitCode::bad_input; }
 };
@@ -26,7 +26,7 @@ public:
 // Bad input: a device that cannot be opened or used, a malformed file, an unwritable path.
 // Exit 2.
 class InputError : public Error {
-public:
+  public:
     using Error::Error;
     ExitCode exit_code() const noexcept override { return ExitCode::bad_input; }
 };
@@ -34,7 +34,7 @@ public:
 // A measurement that started but could not complete (device vanished, disk full mid-run).
 // Whatever was captured is kept. Exit 1.
 class MeasurementError : public Error {
-public:
+  public:
     using Error::Error;
     ExitCode exit_code() const noexcept override { return ExitCode::failed; }
 };

@@ -10,7 +10,7 @@ namespace ppsbench::core {
 // Implementations must not lose a pulse they accepted: write() returns only once the pulses are
 // durable enough to survive the process dying (for a file: in the kernel's page cache).
 class PulseSink {
-public:
+  public:
     virtual ~PulseSink() = default;
     virtual void write(std::span<const Pulse> pulses) = 0;
 };

@@ -22,12 +22,12 @@ Summary summarize(std::span<const double> values);
 // Streaming mean/σ/min/max/RMS for the live status line (Welford's update, as linuxptp's
 // stats.c): constant memory, no allocation per sample.
 class RunningSummary {
-public:
+  public:
     void add(double value);
     void reset() { *this = RunningSummary{}; }
     Summary summary() const;
 
-private:
+  private:
     std::size_t count_ = 0;
     double mean_ = 0;
     double m2_ = 0;

@@ -1,0 +1,49 @@
+#include "source_options.hpp"
+
+#include <fmt/format.h>
+
+#include "ppsbench/core/duration.hpp"
+#include "ppsbench/core/error.hpp"
+
+namespace ppsbench::app {
+
+void add_source_options(po::options_description& options, SourceArguments& source) {
+    // clang-format off
+    options.add_options()
+        ("source,s", po::value(&source.spec)->default_value(source.spec),
+         "where pulses come from:\n"
+         "  pps:/dev/ppsN   RFC 2783 PPS device\n"
+         "  replay:FILE     a capture file played back\n"
+         "  sim:MODEL[,KNOB=V...]  simulated pulses (SIMULATED in every report);\n"
+         "                  MODEL hardirq|threaded|nothread; knobs missed=RATE,\n"
+         "                  outliers=RATE, outlier-size=D, step=D, step-at=SECONDS, freq=PPM")
+        ("edge", po::value(&source.edge)->default_value(source.edge),
+         "edge to capture: assert|clear|both (rising|falling accepted)")
+        ("period", po::value(&source.period)->default_value(source.period),
+         "nominal pulse period: 1s for PPS, 100ms, 1ms for a kHz test signal")
+        ("seed", po::value(&source.seed)->default_value(source.seed),
+         "seed for sim: sources (same seed, same pulses)")
+        ("pace", po::value(&source.pace)->default_value(source.pace),
+         "sim/replay speed: fast (as fast as possible) or realtime");
+    // clang-format on
+}
+
+capture::SourceOptions to_source_options(const SourceArguments& source,
+                                         const po::variables_map& /*vm*/) {
+    capture::SourceOptions options;
+    const auto edges = core::parse_edge_selection(source.edge);
+    if (!edges) {
+        throw core::UsageError(
+            fmt::format("--edge {}: use assert, clear or both (or rising/falling)", source.edge));
+    }
+    options.edges = *edges;
+    options.period = core::parse_duration(source.period, "--period");
+    options.seed = source.seed;
+    if (source.pace != "fast" && source.pace != "realtime") {
+        throw core::UsageError(fmt::format("--pace {}: use fast or realtime", source.pace));
+    }
+    options.pace_realtime = source.pace_realtime();
+    return options;
+}
+
+}  // namespace ppsbench::app

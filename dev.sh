@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# One entry point for people and CI (README.md):
+#   ./dev.sh run    install what is needed, build, and run the main job: a capture on /dev/pps0
+#                   when it exists, otherwise the built-in (simulated) demo
+#   ./dev.sh test   install what is needed, build, and run every test: a warnings-as-errors
+#                   build, then the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   ./dev.sh build  install and build only
+# Environment: PPSBENCH_JOBS (parallel jobs, default: nproc), PPSBENCH_DURATION (run: 10m).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+jobs=${PPSBENCH_JOBS:-$(nproc)}
+build_packages=(cmake ninja-build g++ pkg-config libgpiod-dev libboost-program-options-dev
+  libfmt-dev libeigen3-dev nlohmann-json3-dev pps-tools libgtest-dev libgmock-dev
+  libbenchmark-dev)
+# Only the tests need these: a real chronyd, numpy as an independent oracle, clang-format,
+# setpriv (util-linux) to test permission errors without root, xmllint/rsvg for SVG checks.
+test_packages=(chrony python3-numpy clang-format util-linux libxml2-utils librsvg2-bin)
+
+install_packages() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=()
+  [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+  echo "dev.sh: installing ${missing[*]}"
+  "${sudo[@]}" apt-get update -qq
+  # No service start on install: a test starts its own chronyd; the host's clock is left alone.
+  local made_policy=0
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | "${sudo[@]}" tee /usr/sbin/policy-rc.d >/dev/null
+    "${sudo[@]}" chmod +x /usr/sbin/policy-rc.d
+    made_policy=1
+  fi
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+  [ "$made_policy" -eq 1 ] && "${sudo[@]}" rm -f /usr/sbin/policy-rc.d
+  return 0
+}
+
+configure_and_build() {  # DIR [cmake args...]
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+}
+
+check_format() {
+  local files
+  files=$(git ls-files '*.cpp' '*.hpp' 2>/dev/null | grep -v '^tests/lab/' || true)
+  [ -z "$files" ] && return 0
+  # shellcheck disable=SC2086
+  clang-format --dry-run -Werror $files
+  echo "dev.sh: clang-format: clean"
+}
+
+case "${1:-}" in
+  run)
+    install_packages "${build_packages[@]}"
+    configure_and_build build -DCMAKE_BUILD_TYPE=Release -DPPSBENCH_BUILD_TESTS=OFF
+    if [ -e /dev/pps0 ]; then
+      exec ./build/ppsbench run --source pps:/dev/pps0 --duration "${PPSBENCH_DURATION:-10m}" \
+        --label "$(uname -r)"
+    fi
+    echo "dev.sh: no /dev/pps0 here, so running the simulated demo"
+    exec ./build/ppsbench demo
+    ;;
+  test)
+    install_packages "${build_packages[@]}" "${test_packages[@]}"
+    check_format
+    configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPPSBENCH_WERROR=ON
+    ctest --test-dir build --output-on-failure -j "$jobs"
+    echo "dev.sh: now the same tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+    configure_and_build build-sanitize -DCMAKE_BUILD_TYPE=Debug -DPPSBENCH_SANITIZE=ON \
+      -DPPSBENCH_BUILD_BENCH=OFF
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
+    ;;
+  build)
+    install_packages "${build_packages[@]}"
+    configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    ;;
+  *)
+    echo "usage: ./dev.sh run|test|build" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+
+#include "ppsbench/core/duration.hpp"
+#include "ppsbench/core/pulse.hpp"
+
+namespace ppsbench::capture {
+
+// What a source is, for the capture file's metadata and for the capture loop's decisions.
+struct SourceInfo {
+    std::string spec;  // as given: "pps:/dev/pps0", "sim:threaded"
+    std::string kind;  // "pps", "gpio", "replay", "sim"
+    core::ClockId clock = core::ClockId::realtime;
+    core::EdgeSelection edges = core::EdgeSelection::assert_only;
+    core::Duration period = std::chrono::seconds{1};
+    // Simulated pulses must be labelled as such in every file and report.
+    bool simulated = false;
+    // True when pulses arrive in real time (a device, or --pace realtime); false when the source
+    // produces them as fast as they are read, in which case durations are measured on the
+    // pulses' own time line rather than the wall clock.
+    bool paced = true;
+    // Source-specific facts for the metadata (device name, sim model and knobs, replayed file).
+    nlohmann::json details = nlohmann::json::object();
+};
+
+enum class WaitResult {
+    ready,          // read() will return at least one pulse
+    timeout,        // nothing arrived within the timeout
+    interrupted,    // a signal arrived (Ctrl-C): the loop checks whether to stop
+    end_of_stream,  // a finite source (replay, sim --count) has nothing more
+};
+
+// A source of pulses (DESIGN.md, like chrony's refclock drivers: it only hands pulses over and
+// knows nothing of statistics or files). The constructor opens and validates, throwing
+// core::InputError with the fix; the destructor closes. wait() blocks in the kernel, never
+// polls; read() copies ready pulses into the caller's buffer and never allocates.
+class PulseSource {
+  public:
+    virtual ~PulseSource() = default;
+    PulseSource() = default;
+    PulseSource(const PulseSource&) = delete;
+    PulseSource& operator=(const PulseSource&) = delete;
+
+    virtual WaitResult wait(core::Duration timeout) = 0;
+    // Returns how many pulses were written into `out` (0 when none are ready).
+    virtual std::size_t read(std::span<core::Pulse> out) = 0;
+    virtual const SourceInfo& info() const = 0;
+};
+
+}  // namespace ppsbench::capture

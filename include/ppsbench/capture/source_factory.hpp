@@ -1,0 +1,23 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "ppsbench/capture/pulse_source.hpp"
+
+namespace ppsbench::capture {
+
+// Options every source understands; a source ignores what does not apply to it.
+struct SourceOptions {
+    core::EdgeSelection edges = core::EdgeSelection::assert_only;
+    core::Duration period = std::chrono::seconds{1};
+    std::uint64_t seed = 1;
+    bool pace_realtime = false;  // sim and replay: deliver pulses at their real rate
+};
+
+// Maps a spec string to a source: "pps:/dev/pps0", "replay:FILE", "sim:MODEL[,knob=value...]",
+// "gpio:CHIP:LINE". Throws core::UsageError for an unknown scheme, naming the known ones.
+std::unique_ptr<PulseSource> open_source(std::string_view spec, const SourceOptions& options);
+
+}  // namespace ppsbench::capture

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "ppsbench/capture/capture_loop.hpp"
+#include "ppsbench/capture/realtime.hpp"
+#include "ppsbench/capture/source_factory.hpp"
+
+namespace ppsbench::session {
+
+// Everything `ppsbench run` needs, already parsed and validated by the app.
+struct RunOptions {
+    std::string source_spec = "pps:/dev/pps0";
+    capture::SourceOptions source;
+    capture::CaptureLimits limits;
+    capture::RealtimeOptions realtime;
+    std::string label;
+    std::string output_path;  // empty: ppsbench-YYYYmmddTHHMMSSZ.csv in the current directory
+    bool overwrite = false;
+    // A live status line on this stream (the app passes stderr when it is a terminal and
+    // --quiet was not given), else nullptr.
+    std::FILE* status_stream = nullptr;
+    // The command line, recorded in the metadata so a run can be repeated.
+    std::vector<std::string> command_line;
+};
+
+struct RunOutcome {
+    std::string output_path;
+    capture::CaptureProgress progress;
+    bool simulated = false;
+    // Set when the run ended early because the source failed (device vanished): the pulses up
+    // to then are in the file, and the app exits 1 after printing the summary.
+    std::string failure;
+};
+
+// Opens the source, writes the capture file's header, runs the capture loop under the
+// requested real-time settings with Ctrl-C/SIGTERM handled, and writes the end record. Setup
+// errors throw (nothing is created for a source that cannot be opened).
+RunOutcome execute_run(const RunOptions& options);
+
+// The metadata object written to the `# meta` line.
+nlohmann::json make_run_metadata(const RunOptions& options, const capture::SourceInfo& source);
+
+}  // namespace ppsbench::session

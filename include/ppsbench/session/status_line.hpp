@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdio>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "ppsbench/capture/capture_loop.hpp"
+#include "ppsbench/stats/summary.hpp"
+
+namespace ppsbench::session {
+
+// The live status line (stderr, terminals only): elapsed / planned, pulses, missed, last
+// offset, running σ and peak-to-peak. Redrawn at most about once a second; the running figures
+// are updated for every pulse with a constant-memory accumulator.
+class StatusLine {
+  public:
+    StatusLine(std::FILE* stream, const capture::SourceInfo& source,
+               const capture::CaptureLimits& limits);
+
+    void update(std::span<const core::Pulse> batch, const capture::CaptureProgress& progress);
+    // Clears the line so the summary starts on a clean one.
+    void finish();
+
+    // The text of one status line (without the carriage return), for tests.
+    std::string render(const capture::CaptureProgress& progress) const;
+
+  private:
+    std::FILE* stream_;
+    std::int64_t period_ns_;
+    bool has_phase_;  // realtime clocks have a top of the second; monotonic ones do not
+    std::optional<core::Duration> planned_;
+    std::optional<std::uint64_t> planned_count_;
+    stats::RunningSummary running_;
+    std::optional<double> last_offset_ns_;
+    std::optional<std::int64_t> previous_timestamp_;
+    std::int64_t last_draw_ns_ = 0;
+    bool drawn_ = false;
+};
+
+}  // namespace ppsbench::session

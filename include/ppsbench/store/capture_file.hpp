@@ -1,0 +1,49 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ppsbench/core/pulse.hpp"
+
+namespace ppsbench::store {
+
+// The capture file format (docs/capture-file.md):
+//
+//   # ppsbench capture 1
+//   # meta {"format":"ppsbench.capture/1","label":"stock",...}
+//   sequence,edge,timestamp_ns
+//   1,assert,1767225600000001234
+//   # chrony {...}            <- notes may appear between pulse lines
+//   # end {"stop_reason":"count",...}
+//
+// Comment lines start with '#', so pandas (comment='#'), gnuplot and spreadsheets read the
+// pulses directly.
+inline constexpr std::string_view magic_line = "# ppsbench capture 1";
+inline constexpr std::string_view format_name = "ppsbench.capture/1";
+inline constexpr std::string_view column_header = "sequence,edge,timestamp_ns";
+
+// A `# TAG {json}` line other than meta: chrony samples, the end-of-run record.
+struct Note {
+    std::string tag;
+    nlohmann::json body;
+    std::size_t after_pulses = 0;  // how many pulses preceded it in the file
+};
+
+struct CaptureFile {
+    std::string path;
+    nlohmann::json meta = nlohmann::json::object();
+    std::vector<core::Pulse> pulses;
+    std::vector<Note> notes;
+    // Problems tolerated while reading (a torn last line), for the report to show once.
+    std::vector<std::string> warnings;
+
+    // The `end` note, or null when the run did not finish cleanly (crash, power cut).
+    const nlohmann::json* end_record() const;
+    bool simulated() const;
+    std::string label() const;
+};
+
+}  // namespace ppsbench::store

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <array>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "ppsbench/core/pulse.hpp"
+#include "ppsbench/core/pulse_sink.hpp"
+
+namespace ppsbench::store {
+
+// Writes a capture file as pulses arrive. Each write() goes to the kernel with one write(2)
+// before it returns, so a crash or Ctrl-C loses nothing that was handed over; close() also
+// fdatasyncs, for power cuts. Formatting uses a fixed buffer: no allocation per pulse.
+// When the disk fills, the file is cut back to its last complete line and core::MeasurementError
+// says how many pulses are safe.
+class CaptureWriter final : public core::PulseSink {
+  public:
+    // Creates `path`. An existing file is an error unless `overwrite` (--force).
+    CaptureWriter(std::string path, const nlohmann::json& meta, bool overwrite);
+    ~CaptureWriter() override;
+    CaptureWriter(const CaptureWriter&) = delete;
+    CaptureWriter& operator=(const CaptureWriter&) = delete;
+
+    void write(std::span<const core::Pulse> pulses) override;
+    // A `# TAG {json}` line: chrony samples during the run, `end` at the end.
+    void write_note(std::string_view tag, const nlohmann::json& body);
+    // Syncs and closes; throws if the data could not be made durable. Idempotent.
+    void close();
+
+    const std::string& path() const { return path_; }
+    std::uint64_t pulses_written() const { return pulses_written_; }
+
+  private:
+    void write_bytes(std::string_view bytes);
+
+    std::string path_;
+    int fd_ = -1;
+    std::uint64_t pulses_written_ = 0;
+    std::uint64_t bytes_written_ = 0;  // every complete line so far
+    // 64 pulses of at most 20 + 1 + 6 + 1 + 20 + 1 characters fit comfortably.
+    std::array<char, 64 * 64> buffer_{};
+};
+
+}  // namespace ppsbench::store

@@ -1,0 +1,172 @@
+#include "ppsbench/capture/capture_loop.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <array>
+#include <ctime>
+
+#include "ppsbench/core/error.hpp"
+
+namespace ppsbench::capture {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+std::int64_t monotonic_now_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * core::ns_per_second + ts.tv_nsec;
+}
+
+std::string no_pulse_hint(const SourceInfo& info, core::Duration waited) {
+    if (info.kind == "pps") {
+        return fmt::format(
+            "{}: no pulse within {}; check the GPS has a fix, the PPS wiring and the "
+            "device tree/overlay, and that 'ppstest {}' shows pulses",
+            info.spec, core::format_duration(waited),
+            info.details.value("device", std::string("/dev/pps0")));
+    }
+    return fmt::format("{}: no pulse within {}; check that the signal is connected", info.spec,
+                       core::format_duration(waited));
+}
+
+// Counts edges the kernel saw but we never read, per edge, from the sequence numbers.
+class SequenceTracker {
+  public:
+    std::uint64_t missed(const core::Pulse& pulse) {
+        auto& last = pulse.edge == core::Edge::assert_edge ? last_assert_ : last_clear_;
+        std::uint64_t gap = 0;
+        if (last && pulse.sequence > *last + 1) {
+            gap = pulse.sequence - *last - 1;
+        }
+        last = pulse.sequence;
+        return gap;
+    }
+
+  private:
+    std::optional<std::uint64_t> last_assert_;
+    std::optional<std::uint64_t> last_clear_;
+};
+
+}  // namespace
+
+std::string_view to_string(StopReason reason) {
+    switch (reason) {
+        case StopReason::count_reached:
+            return "count";
+        case StopReason::duration_elapsed:
+            return "duration";
+        case StopReason::interrupted:
+            return "interrupted";
+        case StopReason::end_of_stream:
+            return "end_of_stream";
+    }
+    return "unknown";
+}
+
+CaptureProgress run_capture(PulseSource& source, core::PulseSink& sink, const CaptureLimits& limits,
+                            StopFlag stop, const ProgressCallback& on_progress) {
+    const SourceInfo& info = source.info();
+    std::array<core::Pulse, 64> buffer{};
+    CaptureProgress progress;
+    SequenceTracker sequences;
+    const std::int64_t started_ns = monotonic_now_ns();
+    std::optional<std::int64_t> first_timestamp;
+    // A device or paced source is timed by the wall clock; a fast simulation or replay by its own
+    // pulses, so "--duration 1h" means an hour of pulses either way.
+    const auto wall_elapsed = [&] { return core::Duration{monotonic_now_ns() - started_ns}; };
+    const core::Duration progress_tick = 1s;
+
+    for (;;) {
+        if (stop != nullptr && *stop) {
+            progress.stop_reason = StopReason::interrupted;
+            break;
+        }
+        if (info.paced) {
+            progress.elapsed = wall_elapsed();
+        }
+        if (limits.duration && progress.elapsed >= *limits.duration) {
+            progress.stop_reason = StopReason::duration_elapsed;
+            break;
+        }
+        core::Duration timeout = progress_tick;
+        if (info.paced && limits.duration) {
+            timeout = std::min(timeout, *limits.duration - progress.elapsed);
+        }
+        const WaitResult waited = source.wait(timeout);
+        if (waited == WaitResult::end_of_stream) {
+            progress.stop_reason = StopReason::end_of_stream;
+            break;
+        }
+        if (waited == WaitResult::timeout || waited == WaitResult::interrupted) {
+            if (waited == WaitResult::timeout) {
+                if (progress.pulses == 0) {
+                    const core::Duration waited_for = wall_elapsed();
+                    if (waited_for >= limits.first_pulse_timeout) {
+                        throw core::InputError(no_pulse_hint(info, waited_for));
+                    }
+                } else {
+                    ++progress.timeouts;
+                }
+            }
+            if (on_progress) {
+                on_progress({}, progress);
+            }
+            continue;
+        }
+
+        std::size_t n = source.read(buffer);
+        if (limits.count) {
+            n = static_cast<std::size_t>(
+                std::min<std::uint64_t>(n, *limits.count - progress.pulses));
+        }
+        bool past_duration = false;
+        if (!info.paced && n > 0) {
+            if (!first_timestamp) {
+                first_timestamp = buffer[0].timestamp_ns;
+            }
+            if (limits.duration) {
+                // Keep only the pulses inside the duration on the pulses' own time line. Half
+                // a period of slack, so jitter on the first pulse does not add or drop one:
+                // an hour of 1 Hz pulses is 3600 pulses.
+                const std::int64_t last_allowed_ns =
+                    limits.duration->count() - info.period.count() / 2;
+                const std::size_t read_count = n;
+                n = static_cast<std::size_t>(
+                    std::find_if(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(n),
+                                 [&](const core::Pulse& p) {
+                                     return p.timestamp_ns - *first_timestamp >= last_allowed_ns;
+                                 }) -
+                    buffer.begin());
+                past_duration = n < read_count;
+            }
+        }
+        const std::span<const core::Pulse> batch(buffer.data(), n);
+        sink.write(batch);
+        for (const auto& pulse : batch) {
+            progress.missed_pulses += sequences.missed(pulse);
+        }
+        progress.pulses += n;
+        if (!info.paced && !batch.empty()) {
+            progress.elapsed = core::Duration{batch.back().timestamp_ns - *first_timestamp};
+        }
+        if (on_progress) {
+            on_progress(batch, progress);
+        }
+        if (limits.count && progress.pulses >= *limits.count) {
+            progress.stop_reason = StopReason::count_reached;
+            break;
+        }
+        if (past_duration) {
+            progress.stop_reason = StopReason::duration_elapsed;
+            break;
+        }
+    }
+    if (info.paced) {
+        progress.elapsed = wall_elapsed();
+    }
+    return progress;
+}
+
+}  // namespace ppsbench::capture

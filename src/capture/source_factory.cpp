@@ -1,0 +1,80 @@
+#include "ppsbench/capture/source_factory.hpp"
+
+#include <fmt/format.h>
+#include <array>
+#include <functional>
+
+#include "ppsbench/core/error.hpp"
+#include "sources/pps_device_source.hpp"
+#include "sources/replay_source.hpp"
+#include "sources/sim_source.hpp"
+
+namespace ppsbench::capture {
+
+namespace {
+
+using Opener = std::unique_ptr<PulseSource> (*)(std::string_view spec, std::string_view rest,
+                                                const SourceOptions& options);
+
+struct Scheme {
+    std::string_view name;
+    std::string_view example;
+    Opener open;
+};
+
+// Adding a source: one file under sources/ and one row here.
+const std::array<Scheme, 3> schemes{{
+    {"pps", "pps:/dev/pps0",
+     [](std::string_view spec, std::string_view rest,
+        const SourceOptions& options) -> std::unique_ptr<PulseSource> {
+         return std::make_unique<PpsDeviceSource>(std::string(spec), std::string(rest), options);
+     }},
+    {"replay", "replay:stock.csv",
+     [](std::string_view spec, std::string_view rest,
+        const SourceOptions& options) -> std::unique_ptr<PulseSource> {
+         return std::make_unique<ReplaySource>(std::string(spec), std::string(rest), options);
+     }},
+    {"sim", "sim:threaded",
+     [](std::string_view spec, std::string_view rest,
+        const SourceOptions& options) -> std::unique_ptr<PulseSource> {
+         return std::make_unique<SimSource>(std::string(spec), parse_sim_model(rest), options);
+     }},
+}};
+
+std::string known_schemes() {
+    std::string text;
+    for (const auto& scheme : schemes) {
+        text += text.empty() ? "" : ", ";
+        text += scheme.example;
+    }
+    return text;
+}
+
+}  // namespace
+
+std::unique_ptr<PulseSource> open_source(std::string_view spec, const SourceOptions& options) {
+    const auto colon = spec.find(':');
+    if (colon == std::string_view::npos) {
+        // A bare device path is what people type first.
+        if (spec.starts_with("/dev/pps")) {
+            return open_source(fmt::format("pps:{}", spec), options);
+        }
+        throw core::UsageError(
+            fmt::format("--source '{}': missing scheme; use one of {}", spec, known_schemes()));
+    }
+    const std::string_view name = spec.substr(0, colon);
+    const std::string_view rest = spec.substr(colon + 1);
+    for (const auto& scheme : schemes) {
+        if (scheme.name == name) {
+            if (rest.empty()) {
+                throw core::UsageError(fmt::format("--source '{}': nothing after '{}:'; e.g. {}",
+                                                   spec, name, scheme.example));
+            }
+            return scheme.open(spec, rest, options);
+        }
+    }
+    throw core::UsageError(fmt::format("--source '{}': unknown scheme '{}'; use one of {}", spec,
+                                       name, known_schemes()));
+}
+
+}  // namespace ppsbench::capture

@@ -1,0 +1,86 @@
+#include "ppsbench/session/status_line.hpp"
+
+#include <fmt/format.h>
+#include <ctime>
+
+#include "ppsbench/report/units.hpp"
+#include "ppsbench/stats/offsets.hpp"
+
+namespace ppsbench::session {
+
+namespace {
+std::int64_t monotonic_now_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * core::ns_per_second + ts.tv_nsec;
+}
+}  // namespace
+
+StatusLine::StatusLine(std::FILE* stream, const capture::SourceInfo& source,
+                       const capture::CaptureLimits& limits)
+    : stream_(stream),
+      period_ns_(source.period.count()),
+      has_phase_(source.clock == core::ClockId::realtime),
+      planned_(limits.duration),
+      planned_count_(limits.count) {}
+
+void StatusLine::update(std::span<const core::Pulse> batch,
+                        const capture::CaptureProgress& progress) {
+    for (const auto& pulse : batch) {
+        // On a monotonic clock there is no top of the second: show period jitter instead.
+        double value = 0;
+        if (has_phase_) {
+            value = static_cast<double>(stats::phase_offset_ns(pulse.timestamp_ns, period_ns_));
+        } else if (previous_timestamp_) {
+            value = static_cast<double>(pulse.timestamp_ns - *previous_timestamp_ - period_ns_);
+        } else {
+            previous_timestamp_ = pulse.timestamp_ns;
+            continue;
+        }
+        previous_timestamp_ = pulse.timestamp_ns;
+        running_.add(value);
+        last_offset_ns_ = value;
+    }
+    if (stream_ == nullptr) {
+        return;
+    }
+    const std::int64_t now = monotonic_now_ns();
+    if (drawn_ && now - last_draw_ns_ < 1'000'000'000) {
+        return;
+    }
+    last_draw_ns_ = now;
+    drawn_ = true;
+    // \r and erase-to-end keep it on one line however long the previous one was.
+    fmt::print(stream_, "\r{}\x1b[K", render(progress));
+    std::fflush(stream_);
+}
+
+std::string StatusLine::render(const capture::CaptureProgress& progress) const {
+    std::string planned;
+    if (planned_) {
+        planned = fmt::format(" / {}", core::format_duration(*planned_));
+    } else if (planned_count_) {
+        planned = fmt::format(" / {} pulses", *planned_count_);
+    }
+    const auto summary = running_.summary();
+    const char* what = has_phase_ ? "offset" : "period jitter";
+    std::string figures;
+    if (last_offset_ns_) {
+        figures = fmt::format("  last {} {}", what, report::format_ns(*last_offset_ns_, true));
+    }
+    if (summary.count >= 2) {
+        figures += fmt::format("  σ {}  p-p {}", report::format_ns(summary.stddev),
+                               report::format_ns(summary.peak_to_peak));
+    }
+    return fmt::format("{}{}  pulses {}  missed {}{}", core::format_duration(progress.elapsed),
+                       planned, progress.pulses, progress.missed_pulses, figures);
+}
+
+void StatusLine::finish() {
+    if (stream_ != nullptr && drawn_) {
+        fmt::print(stream_, "\r\x1b[K");
+        std::fflush(stream_);
+    }
+}
+
+}  // namespace ppsbench::session

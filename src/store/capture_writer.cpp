@@ -1,0 +1,150 @@
+#include "ppsbench/store/capture_writer.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/store/capture_file.hpp"
+
+namespace ppsbench::store {
+
+namespace {
+
+constexpr std::size_t max_line = 64;
+
+std::string create_error(const std::string& path, int err) {
+    switch (err) {
+        case EEXIST:
+            return fmt::format("{}: file exists; pass --force to overwrite it or choose another -o",
+                               path);
+        case ENOENT:
+            return fmt::format("{}: the directory does not exist; create it or choose another -o",
+                               path);
+        case EACCES:
+        case EPERM:
+        case EROFS:
+            return fmt::format("{}: cannot create the file ({}); choose a writable -o path", path,
+                               core::errno_message(err));
+        default:
+            return fmt::format("{}: cannot create the file: {}", path, core::errno_message(err));
+    }
+}
+
+// Appends one pulse line to buf at pos; returns the new pos. No allocation.
+std::size_t format_pulse(char* buf, std::size_t pos, const core::Pulse& pulse) {
+    char* out = buf + pos;
+    out = std::to_chars(out, out + 20, pulse.sequence).ptr;
+    *out++ = ',';
+    const std::string_view edge = core::to_string(pulse.edge);
+    out = std::copy(edge.begin(), edge.end(), out);
+    *out++ = ',';
+    out = std::to_chars(out, out + 21, pulse.timestamp_ns).ptr;
+    *out++ = '\n';
+    return static_cast<std::size_t>(out - buf);
+}
+
+}  // namespace
+
+CaptureWriter::CaptureWriter(std::string path, const nlohmann::json& meta, bool overwrite)
+    : path_(std::move(path)) {
+    const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
+    fd_ = ::open(path_.c_str(), flags, 0644);
+    if (fd_ < 0) {
+        throw core::InputError(create_error(path_, errno));
+    }
+    nlohmann::json header = meta;
+    header["format"] = format_name;
+    const std::string text =
+        fmt::format("{}\n# meta {}\n{}\n", magic_line, header.dump(), column_header);
+    try {
+        write_bytes(text);
+    } catch (...) {
+        ::close(fd_);
+        fd_ = -1;
+        throw;
+    }
+}
+
+CaptureWriter::~CaptureWriter() {
+    try {
+        close();
+    } catch (...) {
+        // A destructor must not throw; close() explicitly to learn about a failed sync.
+    }
+}
+
+void CaptureWriter::write(std::span<const core::Pulse> pulses) {
+    std::size_t pos = 0;
+    std::size_t lines = 0;
+    for (const auto& pulse : pulses) {
+        if (pos + max_line > buffer_.size()) {
+            write_bytes({buffer_.data(), pos});
+            pulses_written_ += lines;
+            pos = 0;
+            lines = 0;
+        }
+        pos = format_pulse(buffer_.data(), pos, pulse);
+        ++lines;
+    }
+    if (pos > 0) {
+        write_bytes({buffer_.data(), pos});
+        pulses_written_ += lines;
+    }
+}
+
+void CaptureWriter::write_note(std::string_view tag, const nlohmann::json& body) {
+    write_bytes(fmt::format("# {} {}\n", tag, body.dump()));
+}
+
+void CaptureWriter::write_bytes(std::string_view bytes) {
+    if (fd_ < 0) {
+        throw core::MeasurementError(fmt::format("{}: write after close", path_));
+    }
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
+        if (n < 0) {
+            const int err = errno;
+            if (err == EINTR) {
+                continue;  // Ctrl-C during a write: finish the write, the loop stops after
+            }
+            // Keep every complete line: cut the file after the last newline that made it.
+            const std::string_view written = bytes.substr(0, done);
+            const auto last_newline = written.rfind('\n');
+            const std::size_t keep = last_newline == std::string_view::npos ? 0 : last_newline + 1;
+            const auto kept_lines = static_cast<std::uint64_t>(std::count(
+                written.begin(), written.begin() + static_cast<std::ptrdiff_t>(keep), '\n'));
+            if (::ftruncate(fd_, static_cast<off_t>(bytes_written_ + keep)) != 0) {
+                // Nothing more to do: the reader tolerates a torn last line.
+            }
+            const std::uint64_t safe = pulses_written_ + kept_lines;
+            throw core::MeasurementError(fmt::format(
+                "{}: {} while writing; the file keeps every complete line ({} pulses at most); "
+                "free space or choose another -o",
+                path_, err == ENOSPC ? "disk full" : core::errno_message(err), safe));
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    bytes_written_ += bytes.size();
+}
+
+void CaptureWriter::close() {
+    if (fd_ < 0) {
+        return;
+    }
+    const int fd = fd_;
+    fd_ = -1;
+    const bool synced = ::fdatasync(fd) == 0 || errno == EINVAL;  // EINVAL: e.g. a pipe
+    const int sync_err = errno;
+    const bool closed = ::close(fd) == 0;
+    if (!synced || !closed) {
+        throw core::MeasurementError(fmt::format("{}: could not be saved to disk: {}", path_,
+                                                 core::errno_message(synced ? errno : sync_err)));
+    }
+}
+
+}  // namespace ppsbench::store

@@ -1,0 +1,61 @@
+// The capture loop must not allocate per pulse: an allocation can page-fault or take a lock at
+// the worst moment. Counted by replacing the global allocator for this test program.
+#include <gtest/gtest.h>
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "cli.hpp"
+#include "ppsbench/capture/capture_loop.hpp"
+#include "ppsbench/capture/source_factory.hpp"
+#include "ppsbench/store/capture_writer.hpp"
+
+// GCC cannot see that these replace the global pair, and warns that malloc/free mismatch.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+namespace {
+std::atomic<std::size_t> allocations{0};
+}
+
+void* operator new(std::size_t size) {
+    allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(size == 0 ? 1 : size)) {
+        return p;
+    }
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+    std::free(p);
+}
+
+namespace ppsbench::capture {
+namespace {
+
+// Allocations made by a whole sim → capture-file run of `count` pulses.
+std::size_t allocations_for(std::uint64_t count) {
+    testing::TempDir dir;
+    auto source = open_source("sim:threaded,missed=0.01,outliers=0.01", SourceOptions{});
+    store::CaptureWriter writer(dir.file("run.csv"), {{"label", "alloc"}}, false);
+    CaptureLimits limits;
+    limits.count = count;
+    std::uint64_t seen = 0;
+    const std::size_t before = allocations.load();
+    run_capture(
+        *source, writer, limits, nullptr,
+        [&](std::span<const core::Pulse> batch, const CaptureProgress&) { seen += batch.size(); });
+    const std::size_t used = allocations.load() - before;
+    EXPECT_EQ(seen, count);
+    return used;
+}
+
+TEST(CaptureLoop, AllocatesNothingPerPulse) {
+    const std::size_t small = allocations_for(1'000);
+    const std::size_t large = allocations_for(100'000);
+    EXPECT_EQ(small, large) << "allocations grew with the number of pulses";
+}
+
+}  // namespace
+}  // namespace ppsbench::capture

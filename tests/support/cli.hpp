@@ -1,0 +1,38 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ppsbench::testing {
+
+struct CommandResult {
+    int exit_code = -1;
+    std::string out;  // stdout
+    std::string err;  // stderr
+};
+
+// Runs the built ppsbench binary with `args` (no shell involved), capturing stdout and stderr.
+CommandResult run_ppsbench(const std::vector<std::string>& args);
+
+// Runs any program the same way (for python3 oracles, setpriv, chronyc).
+CommandResult run_program(const std::vector<std::string>& argv);
+
+// A fresh directory under the system temp dir, removed with everything in it on destruction.
+class TempDir {
+  public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+    std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+  private:
+    std::filesystem::path path_;
+};
+
+std::string read_text(const std::string& path);
+void write_text(const std::string& path, const std::string& text);
+
+}  // namespace ppsbench::testing
