@@ -25,5 +25,6 @@ std::unique_ptr<Command> make_run_command();
 std::unique_ptr<Command> make_report_command();
 std::unique_ptr<Command> make_demo_command();
 std::unique_ptr<Command> make_doctor_command();
+std::unique_ptr<Command> make_import_command();
 
 }  // namespace ppsbench::app

@@ -1,0 +1,117 @@
+#include "chrony/log_common.hpp"
+
+#include <fmt/format.h>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+
+#include "ppsbench/core/error.hpp"
+
+namespace ppsbench::chrony {
+
+std::string LogProblem::to_string() const {
+    return fmt::format("{}:{}: {}", file, line, message);
+}
+
+namespace detail {
+namespace {
+
+template <typename T>
+std::optional<T> parse_int(std::string_view text) {
+    T value{};
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size() || text.empty()) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+}  // namespace
+
+std::vector<std::string_view> split_whitespace(std::string_view line) {
+    std::vector<std::string_view> words;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) {
+            ++i;
+        }
+        const auto start = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') {
+            ++i;
+        }
+        if (i > start) {
+            words.push_back(line.substr(start, i - start));
+        }
+    }
+    return words;
+}
+
+bool is_banner(std::string_view line) {
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos) {
+        return true;  // blank
+    }
+    return line[first] == '=' || line.find("Date (UTC)") != std::string_view::npos;
+}
+
+std::optional<std::int64_t> parse_log_time(std::string_view date, std::string_view time) {
+    using namespace std::chrono;
+    if (date.size() != 10 || date[4] != '-' || date[7] != '-' || time.size() < 8 ||
+        time[2] != ':' || time[5] != ':') {
+        return std::nullopt;
+    }
+    const auto y = parse_int<int>(date.substr(0, 4));
+    const auto mo = parse_int<unsigned>(date.substr(5, 2));
+    const auto d = parse_int<unsigned>(date.substr(8, 2));
+    const auto h = parse_int<int>(time.substr(0, 2));
+    const auto mi = parse_int<int>(time.substr(3, 2));
+    const auto s = parse_int<int>(time.substr(6, 2));
+    if (!y || !mo || !d || !h || !mi || !s || *h > 23 || *mi > 59 || *s > 60) {
+        return std::nullopt;
+    }
+    const year_month_day ymd{year{*y}, month{*mo}, day{*d}};
+    if (!ymd.ok()) {
+        return std::nullopt;
+    }
+    std::int64_t fraction_ns = 0;
+    if (time.size() > 8) {
+        const auto digits = time.substr(9);
+        if (time[8] != '.' || digits.empty() || digits.size() > 9) {
+            return std::nullopt;
+        }
+        const auto value = parse_int<std::int64_t>(digits);
+        if (!value || *value < 0) {
+            return std::nullopt;
+        }
+        fraction_ns = *value;
+        for (auto i = digits.size(); i < 9; ++i) {
+            fraction_ns *= 10;
+        }
+    }
+    const auto day_s = duration_cast<seconds>(sys_days{ymd}.time_since_epoch()).count();
+    return (day_s + *h * 3600LL + *mi * 60LL + *s) * 1'000'000'000LL + fraction_ns;
+}
+
+std::optional<double> parse_double(std::string_view text) {
+    double value = 0.0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size() || text.empty() ||
+        !std::isfinite(value)) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+void ProblemLog::add(std::size_t line, std::string message) {
+    LogProblem problem{file_, line, std::move(message)};
+    if (strict_) {
+        throw core::InputError(problem.to_string() + "; fix or remove the line, or drop --strict");
+    }
+    ++count_;
+    if (kept_.size() < max_kept_problems) {
+        kept_.push_back(std::move(problem));
+    }
+}
+
+}  // namespace detail
+}  // namespace ppsbench::chrony

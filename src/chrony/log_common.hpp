@@ -1,0 +1,41 @@
+#pragma once
+
+// Private to the chrony module: what the refclocks.log and tracking.log importers share.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ppsbench/chrony/logs.hpp"
+
+namespace ppsbench::chrony::detail {
+
+std::vector<std::string_view> split_whitespace(std::string_view line);
+
+// chrony's banner: "=====" rules and the column header, repeated every `logbanner` lines.
+bool is_banner(std::string_view line);
+
+// "2009-11-30" and "14:33:27" or "14:33:27.000000" (UTC) -> ns since the epoch.
+std::optional<std::int64_t> parse_log_time(std::string_view date, std::string_view time);
+
+// A floating-point log field ("-6.741777e-07"); nullopt unless it parses in full and is finite.
+std::optional<double> parse_double(std::string_view text);
+
+// Collects skipped lines, or throws the first one in strict mode.
+class ProblemLog {
+  public:
+    ProblemLog(std::string file, bool strict) : file_(std::move(file)), strict_(strict) {}
+    void add(std::size_t line, std::string message);
+    std::size_t count() const { return count_; }
+    std::vector<LogProblem> take() { return std::move(kept_); }
+
+  private:
+    std::string file_;
+    bool strict_;
+    std::size_t count_ = 0;
+    std::vector<LogProblem> kept_;
+};
+
+}  // namespace ppsbench::chrony::detail
