@@ -30,6 +30,8 @@ class RunCommand final : public Command {
         std::string timeout;
         int rt_priority = 0;
         int cpu = -1;
+        std::string chrony_mode = "auto";
+        std::string chrony_interval = "16s";
         session::RunOptions run;
         // clang-format off
         options.add_options()
@@ -46,7 +48,17 @@ class RunCommand final : public Command {
             ("cpu", po::value(&cpu), "pin the capture to this CPU")
             ("mlock", po::bool_switch(&run.realtime.lock_memory),
              "lock memory so the capture never page-faults (needs root or CAP_IPC_LOCK)")
-            ("quiet,q", po::bool_switch(&quiet_), "no live status line on stderr");
+            ("quiet,q", po::bool_switch(&quiet_), "no live status line on stderr")
+            ("chrony", po::value(&chrony_mode)->default_value(chrony_mode),
+             "sample chronyd (tracking, sources, sourcestats) during the run: auto (for pps and "
+             "gpio sources), on, off")
+            ("chrony-socket", po::value(&run.chrony_sampler.chronyc.socket),
+             "chronyd's command socket, as for 'chronyc -h' (default: chronyc's own)")
+            ("chrony-interval", po::value(&chrony_interval)->default_value(chrony_interval),
+             "time between chrony samples (also sampled at the start and the end)")
+            ("chrony-refid", po::value(&run.chrony_sampler.refid),
+             "refid of the PPS refclock in chrony (default: from chrony.conf's refclock line "
+             "for the device)");
         // clang-format on
         po::variables_map vm;
         if (!parse_options(
@@ -87,6 +99,23 @@ class RunCommand final : public Command {
         if (vm.count("cpu") != 0U) {
             run.realtime.cpu = cpu;
         }
+        if (chrony_mode == "auto") {
+            run.chrony = session::RunOptions::Chrony::automatic;
+        } else if (chrony_mode == "on") {
+            run.chrony = session::RunOptions::Chrony::on;
+        } else if (chrony_mode == "off") {
+            run.chrony = session::RunOptions::Chrony::off;
+        } else {
+            throw core::UsageError(fmt::format("--chrony {}: use auto, on or off", chrony_mode));
+        }
+        const auto interval = core::parse_duration(chrony_interval, "--chrony-interval");
+        if (interval < std::chrono::seconds{1}) {
+            throw core::UsageError(
+                fmt::format("--chrony-interval {}: use at least 1s (chronyd updates its figures "
+                            "once per poll)",
+                            chrony_interval));
+        }
+        run.chrony_sampler.interval = std::chrono::duration_cast<std::chrono::seconds>(interval);
         if (!quiet_ && ::isatty(STDERR_FILENO) != 0) {
             run.status_stream = stderr;
         }
@@ -99,6 +128,9 @@ class RunCommand final : public Command {
         std::cout << fmt::format("{} pulses ({}) written to {}\n", outcome.progress.pulses,
                                  capture::to_string(outcome.progress.stop_reason),
                                  outcome.output_path);
+        for (const auto& notice : outcome.chrony_notices) {
+            std::cerr << "ppsbench: " << notice << "\n";
+        }
         if (!outcome.failure.empty()) {
             std::cerr << "ppsbench: " << outcome.failure << "\n";
             return static_cast<int>(core::ExitCode::failed);

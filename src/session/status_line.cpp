@@ -17,11 +17,13 @@ std::int64_t monotonic_now_ns() {
 }  // namespace
 
 StatusLine::StatusLine(std::FILE* stream, const capture::SourceInfo& source,
-                       const capture::CaptureLimits& limits)
+                       const capture::CaptureLimits& limits,
+                       const std::atomic<std::int64_t>* chrony_rms_ns)
     : stream_(stream),
       period_ns_(source.period.count()),
       has_phase_(source.clock == core::ClockId::realtime),
       simulated_(source.simulated),
+      chrony_rms_ns_(chrony_rms_ns),
       planned_(limits.duration),
       planned_count_(limits.count) {}
 
@@ -72,6 +74,12 @@ std::string StatusLine::render(const capture::CaptureProgress& progress) const {
     if (summary.count >= 2) {
         figures += fmt::format("  σ {}  p-p {}", report::format_ns(summary.stddev),
                                report::format_ns(summary.peak_to_peak));
+    }
+    if (chrony_rms_ns_ != nullptr) {
+        const std::int64_t rms = chrony_rms_ns_->load(std::memory_order_relaxed);
+        figures += rms == INT64_MIN ? std::string("  chrony RMS —")
+                                    : fmt::format("  chrony RMS {}",
+                                                  report::format_ns(static_cast<double>(rms)));
     }
     return fmt::format("{}{}{}  pulses {}  missed {}{}", simulated_ ? "SIMULATED  " : "",
                        core::format_duration(progress.elapsed), planned, progress.pulses,
