@@ -24,5 +24,6 @@ class Command {
 std::unique_ptr<Command> make_run_command();
 std::unique_ptr<Command> make_report_command();
 std::unique_ptr<Command> make_demo_command();
+std::unique_ptr<Command> make_latency_command();
 
 }  // namespace ppsbench::app

@@ -4,6 +4,7 @@
 #include "options.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/latency/latency_summary.hpp"
 #include "ppsbench/report/run_summary.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 
@@ -46,10 +47,19 @@ class ReportCommand final : public Command {
             period_ns = core::parse_duration(period, "--period").count();
         }
         std::vector<report::RunSummary> runs;
+        std::vector<latency::LatencySummary> latency_runs;
         for (const auto& path : files) {
-            runs.push_back(report::summarize_run(store::read_capture_file(path), period_ns));
+            const auto file = store::read_capture_file(path);
+            runs.push_back(report::summarize_run(file, period_ns));
+            if (latency::is_latency_file(file)) {
+                latency_runs.push_back(latency::summarize_latency(file));
+            }
         }
         report::render_text(report::run_table(runs), std::cout);
+        if (!latency_runs.empty()) {
+            std::cout << "\n";
+            report::render_text(latency::latency_table(latency_runs), std::cout);
+        }
         return 0;
     }
 };

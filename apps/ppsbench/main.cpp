@@ -19,6 +19,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
     std::vector<std::unique_ptr<Command>> commands;
     commands.push_back(ppsbench::app::make_run_command());
     commands.push_back(ppsbench::app::make_report_command());
+    commands.push_back(ppsbench::app::make_latency_command());
     commands.push_back(ppsbench::app::make_demo_command());
     return commands;
 }

@@ -229,8 +229,9 @@ report::Table dual_table(const DualSummary& dual) {
                           format_ns(d.summary.stddev), format_ns(d.summary.peak_to_peak)});
     if (dual.pairs > 0) {
         table.footnotes.push_back(fmt::format(
-            "B is later on {:.1f} % of paired edges; by {} at the median, σ {} between edges.",
-            100.0 * dual.fraction_b_later, format_ns(d.p50), format_ns(d.summary.stddev)));
+            "B − A: median {}, σ {} between edges; B is the later path on {:.1f} % of paired "
+            "edges.",
+            format_ns(d.p50, true), format_ns(d.summary.stddev), 100.0 * dual.fraction_b_later));
     }
     table.footnotes.push_back(fmt::format(
         "Pairs: same edge, mutual nearest, less than P/2 = {} apart; a pulse one path missed "
