@@ -243,7 +243,7 @@ report::Table dual_table(const DualSummary& dual) {
         if (tb) {
             table.footnotes.push_back(fmt::format(
                 "{}: monotonic timestamps moved to CLOCK_REALTIME with {} offset samples (each "
-                "± {} or better); the offset drifted {} over the run, largest jump {}{}.",
+                "± {} or better); the offset moved {} over the run, largest jump {}{}.",
                 name, tb->samples, format_ns(static_cast<double>(tb->max_bracket_ns) / 2),
                 format_ns(static_cast<double>(tb->drift_ns), true),
                 format_ns(static_cast<double>(tb->largest_jump_ns), true),

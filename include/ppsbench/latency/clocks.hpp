@@ -25,8 +25,8 @@ ClockOffset offset_from_bracket(std::int64_t monotonic_before_ns, std::int64_t r
 ClockOffset sample_clock_offset(int tries = 3);
 
 // A CLOCK_MONOTONIC timestamp on CLOCK_REALTIME, given an offset sampled close to it in time.
-// What that costs is in docs/latency.md: ±bracket/2, plus the slew applied between the event
-// and the sample, plus a whole step if the clock was stepped in between.
+// What that costs is in docs/latency.md: ±bracket/2, plus a whole step if CLOCK_REALTIME was
+// stepped between the event and the sample (slewing moves both clocks alike).
 inline std::int64_t monotonic_to_realtime(std::int64_t monotonic_ns, const ClockOffset& offset) {
     return monotonic_ns + offset.realtime_minus_monotonic_ns;
 }

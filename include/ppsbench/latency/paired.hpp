@@ -58,7 +58,7 @@ Pairing pair_edges(std::span<const TimedPulse> a, std::span<const TimedPulse> b,
 struct TimeBaseStats {
     std::size_t samples = 0;
     std::int64_t max_bracket_ns = 0;   // worst uncertainty of one conversion is ± half this
-    std::int64_t drift_ns = 0;         // last − first offset: slew applied over the run
+    std::int64_t drift_ns = 0;         // last − first offset: net step over the run
     std::int64_t largest_jump_ns = 0;  // largest change between consecutive samples: a step
 };
 std::optional<TimeBaseStats> time_base_stats(const store::CaptureFile& file);
