@@ -1,12 +1,15 @@
 #include <fmt/format.h>
 #include <unistd.h>
+#include <algorithm>
 #include <iostream>
 
 #include "command.hpp"
 #include "options.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/latency/paired.hpp"
 #include "ppsbench/report/renderer.hpp"
 #include "ppsbench/report/run_tables.hpp"
+#include "ppsbench/session/dual_run.hpp"
 #include "ppsbench/session/run_session.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 #include "source_options.hpp"
@@ -71,7 +74,12 @@ class RunCommand final : public Command {
             return 0;
         }
         run.command_line = args;
-        run.source_spec = source.spec;
+        if (source.specs.size() > 2) {
+            throw core::UsageError(fmt::format(
+                "run: {} --source options; give one, or two to compare two paths of one edge",
+                source.specs.size()));
+        }
+        run.source_spec = source.spec();
         run.source = to_source_options(source, vm);
         if (vm.count("duration") != 0U && vm.count("count") != 0U) {
             throw core::UsageError("run: give --duration or --count, not both");
@@ -85,7 +93,8 @@ class RunCommand final : public Command {
             }
             run.limits.count = count;
         }
-        const bool is_sim = source.spec.starts_with("sim:");
+        const bool is_sim = std::all_of(source.specs.begin(), source.specs.end(),
+                                        [](const auto& spec) { return spec.starts_with("sim:"); });
         if (is_sim && !run.limits.count && !run.limits.duration && !source.pace_realtime()) {
             run.limits.duration = std::chrono::hours{1};
         }
@@ -120,6 +129,9 @@ class RunCommand final : public Command {
             run.status_stream = stderr;
         }
 
+        if (source.specs.size() == 2) {
+            return run_dual(run, source);
+        }
         const auto outcome = session::execute_run(run);
         const auto file = store::read_capture_file(outcome.output_path);
         const std::vector<report::RunAnalysis> runs{report::analyze_capture(file, {})};
@@ -139,6 +151,32 @@ class RunCommand final : public Command {
     }
 
   private:
+    // Two paths: capture both, then print each path's row and the per-edge pairing.
+    static int run_dual(const session::RunOptions& run, const SourceArguments& source) {
+        const auto outputs = session::dual_output_paths(run.output_path);
+        const auto outcome =
+            session::execute_dual_run(run, {source.specs[0], source.specs[1]}, outputs);
+        const auto a = store::read_capture_file(outputs[0]);
+        const auto b = store::read_capture_file(outputs[1]);
+        const std::vector<report::RunAnalysis> runs{report::analyze_capture(a, {}),
+                                                    report::analyze_capture(b, {})};
+        const auto renderer = report::make_text_renderer();
+        renderer->render(report::runs_table(runs, report::default_metrics(runs)), std::cout);
+        std::cout << "\n";
+        renderer->render(latency::dual_table(latency::summarize_dual(a, b)), std::cout);
+        int status = 0;
+        for (const auto& path : outcome.paths) {
+            std::cout << fmt::format("{} pulses ({}) written to {}\n", path.progress.pulses,
+                                     capture::to_string(path.progress.stop_reason),
+                                     path.output_path);
+            if (!path.failure.empty()) {
+                std::cerr << "ppsbench: " << path.failure << "\n";
+                status = static_cast<int>(core::ExitCode::failed);
+            }
+        }
+        return status;
+    }
+
     bool quiet_ = false;
 };
 
