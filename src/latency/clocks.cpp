@@ -7,12 +7,6 @@
 
 namespace ppsbench::latency {
 
-std::int64_t now_ns(core::ClockId clock) {
-    timespec ts{};
-    clock_gettime(clock == core::ClockId::monotonic ? CLOCK_MONOTONIC : CLOCK_REALTIME, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * core::ns_per_second + ts.tv_nsec;
-}
-
 ClockOffset offset_from_bracket(std::int64_t monotonic_before_ns, std::int64_t realtime_ns,
                                 std::int64_t monotonic_after_ns) {
     const std::int64_t bracket = monotonic_after_ns - monotonic_before_ns;
@@ -24,9 +18,9 @@ ClockOffset offset_from_bracket(std::int64_t monotonic_before_ns, std::int64_t r
 ClockOffset sample_clock_offset(int tries) {
     ClockOffset best{};
     for (int i = 0; i < tries; ++i) {
-        const std::int64_t before = now_ns(core::ClockId::monotonic);
-        const std::int64_t realtime = now_ns(core::ClockId::realtime);
-        const std::int64_t after = now_ns(core::ClockId::monotonic);
+        const std::int64_t before = core::now_ns(core::ClockId::monotonic);
+        const std::int64_t realtime = core::now_ns(core::ClockId::realtime);
+        const std::int64_t after = core::now_ns(core::ClockId::monotonic);
         const ClockOffset sample = offset_from_bracket(before, realtime, after);
         if (i == 0 || sample.bracket_ns < best.bracket_ns) {
             best = sample;

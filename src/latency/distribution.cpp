@@ -1,5 +1,7 @@
 #include "ppsbench/latency/distribution.hpp"
 
+#include "ppsbench/stats/quantile.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -24,17 +26,6 @@ double nice_width(double raw) {
 
 }  // namespace
 
-double percentile_sorted(std::span<const double> sorted, double q) {
-    if (sorted.empty()) {
-        return std::numeric_limits<double>::quiet_NaN();
-    }
-    const double rank = std::clamp(q, 0.0, 1.0) * static_cast<double>(sorted.size() - 1);
-    const auto below = static_cast<std::size_t>(std::floor(rank));
-    const std::size_t above = std::min(below + 1, sorted.size() - 1);
-    const double fraction = rank - static_cast<double>(below);
-    return sorted[below] + (sorted[above] - sorted[below]) * fraction;
-}
-
 Histogram make_histogram(std::span<const double> values, std::size_t target_bins) {
     Histogram histogram;
     if (values.empty() || target_bins == 0) {
@@ -42,8 +33,8 @@ Histogram make_histogram(std::span<const double> values, std::size_t target_bins
     }
     std::vector<double> sorted(values.begin(), values.end());
     std::sort(sorted.begin(), sorted.end());
-    const double low = percentile_sorted(sorted, 0.005);
-    const double high = percentile_sorted(sorted, 0.995);
+    const double low = stats::quantile_sorted(sorted, 0.005);
+    const double high = stats::quantile_sorted(sorted, 0.995);
     const double width = nice_width((high - low) / static_cast<double>(target_bins));
     histogram.bin_width_ns = width;
     histogram.start_ns = std::floor(low / width) * width;
@@ -68,9 +59,9 @@ Distribution describe(std::vector<double> values) {
     d.summary = stats::summarize(values);
     d.histogram = make_histogram(values);
     std::sort(values.begin(), values.end());
-    d.p50 = percentile_sorted(values, 0.50);
-    d.p90 = percentile_sorted(values, 0.90);
-    d.p99 = percentile_sorted(values, 0.99);
+    d.p50 = stats::quantile_sorted(values, 0.50);
+    d.p90 = stats::quantile_sorted(values, 0.90);
+    d.p99 = stats::quantile_sorted(values, 0.99);
     return d;
 }
 

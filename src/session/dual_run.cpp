@@ -32,19 +32,19 @@ class StoppableSource final : public capture::PulseSource {
         : inner_(inner), peer_failed_(peer_failed) {}
 
     capture::WaitResult wait(core::Duration timeout) override {
-        const std::int64_t deadline = latency::now_ns(core::ClockId::monotonic) + timeout.count();
+        const std::int64_t deadline = core::now_ns(core::ClockId::monotonic) + timeout.count();
         for (;;) {
             if (peer_failed_.load()) {
                 return capture::WaitResult::end_of_stream;
             }
-            const std::int64_t remaining = deadline - latency::now_ns(core::ClockId::monotonic);
+            const std::int64_t remaining = deadline - core::now_ns(core::ClockId::monotonic);
             const auto slice = std::min<core::Duration>(
                 core::Duration{std::max<std::int64_t>(remaining, 0)}, 200ms);
             const auto result = inner_.wait(slice);
             if (result != capture::WaitResult::timeout) {
                 return result;
             }
-            if (latency::now_ns(core::ClockId::monotonic) >= deadline) {
+            if (core::now_ns(core::ClockId::monotonic) >= deadline) {
                 return capture::WaitResult::timeout;
             }
         }

@@ -17,15 +17,11 @@
 #include "ppsbench/sysinfo/json.hpp"
 #include "ppsbench/version.hpp"
 
+#include "ppsbench/core/clock.hpp"
+
 namespace ppsbench::session {
 
 namespace {
-
-std::int64_t realtime_now_ns() {
-    timespec ts{};
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * core::ns_per_second + ts.tv_nsec;
-}
 
 std::string utc_iso8601(std::int64_t ns) {
     const std::time_t seconds = static_cast<std::time_t>(ns / core::ns_per_second);
@@ -101,7 +97,7 @@ nlohmann::json system_fingerprint(const capture::SourceInfo& source) {
 }  // namespace
 
 nlohmann::json make_run_metadata(const RunOptions& options, const capture::SourceInfo& source) {
-    const std::int64_t now = realtime_now_ns();
+    const std::int64_t now = core::realtime_now_ns();
     nlohmann::json meta = {
         {"tool", "ppsbench"},
         {"tool_version", version_string},
@@ -209,7 +205,7 @@ RunOutcome execute_run(const RunOptions& options) {
                           {"missed_pulses", progress->missed_pulses},
                           {"timeouts", progress->timeouts},
                           {"elapsed_ns", progress->elapsed.count()},
-                          {"end_time", utc_iso8601(realtime_now_ns())}};
+                          {"end_time", utc_iso8601(core::realtime_now_ns())}};
     if (signals.signal_number() != 0) {
         end["signal"] = signals.signal_number();
     }

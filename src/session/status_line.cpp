@@ -6,15 +6,9 @@
 #include "ppsbench/report/units.hpp"
 #include "ppsbench/stats/offsets.hpp"
 
-namespace ppsbench::session {
+#include "ppsbench/core/clock.hpp"
 
-namespace {
-std::int64_t monotonic_now_ns() {
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * core::ns_per_second + ts.tv_nsec;
-}
-}  // namespace
+namespace ppsbench::session {
 
 StatusLine::StatusLine(std::FILE* stream, const capture::SourceInfo& source,
                        const capture::CaptureLimits& limits,
@@ -47,7 +41,7 @@ void StatusLine::update(std::span<const core::Pulse> batch,
     if (stream_ == nullptr) {
         return;
     }
-    const std::int64_t now = monotonic_now_ns();
+    const std::int64_t now = core::monotonic_now_ns();
     if (drawn_ && now - last_draw_ns_ < 1'000'000'000) {
         return;
     }

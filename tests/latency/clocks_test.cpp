@@ -19,8 +19,8 @@ TEST(Clocks, SampledOffsetMatchesTheSystemClocks) {
     EXPECT_GE(o.bracket_ns, 0);
     EXPECT_LT(o.bracket_ns, 1'000'000) << "three preempted brackets in a row";
     // Independently: a realtime read converted back must land within a few µs of monotonic.
-    const std::int64_t mono = now_ns(core::ClockId::monotonic);
-    const std::int64_t real = now_ns(core::ClockId::realtime);
+    const std::int64_t mono = core::now_ns(core::ClockId::monotonic);
+    const std::int64_t real = core::now_ns(core::ClockId::realtime);
     EXPECT_LT(std::llabs(monotonic_to_realtime(mono, o) - real), 5'000'000);
 }
 

@@ -10,12 +10,10 @@ namespace {
 
 TEST(Distribution, PercentilesInterpolateLikeNumpy) {
     // numpy.percentile([1, 2, 3, 4, 10], [50, 90, 99]) == [3, 7.6, 9.76]
-    const std::vector<double> sorted{1, 2, 3, 4, 10};
-    EXPECT_DOUBLE_EQ(percentile_sorted(sorted, 0.5), 3.0);
-    EXPECT_DOUBLE_EQ(percentile_sorted(sorted, 0.9), 7.6);
-    EXPECT_DOUBLE_EQ(percentile_sorted(sorted, 0.99), 9.76);
-    EXPECT_DOUBLE_EQ(percentile_sorted(sorted, 1.0), 10.0);
-    EXPECT_TRUE(std::isnan(percentile_sorted({}, 0.5)));
+    const auto d = describe({10, 1, 4, 2, 3});
+    EXPECT_DOUBLE_EQ(d.p50, 3.0);
+    EXPECT_DOUBLE_EQ(d.p90, 7.6);
+    EXPECT_DOUBLE_EQ(d.p99, 9.76);
 }
 
 TEST(Distribution, DescribeGivesSummaryPercentilesAndHistogram) {

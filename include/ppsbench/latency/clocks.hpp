@@ -2,12 +2,10 @@
 
 #include <cstdint>
 
+#include "ppsbench/core/clock.hpp"
 #include "ppsbench/core/pulse.hpp"
 
 namespace ppsbench::latency {
-
-// Reads CLOCK_REALTIME or CLOCK_MONOTONIC in integer nanoseconds (vDSO: no system call).
-std::int64_t now_ns(core::ClockId clock);
 
 // CLOCK_REALTIME − CLOCK_MONOTONIC at one moment, from bracketing reads: monotonic, realtime,
 // monotonic. The realtime read happened somewhere inside the bracket, so the offset is exact to

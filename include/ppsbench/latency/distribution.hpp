@@ -31,10 +31,6 @@ struct Distribution {
     Histogram histogram;
 };
 
-// Percentile q ∈ [0, 1] of already sorted values, linearly interpolated between the two
-// nearest ranks (numpy's default), so results match the methodology's definition. NaN if empty.
-double percentile_sorted(std::span<const double> sorted, double q);
-
 Distribution describe(std::vector<double> values);
 
 }  // namespace ppsbench::latency
