@@ -9,12 +9,9 @@
 namespace ppsbench {
 namespace {
 
+using testing::contains;
 using testing::run_ppsbench;
 using testing::TempDir;
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 std::string capture(const TempDir& dir, const std::string& model, int seed, int count = 600) {
     const auto path = dir.file(model + "-" + std::to_string(seed) + ".csv");

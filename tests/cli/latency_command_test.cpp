@@ -12,12 +12,9 @@
 namespace ppsbench {
 namespace {
 
+using testing::contains;
 using testing::run_ppsbench;
 using testing::TempDir;
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 // One line on stderr, starting "ppsbench: ", exit status 2.
 void expect_usage_error(const testing::CommandResult& r, const std::string& part) {
