@@ -74,6 +74,10 @@ class ReportCommand final : public Command {
             const auto columns = vm.count("metrics") != 0U ? report::parse_metrics(metrics)
                                                            : report::default_metrics(runs);
             renderer->render(report::runs_table(runs, columns), std::cout);
+            if (const auto chrony = report::chrony_table(runs)) {
+                std::cout << "\n";
+                renderer->render(*chrony, std::cout);
+            }
         }
         // Latency files (ppsbench latency) also get their two delay distributions.
         std::vector<latency::LatencySummary> latency_runs;

@@ -135,8 +135,12 @@ class RunCommand final : public Command {
         const auto outcome = session::execute_run(run);
         const auto file = store::read_capture_file(outcome.output_path);
         const std::vector<report::RunAnalysis> runs{report::analyze_capture(file, {})};
-        report::make_text_renderer()->render(
-            report::runs_table(runs, report::default_metrics(runs)), std::cout);
+        const auto renderer = report::make_text_renderer();
+        renderer->render(report::runs_table(runs, report::default_metrics(runs)), std::cout);
+        if (const auto chrony = report::chrony_table(runs)) {
+            std::cout << "\n";
+            renderer->render(*chrony, std::cout);
+        }
         std::cout << fmt::format("{} pulses ({}) written to {}\n", outcome.progress.pulses,
                                  capture::to_string(outcome.progress.stop_reason),
                                  outcome.output_path);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "ppsbench/report/units.hpp"
 
@@ -128,6 +129,13 @@ std::vector<Table> detail_tables(const std::vector<RunAnalysis>& runs) {
         "statistics (docs/methodology.md)."};
     tables.push_back(std::move(events));
 
+    if (auto chrony = chrony_table(runs)) {
+        tables.push_back(std::move(*chrony));
+    }
+    if (auto configuration = configuration_table(runs)) {
+        tables.push_back(std::move(*configuration));
+    }
+
     Table stability;
     stability.title = "Stability of the phase (NIST SP 1065, overlapping estimators)";
     stability.columns = {
@@ -148,6 +156,83 @@ std::vector<Table> detail_tables(const std::vector<RunAnalysis>& runs) {
     }
     tables.push_back(std::move(stability));
     return tables;
+}
+
+std::optional<Table> chrony_table(const std::vector<RunAnalysis>& runs) {
+    if (std::none_of(runs.begin(), runs.end(),
+                     [](const auto& r) { return r.chrony.has_value(); })) {
+        return std::nullopt;
+    }
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    Table table;
+    table.title = "chrony during the run";
+    table.columns = {{"run", "run", Quantity::text},
+                     {"status", "status", Quantity::text},
+                     {"RMS offset (end)", "rms_offset_end_ns", Quantity::time_ns},
+                     {"RMS offset (mean)", "rms_offset_mean_ns", Quantity::time_ns},
+                     {"system time", "system_time_offset_ns", Quantity::signed_time_ns},
+                     {"frequency", "frequency_ppm", Quantity::text},
+                     {"skew", "skew_ppm", Quantity::text},
+                     {"reference", "reference", Quantity::text},
+                     {"stratum", "stratum", Quantity::count},
+                     {"leap", "leap", Quantity::text},
+                     {"PPS std dev", "pps_std_dev_ns", Quantity::time_ns}};
+    for (const auto& run : runs) {
+        if (!run.chrony) {
+            continue;
+        }
+        const auto& c = *run.chrony;
+        const auto* end = c.end ? &*c.end : nullptr;
+        table.rows.push_back(
+            {Cell::of_text(row_label(run)),
+             Cell::of_text(std::string(chrony::to_string(c.final_status))),
+             Cell::of(end ? static_cast<double>(end->rms_offset_ns) : none),
+             Cell::of(c.rms_offset_mean_ns.value_or(none)),
+             Cell::of(end ? static_cast<double>(end->system_time_offset_ns) : none),
+             Cell::of_text(end ? fmt::format("{:+.3f} ppm", end->frequency_ppm) : "—"),
+             Cell::of_text(end ? fmt::format("{:.3f} ppm", end->skew_ppm) : "—"),
+             Cell::of_text(end ? fmt::format("{} ({})", end->ref_id_text(), end->ref_name) : "—"),
+             Cell::of(end ? static_cast<double>(end->stratum) : none),
+             Cell::of_text(end ? std::string(chrony::to_string(end->leap)) : "—"),
+             Cell::of(c.pps_stats_end ? static_cast<double>(c.pps_stats_end->std_dev_ns) : none)});
+        for (const auto& change : c.changes) {
+            if (change.status != chrony::ChronyStatus::ok) {
+                table.footnotes.push_back(fmt::format(
+                    "{}: chrony was {}{}{}", run.label, chrony::to_string(change.status),
+                    change.detail.empty() ? "" : ": ", change.detail));
+            }
+        }
+    }
+    table.footnotes.push_back(
+        "RMS offset is chrony's own long-term average of its clock offset, not the raw jitter σ "
+        "(docs/chrony.md).");
+    return table;
+}
+
+std::optional<Table> configuration_table(const std::vector<RunAnalysis>& runs) {
+    Table table;
+    table.title = "What was measured";
+    table.columns = {{"run", "run", Quantity::text},
+                     {"kernel", "kernel", Quantity::text},
+                     {"PPS timestamp taken in", "timestamp_context", Quantity::text},
+                     {"source", "source", Quantity::text}};
+    for (const auto& run : runs) {
+        const auto it = run.meta.find("system");
+        if (it == run.meta.end() || !it->is_object()) {
+            continue;
+        }
+        table.rows.push_back({Cell::of_text(row_label(run)),
+                              Cell::of_text(it->value("label", std::string("—"))),
+                              Cell::of_text(it->value("timestamp_context", std::string("—"))),
+                              Cell::of_text(run.meta.value("source", std::string("—")))});
+    }
+    if (table.rows.empty()) {
+        return std::nullopt;
+    }
+    table.footnotes.push_back(
+        "From the kernel fingerprint 'ppsbench run' records (ppsbench "
+        "doctor explains it: docs/doctor.md).");
+    return table;
 }
 
 std::string ascii_histograms(const std::vector<RunAnalysis>& runs, std::size_t width) {

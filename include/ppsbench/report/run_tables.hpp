@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "ppsbench/report/metrics.hpp"
@@ -19,6 +20,14 @@ Table runs_table(const std::vector<RunAnalysis>& runs, const std::vector<Metric>
 // `report --verbose`: the headline table, then distribution, detrended/period, stability and
 // events tables.
 std::vector<Table> detail_tables(const std::vector<RunAnalysis>& runs);
+
+// chronyd's view per run (RMS offset at the end and its mean, system time offset, frequency,
+// skew, reference, stratum, leap, the PPS refclock's std dev); empty when no run sampled it.
+std::optional<Table> chrony_table(const std::vector<RunAnalysis>& runs);
+
+// What each run measured: kernel release, PREEMPT_RT, where the PPS timestamp is taken (from
+// the fingerprint `run` records for device sources); empty when no run has one.
+std::optional<Table> configuration_table(const std::vector<RunAnalysis>& runs);
 
 // A compact text histogram of each run's headline series (`--histogram`).
 std::string ascii_histograms(const std::vector<RunAnalysis>& runs, std::size_t width = 50);

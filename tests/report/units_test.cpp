@@ -1,0 +1,79 @@
+// How figures read: one unit per column, three significant figures, absent figures as "—".
+#include "ppsbench/report/units.hpp"
+
+#include <gtest/gtest.h>
+#include <limits>
+#include <sstream>
+
+#include "ppsbench/report/renderer.hpp"
+
+namespace ppsbench::report {
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+TEST(FormatNs, KeepsNanosecondsUpToTenMicroseconds) {
+    EXPECT_EQ(format_ns(0), "0 ns");
+    EXPECT_EQ(format_ns(440), "440 ns");
+    EXPECT_EQ(format_ns(2134.4), "2134 ns");
+    EXPECT_EQ(format_ns(9999), "9999 ns");
+    EXPECT_EQ(format_ns(0.3), "0 ns");
+}
+
+TEST(FormatNs, ChoosesLargerUnitsWithThreeSignificantFigures) {
+    EXPECT_EQ(format_ns(11'000), "11.0 µs");
+    EXPECT_EQ(format_ns(38'240), "38.2 µs");
+    EXPECT_EQ(format_ns(250'000), "250 µs");
+    EXPECT_EQ(format_ns(12'500'000), "12.5 ms");
+    EXPECT_EQ(format_ns(3.2e12), "3200 s");
+}
+
+TEST(FormatNs, SignsAndNegativesAndAbsentValues) {
+    EXPECT_EQ(format_ns(-300, true), "-300 ns");
+    EXPECT_EQ(format_ns(300, true), "+300 ns");
+    EXPECT_EQ(format_ns(-38'240), "-38.2 µs");
+    EXPECT_EQ(format_ns(nan), "—");
+    EXPECT_EQ(format_ns(std::numeric_limits<double>::infinity()), "—");
+}
+
+TEST(ChooseTimeUnit, OneUnitForTheWholeColumnFromItsLargestValue) {
+    const double write_up_p2p[] = {11'000, 38'000};
+    const auto unit = choose_time_unit(write_up_p2p);
+    EXPECT_STREQ(unit.suffix, "µs");
+    EXPECT_EQ(format_in_unit(11'000, unit), "11.0 µs");
+    EXPECT_EQ(format_in_unit(38'000, unit), "38.0 µs");
+    EXPECT_EQ(format_in_unit(440, unit), "0.4 µs");
+    const double with_absent[] = {nan, 440, 2468};
+    EXPECT_STREQ(choose_time_unit(with_absent).suffix, "ns");
+    const double only_absent[] = {nan};
+    EXPECT_STREQ(choose_time_unit(only_absent).suffix, "ns");
+}
+
+TEST(FormatRatio, WithAndWithoutInterval) {
+    EXPECT_EQ(format_ratio(3.2554), "×3.26");
+    EXPECT_EQ(format_ratio(12.34), "×12.3");
+    EXPECT_EQ(format_ratio(nan), "—");
+    EXPECT_EQ(format_cell(Cell::of_ratio(3.26, 3.1, 3.43), Quantity::ratio, {}),
+              "×3.26 (3.10–3.43)");
+}
+
+TEST(Renderers, AbsentFiguresAreDashesInTextNullInJsonEmptyInCsv) {
+    Table table;
+    table.columns = {{"run", "run", Quantity::text}, {"RMS offset", "rms_ns", Quantity::time_ns}};
+    table.rows = {{Cell::of_text("a|b"), Cell::of(nan)}, {Cell::of_text("c"), Cell::of(440)}};
+    std::ostringstream text;
+    make_text_renderer()->render(table, text);
+    EXPECT_NE(text.str().find("a|b           —"), std::string::npos) << text.str();
+    std::ostringstream markdown;
+    make_markdown_renderer()->render(table, markdown);
+    EXPECT_NE(markdown.str().find("| a\\|b | — |"), std::string::npos) << markdown.str();
+    std::ostringstream csv;
+    make_csv_renderer()->render(table, csv);
+    EXPECT_EQ(csv.str(), "run,rms_ns\na|b,\nc,440\n");
+    std::ostringstream json;
+    make_json_renderer()->render(table, json);
+    EXPECT_NE(json.str().find("\"rms_ns\": null"), std::string::npos) << json.str();
+}
+
+}  // namespace
+}  // namespace ppsbench::report
