@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <limits>
 
 namespace ppsbench::stats {
@@ -12,26 +13,30 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 // The phase relative to its first present sample, with missing samples NaN: differences are
 // unchanged and the running sums below then carry small numbers, so double is exact enough.
+// Read through at() rather than copied: at 10 M samples a copy is 80 MB, and the subtraction
+// is free next to the memory traffic.
 struct Prepared {
-    std::vector<double> x;
+    std::span<const double> raw;
+    double reference = 0;
     bool any_missing = false;
+
+    std::size_t size() const { return raw.size(); }
+    double operator[](std::size_t i) const { return raw[i] - reference; }
 };
 
 Prepared prepare(std::span<const double> phase) {
     Prepared p;
-    p.x.assign(phase.begin(), phase.end());
+    p.raw = phase;
     const auto first =
         std::find_if(phase.begin(), phase.end(), [](double v) { return !std::isnan(v); });
-    const double reference = first == phase.end() ? 0.0 : *first;
-    for (double& v : p.x) {
-        p.any_missing |= std::isnan(v);
-        v -= reference;
-    }
+    p.reference = first == phase.end() ? 0.0 : *first;
+    p.any_missing = first != phase.begin() ||
+                    std::any_of(first, phase.end(), [](double v) { return std::isnan(v); });
     return p;
 }
 
 double adev_one(const Prepared& p, double tau0, std::size_t m) {
-    const std::vector<double>& x = p.x;
+    const Prepared& x = p;
     const std::size_t n = x.size();
     if (m == 0 || n < 2 * m + 1) {
         return nan;
@@ -69,7 +74,7 @@ double adev_one(const Prepared& p, double tau0, std::size_t m) {
 }
 
 double mdev_one(const Prepared& p, double tau0, std::size_t m) {
-    const std::vector<double>& x = p.x;
+    const Prepared& x = p;
     const std::size_t n = x.size();
     if (m == 0 || n < 3 * m) {
         return nan;
@@ -120,6 +125,88 @@ double mdev_one(const Prepared& p, double tau0, std::size_t m) {
     return std::sqrt(sum / static_cast<double>(terms) / (2.0 * md * md * tau * tau));
 }
 
+// MDEV of up to four taus at once over a series without missing samples. Each tau's running
+// sum is a serial chain (inner += …; sum += inner²), so one tau at a time waits on add
+// latency; interleaving independent taus fills the pipeline. Every tau still sees exactly
+// mdev_one's operations in mdev_one's order, so the results are bit-identical.
+void mdev_group(const Prepared& x, double tau0, std::span<const std::size_t> ms, double* out) {
+    constexpr std::size_t max_group = 4;
+    const std::size_t n = x.size();
+    const std::size_t g = ms.size();
+    double inner[max_group] = {};
+    double sum[max_group] = {};
+    std::size_t last[max_group] = {};
+    std::size_t common = n;
+    for (std::size_t q = 0; q < g; ++q) {
+        const std::size_t m = ms[q];
+        for (std::size_t i = 0; i < m; ++i) {
+            inner[q] += x[i + 2 * m] - 2 * x[i + m] + x[i];
+        }
+        last[q] = n - 3 * m;
+        common = std::min(common, last[q]);
+    }
+    if (g == max_group) {
+        const std::size_t m0 = ms[0], m1 = ms[1], m2 = ms[2], m3 = ms[3];
+        for (std::size_t j = 0; j < common; ++j) {
+            sum[0] += inner[0] * inner[0];
+            sum[1] += inner[1] * inner[1];
+            sum[2] += inner[2] * inner[2];
+            sum[3] += inner[3] * inner[3];
+            const double xj = x[j];
+            inner[0] += x[j + 3 * m0] - 3 * x[j + 2 * m0] + 3 * x[j + m0] - xj;
+            inner[1] += x[j + 3 * m1] - 3 * x[j + 2 * m1] + 3 * x[j + m1] - xj;
+            inner[2] += x[j + 3 * m2] - 3 * x[j + 2 * m2] + 3 * x[j + m2] - xj;
+            inner[3] += x[j + 3 * m3] - 3 * x[j + 2 * m3] + 3 * x[j + m3] - xj;
+        }
+    } else {
+        common = 0;
+    }
+    for (std::size_t q = 0; q < g; ++q) {
+        const std::size_t m = ms[q];
+        for (std::size_t j = common; j < last[q]; ++j) {
+            sum[q] += inner[q] * inner[q];
+            inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - x[j];
+        }
+        sum[q] += inner[q] * inner[q];
+        const std::size_t terms = last[q] + 1;
+        const double tau = static_cast<double>(m) * tau0;
+        const auto md = static_cast<double>(m);
+        out[q] = std::sqrt(sum[q] / static_cast<double>(terms) / (2.0 * md * md * tau * tau));
+    }
+}
+
+// MDEV at every factor: grouped when nothing is missing, one by one otherwise.
+std::vector<double> mdev_all(const Prepared& p, double tau0, std::span<const std::size_t> factors) {
+    std::vector<double> out(factors.size());
+    std::vector<std::size_t> group;
+    std::vector<std::size_t> where;
+    auto flush = [&] {
+        double values[4];
+        mdev_group(p, tau0, group, values);
+        for (std::size_t q = 0; q < group.size(); ++q) {
+            out[where[q]] = values[q];
+        }
+        group.clear();
+        where.clear();
+    };
+    for (std::size_t i = 0; i < factors.size(); ++i) {
+        const std::size_t m = factors[i];
+        if (p.any_missing || m == 0 || p.size() < 3 * m) {
+            out[i] = mdev_one(p, tau0, m);
+            continue;
+        }
+        group.push_back(m);
+        where.push_back(i);
+        if (group.size() == 4) {
+            flush();
+        }
+    }
+    if (!group.empty()) {
+        flush();
+    }
+    return out;
+}
+
 }  // namespace
 
 std::vector<double> overlapping_adev(std::span<const double> phase_s, double tau0_s,
@@ -135,13 +222,7 @@ std::vector<double> overlapping_adev(std::span<const double> phase_s, double tau
 
 std::vector<double> modified_adev(std::span<const double> phase_s, double tau0_s,
                                   std::span<const std::size_t> factors) {
-    const Prepared p = prepare(phase_s);
-    std::vector<double> out;
-    out.reserve(factors.size());
-    for (std::size_t m : factors) {
-        out.push_back(mdev_one(p, tau0_s, m));
-    }
-    return out;
+    return mdev_all(prepare(phase_s), tau0_s, factors);
 }
 
 std::vector<double> time_deviation(std::span<const double> phase_s, double tau0_s,
@@ -153,71 +234,122 @@ std::vector<double> time_deviation(std::span<const double> phase_s, double tau0_
     return out;
 }
 
+namespace {
+
+// Missing samples are ±inf in the extremes, never chosen.
+double high_of(double v) {
+    return std::isnan(v) ? -INFINITY : v;
+}
+double low_of(double v) {
+    return std::isnan(v) ? INFINITY : v;
+}
+
+// Windows of up to small_window samples: doubling tables (after k doublings high[i] / low[i]
+// hold the extremes of x[i, i + 2^k); a window of w samples, 2^k <= w < 2^(k+1), is the union
+// of the 2^k-spans at i and i + w − 2^k), built over one cache-sized chunk of window starts at
+// a time, so the tables never leave the cache and never grow with the run.
+constexpr std::size_t small_window = 1025;
+constexpr std::size_t chunk_starts = 16384;
+
+void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
+                std::span<const std::size_t> order, std::vector<double>& best) {
+    const std::size_t n = x.size();
+    std::vector<double> high(chunk_starts + small_window);
+    std::vector<double> low(chunk_starts + small_window);
+    for (std::size_t c = 0; c < n; c += chunk_starts) {
+        const std::size_t length = std::min(n, c + chunk_starts + small_window - 1) - c;
+        for (std::size_t i = 0; i < length; ++i) {
+            high[i] = high_of(x[c + i]);
+            low[i] = low_of(x[c + i]);
+        }
+        std::size_t span = 1;
+        for (std::size_t index : order) {
+            const std::size_t width = factors[index] + 1;
+            if (factors[index] == 0 || width > n || width > small_window || c + width > n) {
+                continue;
+            }
+            while (2 * span <= width) {
+                for (std::size_t i = 0; i + 2 * span <= length; ++i) {
+                    high[i] = std::max(high[i], high[i + span]);
+                    low[i] = std::min(low[i], low[i + span]);
+                }
+                span *= 2;
+            }
+            const std::size_t shift = width - span;
+            const std::size_t starts = std::min(c + chunk_starts, n - width + 1) - c;
+            double b = best[index];
+            for (std::size_t i = 0; i < starts; ++i) {
+                const double top = std::max(high[i], high[i + shift]);
+                const double bottom = std::min(low[i], low[i + shift]);
+                b = std::max(b, top - bottom);  // −inf when the window has no sample
+            }
+            best[index] = b;
+        }
+    }
+}
+
+// Longer windows: van Herk / Gil-Werman. Cut the series into blocks of w samples; a window
+// starting at offset j of a block is the block's suffix from j plus the next block's prefix
+// up to j − 1, so with one block's suffix extremes in a buffer and the prefix extremes kept
+// running, every window costs O(1): O(N) per tau and 2·w extra samples.
+double mtie_large(std::span<const double> x, std::size_t width, std::vector<double>& suffix_high,
+                  std::vector<double>& suffix_low) {
+    const std::size_t n = x.size();
+    suffix_high.resize(width);
+    suffix_low.resize(width);
+    double best = -1.0;
+    for (std::size_t block = 0; block + width <= n; block += width) {
+        const double* b = x.data() + block;
+        suffix_high[width - 1] = high_of(b[width - 1]);
+        suffix_low[width - 1] = low_of(b[width - 1]);
+        for (std::size_t j = width - 1; j-- > 0;) {
+            suffix_high[j] = std::max(high_of(b[j]), suffix_high[j + 1]);
+            suffix_low[j] = std::min(low_of(b[j]), suffix_low[j + 1]);
+        }
+        best = std::max(best, suffix_high[0] - suffix_low[0]);
+        double prefix_high = -INFINITY;
+        double prefix_low = INFINITY;
+        const std::size_t last = std::min(width - 1, n - width - block);
+        for (std::size_t j = 1; j <= last; ++j) {
+            const double v = b[width - 1 + j];
+            prefix_high = std::max(prefix_high, high_of(v));
+            prefix_low = std::min(prefix_low, low_of(v));
+            const double top = std::max(suffix_high[j], prefix_high);
+            const double bottom = std::min(suffix_low[j], prefix_low);
+            best = std::max(best, top - bottom);
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
 std::vector<double> mtie(std::span<const double> phase_s, std::span<const std::size_t> factors) {
     const std::size_t n = phase_s.size();
-    std::vector<double> result(factors.size(), nan);
-    // Doubling tables: after k doublings, high[i] / low[i] hold the max / min of x[i, i + 2^k).
-    // A window of w samples (2^k <= w < 2^(k+1)) is the union of the two 2^k-spans starting at
-    // i and at i + w − 2^k, so its extremes are O(1) per position. Taus are visited in
-    // ascending order so the tables only ever grow. Missing samples are ±inf, never extremes.
+    // Exact either way (the result is a max − min of two samples); the two methods only trade
+    // speed and memory: neither needs more than a few hundred kB plus 2·w samples.
     std::vector<std::size_t> order(factors.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         order[i] = i;
     }
     std::sort(order.begin(), order.end(),
               [&](std::size_t a, std::size_t b) { return factors[a] < factors[b]; });
-    std::vector<double> high(n);
-    std::vector<double> low(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const bool missing = std::isnan(phase_s[i]);
-        high[i] = missing ? -INFINITY : phase_s[i];
-        low[i] = missing ? INFINITY : phase_s[i];
-    }
-    std::size_t span = 1;
-    for (std::size_t index : order) {
+    std::vector<double> best(factors.size(), -1.0);
+    mtie_small(phase_s, factors, order, best);
+    std::vector<double> suffix_high;
+    std::vector<double> suffix_low;
+    for (std::size_t index = 0; index < factors.size(); ++index) {
         const std::size_t width = factors[index] + 1;
-        if (factors[index] == 0 || width > n) {
-            continue;
+        if (factors[index] != 0 && width <= n && width > small_window) {
+            best[index] = mtie_large(phase_s, width, suffix_high, suffix_low);
         }
-        // Double the tables until span <= width < 2·span, then scan the windows. The last
-        // doubling and the scan share one pass over memory (the tables do not fit in cache for
-        // long runs): the window at i needs the new entries i and i + shift, so it is scored
-        // `shift` steps behind the update.
-        while (4 * span <= width) {
-            for (std::size_t i = 0; i + 2 * span <= n; ++i) {
-                high[i] = std::max(high[i], high[i + span]);
-                low[i] = std::min(low[i], low[i + span]);
-            }
-            span *= 2;
+    }
+    std::vector<double> result(factors.size(), nan);
+    for (std::size_t index = 0; index < factors.size(); ++index) {
+        const std::size_t width = factors[index] + 1;
+        if (factors[index] != 0 && width <= n && best[index] >= 0.0) {
+            result[index] = best[index];
         }
-        double best = -1.0;
-        auto score = [&](std::size_t i, std::size_t shift) {
-            const double top = std::max(high[i], high[i + shift]);
-            const double bottom = std::min(low[i], low[i + shift]);
-            best = std::max(best, top - bottom);  // −inf when the window has no sample
-        };
-        if (2 * span <= width) {
-            const std::size_t half = span;
-            span *= 2;
-            const std::size_t shift = width - span;
-            const std::size_t updated = n - span + 1;  // entries with a full new span
-            for (std::size_t i = 0; i < updated; ++i) {
-                high[i] = std::max(high[i], high[i + half]);
-                low[i] = std::min(low[i], low[i + half]);
-                if (i >= shift) {
-                    score(i - shift, shift);
-                }
-            }
-            for (std::size_t i = updated >= shift ? updated - shift : 0; i + width <= n; ++i) {
-                score(i, shift);
-            }
-        } else {
-            const std::size_t shift = width - span;
-            for (std::size_t i = 0; i + width <= n; ++i) {
-                score(i, shift);
-            }
-        }
-        result[index] = best >= 0.0 ? best : nan;
     }
     return result;
 }
@@ -230,20 +362,20 @@ Stability compute_stability(std::span<const double> phase_s, double tau0_s,
     for (std::size_t m : factors) {
         s.tau_s.push_back(static_cast<double>(m) * tau0_s);
     }
-    {
-        // One reference-subtracted copy for both, released before MTIE allocates its tables:
-        // peak memory stays at three extra samples' worth per pulse.
-        const Prepared p = prepare(phase_s);
-        for (std::size_t m : factors) {
-            s.adev.push_back(adev_one(p, tau0_s, m));
-            s.mdev.push_back(mdev_one(p, tau0_s, m));
-        }
+    // MTIE on a second thread while ADEV and MDEV run here: the machine has two cores and
+    // both only read the phase. Each result is computed exactly as it would be alone.
+    auto mtie_result =
+        std::async(std::launch::async, [phase_s, factors] { return mtie(phase_s, factors); });
+    const Prepared p = prepare(phase_s);
+    for (std::size_t m : factors) {
+        s.adev.push_back(adev_one(p, tau0_s, m));
     }
+    s.mdev = mdev_all(p, tau0_s, factors);
     s.tdev_s = s.mdev;
     for (std::size_t i = 0; i < factors.size(); ++i) {
         s.tdev_s[i] *= s.tau_s[i] / std::sqrt(3.0);
     }
-    s.mtie_s = mtie(phase_s, factors);
+    s.mtie_s = mtie_result.get();
     s.missing_samples = static_cast<std::size_t>(
         std::count_if(phase_s.begin(), phase_s.end(), [](double v) { return std::isnan(v); }));
     return s;
