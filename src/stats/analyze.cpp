@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <future>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -122,6 +123,13 @@ Selected select(std::span<const core::Pulse> pulses, core::Edge edge, std::int64
     }
     return s;
 }
+
+struct JitterResult {
+    Summary all;
+    Summary without_outliers;
+    detail::JitterCounts counts;
+    std::vector<double> values;  // if keep_series
+};
 
 // Calls f(value) for every value of `values` except those at the (sorted) positions `drop`.
 auto without(std::span<const double> values, std::span<const std::size_t> drop) {
@@ -304,8 +312,43 @@ RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions
             .summary;
     };
 
+    // Period jitter straight from the timestamps: a pass to count and sample, then the
+    // summary's passes. It needs only the timestamps, the index, the steps and the outliers,
+    // so it runs on a second thread while this one works through the phase buffer.
+    auto run_jitter = [&]() {
+        auto visit = [&](std::span<const std::size_t> excluded) {
+            return [&, excluded](auto&& f) {
+                detail::for_each_period_jitter(t, n, k, period_ns, step_positions, excluded, f);
+            };
+        };
+        auto summary = [&](std::span<const std::size_t> excluded, detail::JitterCounts& counts) {
+            detail::SampleCollector sample;
+            counts = detail::for_each_period_jitter(t, n, k, period_ns, step_positions, excluded,
+                                                    [&sample](double v) { sample.add(v); });
+            const bool whole = sample.whole();
+            return detail::summarize_series(visit(excluded), counts.values, sample.take(), whole)
+                .summary;
+        };
+        JitterResult result;
+        result.all = summary({}, result.counts);
+        if (options.keep_series) {
+            result.values.reserve(result.counts.values);
+            visit({})([&](double v) { result.values.push_back(v); });
+        }
+        if (!outliers.indices.empty()) {
+            detail::JitterCounts clean;
+            result.without_outliers = summary(outliers.indices, clean);
+        } else {
+            result.without_outliers = result.all;
+        }
+        return result;
+    };
+    std::future<JitterResult> jitter_future;
+    auto start_jitter = [&] { jitter_future = std::async(std::launch::async, run_jitter); };
+
     if (realtime) {
         r.offset_ns = headline(work);
+        start_jitter();
         r.offset_ns_without_outliers = without_outliers(work, *r.offset_ns);
         if (options.keep_series) {
             series.offset_ns = work;
@@ -334,37 +377,17 @@ RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions
         r.detrended_ns = detail::summarize_buffer(work).summary;
     } else {
         r.detrended_ns = headline(work);
+        start_jitter();
     }
     r.detrended_ns_without_outliers = without_outliers(work, r.detrended_ns);
 
-    // Period jitter straight from the timestamps: a pass to count and sample, then the
-    // summary's passes.
-    auto jitter = [&](std::span<const std::size_t> excluded) {
-        return [&, excluded](auto&& f) {
-            detail::for_each_period_jitter(t, n, k, period_ns, step_positions, excluded, f);
-        };
-    };
-    auto jitter_summary = [&](std::span<const std::size_t> excluded, detail::JitterCounts& counts) {
-        detail::SampleCollector sample;
-        counts = detail::for_each_period_jitter(t, n, k, period_ns, step_positions, excluded,
-                                                [&sample](double v) { sample.add(v); });
-        const bool whole = sample.whole();
-        return detail::summarize_series(jitter(excluded), counts.values, sample.take(), whole)
-            .summary;
-    };
-    detail::JitterCounts counts;
-    r.period_jitter_ns = jitter_summary({}, counts);
-    r.period_pairs_skipped_gaps = counts.skipped_gaps;
-    r.period_pairs_skipped_steps = counts.skipped_excluded;
+    JitterResult jitter = jitter_future.valid() ? jitter_future.get() : run_jitter();
+    r.period_jitter_ns = jitter.all;
+    r.period_jitter_ns_without_outliers = jitter.without_outliers;
+    r.period_pairs_skipped_gaps = jitter.counts.skipped_gaps;
+    r.period_pairs_skipped_steps = jitter.counts.skipped_excluded;
     if (options.keep_series) {
-        series.period_jitter_ns.reserve(counts.values);
-        jitter({})([&](double v) { series.period_jitter_ns.push_back(v); });
-    }
-    if (!outliers.indices.empty()) {
-        detail::JitterCounts clean;
-        r.period_jitter_ns_without_outliers = jitter_summary(outliers.indices, clean);
-    } else {
-        r.period_jitter_ns_without_outliers = r.period_jitter_ns;
+        series.period_jitter_ns = std::move(jitter.values);
     }
 
     if (options.compute_stability && n > 0) {
