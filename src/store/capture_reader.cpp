@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <cerrno>
 #include <charconv>
+#include <cstring>
 
 #include "ppsbench/core/error.hpp"
 
@@ -51,6 +52,31 @@ class Parser {
             return;
         }
         file_.pulses.push_back(pulse(text));
+    }
+
+    // Splits `text` into lines and parses them; returns the unterminated tail. A well-formed
+    // pulse line (nearly every line of a capture) is parsed where it lies, in one left-to-right
+    // scan; anything else, including every malformed line, goes through line(), which finds
+    // the fault and names it.
+    std::string_view feed(std::string_view text) {
+        const char* pos = text.data();
+        const char* const end = pos + text.size();
+        while (pos < end) {
+            if (header_seen_ && *pos >= '0' && *pos <= '9') {
+                if (const char* next = pulse_line(pos, end)) {
+                    pos = next;
+                    continue;
+                }
+            }
+            const auto* newline = static_cast<const char*>(
+                std::memchr(pos, '\n', static_cast<std::size_t>(end - pos)));
+            if (newline == nullptr) {
+                break;
+            }
+            line(std::string_view(pos, static_cast<std::size_t>(newline - pos)));
+            pos = newline + 1;
+        }
+        return {pos, static_cast<std::size_t>(end - pos)};
     }
 
     void finish(std::string_view torn_tail) {
@@ -99,6 +125,42 @@ class Parser {
         file_.notes.push_back(Note{std::string(tag), std::move(parsed), file_.pulses.size()});
     }
 
+    // `sequence,edge,timestamp\n` (or `\r\n`) at pos: the pulse is stored and the next line's
+    // start returned. nullptr, with nothing stored, for anything else (line() then decides).
+    const char* pulse_line(const char* pos, const char* end) {
+        core::Pulse p;
+        auto [after_seq, seq_ec] = std::from_chars(pos, end, p.sequence);
+        if (seq_ec != std::errc{} || after_seq == end || *after_seq != ',') {
+            return nullptr;
+        }
+        const char* edge = after_seq + 1;
+        constexpr std::string_view assert_text = "assert,";
+        constexpr std::string_view clear_text = "clear,";
+        const std::string_view rest(edge, static_cast<std::size_t>(end - edge));
+        if (rest.starts_with(assert_text)) {
+            p.edge = core::Edge::assert_edge;
+            edge += assert_text.size();
+        } else if (rest.starts_with(clear_text)) {
+            p.edge = core::Edge::clear_edge;
+            edge += clear_text.size();
+        } else {
+            return nullptr;
+        }
+        auto [after_ts, ts_ec] = std::from_chars(edge, end, p.timestamp_ns);
+        if (ts_ec != std::errc{} || after_ts == end) {
+            return nullptr;
+        }
+        if (*after_ts == '\r' && after_ts + 1 != end) {
+            ++after_ts;
+        }
+        if (*after_ts != '\n') {
+            return nullptr;
+        }
+        ++line_number_;
+        file_.pulses.push_back(p);
+        return after_ts + 1;
+    }
+
     core::Pulse pulse(std::string_view text) const {
         core::Pulse p;
         const char* pos = text.data();
@@ -132,19 +194,6 @@ class Parser {
     bool header_seen_ = false;
 };
 
-// Splits `text` into lines for the parser; returns the unterminated tail.
-std::string_view feed_lines(Parser& parser, std::string_view text) {
-    std::size_t start = 0;
-    for (;;) {
-        const auto newline = text.find('\n', start);
-        if (newline == std::string_view::npos) {
-            return text.substr(start);
-        }
-        parser.line(text.substr(start, newline - start));
-        start = newline + 1;
-    }
-}
-
 struct Fd {
     int fd;
     ~Fd() {
@@ -160,7 +209,7 @@ CaptureFile parse_capture_text(std::string_view text, const std::string& path) {
     CaptureFile file;
     file.path = path;
     Parser parser(file);
-    parser.finish(feed_lines(parser, text));
+    parser.finish(parser.feed(text));
     return file;
 }
 
@@ -205,7 +254,7 @@ CaptureFile read_capture_file(const std::string& path) {
             break;
         }
         const std::string_view text(block.data(), carried + static_cast<std::size_t>(n));
-        const std::string_view tail = feed_lines(parser, text);
+        const std::string_view tail = parser.feed(text);
         std::copy(tail.begin(), tail.end(), block.begin());
         carried = tail.size();
     }
