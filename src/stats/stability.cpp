@@ -277,13 +277,23 @@ void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
             }
             const std::size_t shift = width - span;
             const std::size_t starts = std::min(c + chunk_starts, n - width + 1) - c;
-            double b = best[index];
-            for (std::size_t i = 0; i < starts; ++i) {
+            // Four running maxima, not one: a single max chain waits on its own latency, and
+            // the order of exact max operations does not change the result.
+            double lanes[4] = {best[index], best[index], best[index], best[index]};
+            std::size_t i = 0;
+            for (; i + 4 <= starts; i += 4) {
+                for (std::size_t l = 0; l < 4; ++l) {
+                    const double top = std::max(high[i + l], high[i + l + shift]);
+                    const double bottom = std::min(low[i + l], low[i + l + shift]);
+                    lanes[l] = std::max(lanes[l], top - bottom);  // −inf: no sample
+                }
+            }
+            for (; i < starts; ++i) {
                 const double top = std::max(high[i], high[i + shift]);
                 const double bottom = std::min(low[i], low[i + shift]);
-                b = std::max(b, top - bottom);  // −inf when the window has no sample
+                lanes[0] = std::max(lanes[0], top - bottom);
             }
-            best[index] = b;
+            best[index] = std::max(std::max(lanes[0], lanes[1]), std::max(lanes[2], lanes[3]));
         }
     }
 }
@@ -294,32 +304,95 @@ void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
 // running, every window costs O(1): O(N) per tau and 2·w extra samples.
 double mtie_large(std::span<const double> x, std::size_t width, std::vector<double>& suffix_high,
                   std::vector<double>& suffix_low) {
+    // Each running extreme is a serial chain of max/min operations; every loop below runs two
+    // independent chains (the two halves of a block) side by side and joins them afterwards,
+    // which is exact because max and min are.
     const std::size_t n = x.size();
     suffix_high.resize(width);
     suffix_low.resize(width);
-    double best = -1.0;
+    double* sh = suffix_high.data();
+    double* sl = suffix_low.data();
+    double best_a = -1.0;
+    double best_b = -1.0;
+    const std::size_t mid = width / 2;  // first half [0, mid), second [mid, width)
     for (std::size_t block = 0; block + width <= n; block += width) {
         const double* b = x.data() + block;
-        suffix_high[width - 1] = high_of(b[width - 1]);
-        suffix_low[width - 1] = low_of(b[width - 1]);
-        for (std::size_t j = width - 1; j-- > 0;) {
-            suffix_high[j] = std::max(high_of(b[j]), suffix_high[j + 1]);
-            suffix_low[j] = std::min(low_of(b[j]), suffix_low[j + 1]);
+        // Suffix extremes within the block: both halves at once, then the first half lifted
+        // by the second half's extremes.
+        sh[width - 1] = high_of(b[width - 1]);
+        sl[width - 1] = low_of(b[width - 1]);
+        sh[mid - 1] = high_of(b[mid - 1]);
+        sl[mid - 1] = low_of(b[mid - 1]);
+        std::size_t t = 1;
+        for (; t < mid; ++t) {
+            const std::size_t j2 = width - 1 - t;
+            const std::size_t j1 = mid - 1 - t;
+            sh[j2] = std::max(high_of(b[j2]), sh[j2 + 1]);
+            sl[j2] = std::min(low_of(b[j2]), sl[j2 + 1]);
+            sh[j1] = std::max(high_of(b[j1]), sh[j1 + 1]);
+            sl[j1] = std::min(low_of(b[j1]), sl[j1 + 1]);
         }
-        best = std::max(best, suffix_high[0] - suffix_low[0]);
-        double prefix_high = -INFINITY;
-        double prefix_low = INFINITY;
+        for (; t < width - mid; ++t) {
+            const std::size_t j2 = width - 1 - t;
+            sh[j2] = std::max(high_of(b[j2]), sh[j2 + 1]);
+            sl[j2] = std::min(low_of(b[j2]), sl[j2 + 1]);
+        }
+        const double second_high = sh[mid];
+        const double second_low = sl[mid];
+        for (std::size_t j = 0; j < mid; ++j) {
+            sh[j] = std::max(sh[j], second_high);
+            sl[j] = std::min(sl[j], second_low);
+        }
+        best_a = std::max(best_a, sh[0] - sl[0]);  // the window that is the block; −inf: empty
+
+        // Windows starting at j = 1 … last add the next block's first j samples. Split the j
+        // range at split: the second part's prefix starts from the extremes of the samples
+        // before it (a reduction, no chain), so the two parts run side by side.
+        const double* next = b + width;
         const std::size_t last = std::min(width - 1, n - width - block);
-        for (std::size_t j = 1; j <= last; ++j) {
-            const double v = b[width - 1 + j];
-            prefix_high = std::max(prefix_high, high_of(v));
-            prefix_low = std::min(prefix_low, low_of(v));
-            const double top = std::max(suffix_high[j], prefix_high);
-            const double bottom = std::min(suffix_low[j], prefix_low);
-            best = std::max(best, top - bottom);
+        if (last == 0) {
+            continue;
+        }
+        const std::size_t split = (last + 1) / 2 + 1;  // part A: j in [1, split), B: [split, last]
+        double reduce_high[2] = {-INFINITY, -INFINITY};
+        double reduce_low[2] = {INFINITY, INFINITY};
+        std::size_t i = 0;
+        for (; i + 2 <= split - 1; i += 2) {
+            reduce_high[0] = std::max(reduce_high[0], high_of(next[i]));
+            reduce_low[0] = std::min(reduce_low[0], low_of(next[i]));
+            reduce_high[1] = std::max(reduce_high[1], high_of(next[i + 1]));
+            reduce_low[1] = std::min(reduce_low[1], low_of(next[i + 1]));
+        }
+        for (; i < split - 1; ++i) {
+            reduce_high[0] = std::max(reduce_high[0], high_of(next[i]));
+            reduce_low[0] = std::min(reduce_low[0], low_of(next[i]));
+        }
+        double high_a = -INFINITY;
+        double low_a = INFINITY;
+        double high_b = std::max(reduce_high[0], reduce_high[1]);
+        double low_b = std::min(reduce_low[0], reduce_low[1]);
+        std::size_t ja = 1;
+        std::size_t jb = split;
+        for (; ja < split && jb <= last; ++ja, ++jb) {
+            high_a = std::max(high_a, high_of(next[ja - 1]));
+            low_a = std::min(low_a, low_of(next[ja - 1]));
+            high_b = std::max(high_b, high_of(next[jb - 1]));
+            low_b = std::min(low_b, low_of(next[jb - 1]));
+            best_a = std::max(best_a, std::max(sh[ja], high_a) - std::min(sl[ja], low_a));
+            best_b = std::max(best_b, std::max(sh[jb], high_b) - std::min(sl[jb], low_b));
+        }
+        for (; ja < split; ++ja) {
+            high_a = std::max(high_a, high_of(next[ja - 1]));
+            low_a = std::min(low_a, low_of(next[ja - 1]));
+            best_a = std::max(best_a, std::max(sh[ja], high_a) - std::min(sl[ja], low_a));
+        }
+        for (; jb <= last; ++jb) {
+            high_b = std::max(high_b, high_of(next[jb - 1]));
+            low_b = std::min(low_b, low_of(next[jb - 1]));
+            best_b = std::max(best_b, std::max(sh[jb], high_b) - std::min(sl[jb], low_b));
         }
     }
-    return best;
+    return std::max(best_a, best_b);
 }
 
 }  // namespace
