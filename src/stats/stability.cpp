@@ -248,8 +248,8 @@ double low_of(double v) {
 // hold the extremes of x[i, i + 2^k); a window of w samples, 2^k <= w < 2^(k+1), is the union
 // of the 2^k-spans at i and i + w − 2^k), built over one cache-sized chunk of window starts at
 // a time, so the tables never leave the cache and never grow with the run.
-constexpr std::size_t small_window = 1025;
-constexpr std::size_t chunk_starts = 16384;
+constexpr std::size_t small_window = 8193;
+constexpr std::size_t chunk_starts = 32768;
 
 void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
                 std::span<const std::size_t> order, std::vector<double>& best) {
