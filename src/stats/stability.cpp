@@ -4,6 +4,7 @@
 #include <cmath>
 #include <future>
 #include <limits>
+#include <type_traits>
 
 namespace ppsbench::stats {
 
@@ -35,189 +36,250 @@ Prepared prepare(std::span<const double> phase) {
     return p;
 }
 
-double adev_one(const Prepared& p, double tau0, std::size_t m) {
-    const Prepared& x = p;
+// The Allan family of up to four taus in one pass. Each tau's running sums are serial chains,
+// so one tau at a time waits on add latency, and its three or four sample streams are read
+// from memory separately; taken together (octave taus share streams: x[j + 2m] for m is
+// x[j + m'] for m' = 2m) the pipeline fills and memory is read about half as often. Every tau
+// still sees exactly the operations, in the order, of computing it alone.
+constexpr std::size_t max_group = 4;
+
+// G is a compile-time group size so that each tau's accumulators live in registers.
+template <std::size_t G>
+void adev_group(const Prepared& x, double tau0, std::span<const std::size_t> ms, double* out) {
     const std::size_t n = x.size();
-    if (m == 0 || n < 2 * m + 1) {
-        return nan;
+    constexpr std::size_t g = G;
+    double lanes[max_group][2] = {};
+    std::size_t terms[max_group] = {};
+    std::size_t count[max_group] = {};
+    std::size_t common = n;
+    for (std::size_t q = 0; q < g; ++q) {
+        count[q] = n - 2 * ms[q];
+        common = std::min(common, count[q]);
     }
-    double lanes[2] = {0, 0};
-    std::size_t terms = 0;
-    const std::size_t count = n - 2 * m;
-    if (!p.any_missing) {
-        std::size_t i = 0;
-        for (; i + 2 <= count; i += 2) {
-            const double d0 = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
-            const double d1 = x[i + 1 + 2 * m] - 2.0 * x[i + 1 + m] + x[i + 1];
-            lanes[0] += d0 * d0;
-            lanes[1] += d1 * d1;
+    std::size_t start = 0;  // where each tau continues on its own
+    if (!x.any_missing) {
+        start = common - common % 2;
+        for (std::size_t i = 0; i < start; i += 2) {
+            for (std::size_t q = 0; q < g; ++q) {
+                const std::size_t m = ms[q];
+                const double d0 = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
+                const double d1 = x[i + 1 + 2 * m] - 2.0 * x[i + 1 + m] + x[i + 1];
+                lanes[q][0] += d0 * d0;
+                lanes[q][1] += d1 * d1;
+            }
         }
-        for (; i < count; ++i) {
-            const double d = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
-            lanes[0] += d * d;
+        for (std::size_t q = 0; q < g; ++q) {
+            const std::size_t m = ms[q];
+            std::size_t i = start;
+            for (; i + 2 <= count[q]; i += 2) {
+                const double d0 = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
+                const double d1 = x[i + 1 + 2 * m] - 2.0 * x[i + 1 + m] + x[i + 1];
+                lanes[q][0] += d0 * d0;
+                lanes[q][1] += d1 * d1;
+            }
+            for (; i < count[q]; ++i) {
+                const double d = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
+                lanes[q][0] += d * d;
+            }
+            terms[q] = count[q];
         }
-        terms = count;
     } else {
-        for (std::size_t i = 0; i < count; ++i) {
-            const double d = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
-            if (!std::isnan(d)) {
-                lanes[0] += d * d;
-                ++terms;
+        start = common;
+        for (std::size_t i = 0; i < start; ++i) {
+            for (std::size_t q = 0; q < g; ++q) {
+                const std::size_t m = ms[q];
+                const double d = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
+                if (!std::isnan(d)) {
+                    lanes[q][0] += d * d;
+                    ++terms[q];
+                }
+            }
+        }
+        for (std::size_t q = 0; q < g; ++q) {
+            const std::size_t m = ms[q];
+            for (std::size_t i = start; i < count[q]; ++i) {
+                const double d = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
+                if (!std::isnan(d)) {
+                    lanes[q][0] += d * d;
+                    ++terms[q];
+                }
             }
         }
     }
-    if (terms == 0) {
-        return nan;
+    for (std::size_t q = 0; q < g; ++q) {
+        if (terms[q] == 0) {
+            out[q] = nan;
+            continue;
+        }
+        const double tau = static_cast<double>(ms[q]) * tau0;
+        out[q] = std::sqrt((lanes[q][0] + lanes[q][1]) / static_cast<double>(terms[q]) /
+                           (2.0 * tau * tau));
     }
-    const double tau = static_cast<double>(m) * tau0;
-    return std::sqrt((lanes[0] + lanes[1]) / static_cast<double>(terms) / (2.0 * tau * tau));
 }
 
-double mdev_one(const Prepared& p, double tau0, std::size_t m) {
-    const Prepared& x = p;
+template <std::size_t G>
+void mdev_group(const Prepared& x, double tau0, std::span<const std::size_t> ms, double* out) {
     const std::size_t n = x.size();
-    if (m == 0 || n < 3 * m) {
-        return nan;
-    }
+    constexpr std::size_t g = G;
     // inner_j = Σ_{i=j}^{j+m−1} (x_{i+2m} − 2x_{i+m} + x_i); going from j to j+1 adds the term at
     // i = j+m and drops the one at i = j, i.e. inner += x_{j+3m} − 3x_{j+2m} + 3x_{j+m} − x_j.
     // Missing samples count as zero inside the running sum (keeping the update exact) and a
     // running count of them in the 3m-sample span decides whether the term is used.
-    auto v = [&](std::size_t i) { return std::isnan(x[i]) ? 0.0 : x[i]; };
+    auto v = [&](std::size_t i) {
+        const double value = x[i];
+        return std::isnan(value) ? 0.0 : value;
+    };
     auto missing = [&](std::size_t i) -> std::size_t { return std::isnan(x[i]) ? 1 : 0; };
-    double inner = 0;
-    std::size_t missing_in_span = 0;
-    for (std::size_t i = 0; i < m; ++i) {
-        inner += v(i + 2 * m) - 2 * v(i + m) + v(i);
-    }
-    double sum = 0;
-    std::size_t terms = 0;
-    const std::size_t last = n - 3 * m;  // the last j
-    if (!p.any_missing) {
-        for (std::size_t j = 0; j < last; ++j) {
-            sum += inner * inner;
-            inner += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - x[j];
-        }
-        sum += inner * inner;
-        terms = last + 1;
-    } else {
-        for (std::size_t i = 0; i < 3 * m; ++i) {
-            missing_in_span += missing(i);
-        }
-        for (std::size_t j = 0;; ++j) {
-            if (missing_in_span == 0) {
-                sum += inner * inner;
-                ++terms;
-            }
-            if (j == last) {
-                break;
-            }
-            inner += v(j + 3 * m) - 3 * v(j + 2 * m) + 3 * v(j + m) - v(j);
-            missing_in_span += missing(j + 3 * m);
-            missing_in_span -= missing(j);
-        }
-    }
-    if (terms == 0) {
-        return nan;
-    }
-    const double tau = static_cast<double>(m) * tau0;
-    const auto md = static_cast<double>(m);
-    return std::sqrt(sum / static_cast<double>(terms) / (2.0 * md * md * tau * tau));
-}
-
-// MDEV of up to four taus at once over a series without missing samples. Each tau's running
-// sum is a serial chain (inner += …; sum += inner²), so one tau at a time waits on add
-// latency; interleaving independent taus fills the pipeline. Every tau still sees exactly
-// mdev_one's operations in mdev_one's order, so the results are bit-identical.
-void mdev_group(const Prepared& x, double tau0, std::span<const std::size_t> ms, double* out) {
-    constexpr std::size_t max_group = 4;
-    const std::size_t n = x.size();
-    const std::size_t g = ms.size();
     double inner[max_group] = {};
     double sum[max_group] = {};
+    std::size_t terms[max_group] = {};
+    std::size_t missing_in_span[max_group] = {};
     std::size_t last[max_group] = {};
     std::size_t common = n;
     for (std::size_t q = 0; q < g; ++q) {
         const std::size_t m = ms[q];
         for (std::size_t i = 0; i < m; ++i) {
-            inner[q] += x[i + 2 * m] - 2 * x[i + m] + x[i];
+            inner[q] += v(i + 2 * m) - 2 * v(i + m) + v(i);
+        }
+        if (x.any_missing) {
+            for (std::size_t i = 0; i < 3 * m; ++i) {
+                missing_in_span[q] += missing(i);
+            }
         }
         last[q] = n - 3 * m;
         common = std::min(common, last[q]);
     }
-    if (g == max_group) {
-        const std::size_t m0 = ms[0], m1 = ms[1], m2 = ms[2], m3 = ms[3];
+    if (!x.any_missing) {
         for (std::size_t j = 0; j < common; ++j) {
-            sum[0] += inner[0] * inner[0];
-            sum[1] += inner[1] * inner[1];
-            sum[2] += inner[2] * inner[2];
-            sum[3] += inner[3] * inner[3];
             const double xj = x[j];
-            inner[0] += x[j + 3 * m0] - 3 * x[j + 2 * m0] + 3 * x[j + m0] - xj;
-            inner[1] += x[j + 3 * m1] - 3 * x[j + 2 * m1] + 3 * x[j + m1] - xj;
-            inner[2] += x[j + 3 * m2] - 3 * x[j + 2 * m2] + 3 * x[j + m2] - xj;
-            inner[3] += x[j + 3 * m3] - 3 * x[j + 2 * m3] + 3 * x[j + m3] - xj;
+            for (std::size_t q = 0; q < g; ++q) {
+                const std::size_t m = ms[q];
+                sum[q] += inner[q] * inner[q];
+                inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - xj;
+            }
+        }
+        for (std::size_t q = 0; q < g; ++q) {
+            const std::size_t m = ms[q];
+            for (std::size_t j = common; j < last[q]; ++j) {
+                sum[q] += inner[q] * inner[q];
+                inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - x[j];
+            }
+            sum[q] += inner[q] * inner[q];
+            terms[q] = last[q] + 1;
         }
     } else {
-        common = 0;
+        for (std::size_t j = 0; j < common; ++j) {
+            const double vj = v(j);
+            const std::size_t mj = missing(j);
+            for (std::size_t q = 0; q < g; ++q) {
+                const std::size_t m = ms[q];
+                if (missing_in_span[q] == 0) {
+                    sum[q] += inner[q] * inner[q];
+                    ++terms[q];
+                }
+                inner[q] += v(j + 3 * m) - 3 * v(j + 2 * m) + 3 * v(j + m) - vj;
+                missing_in_span[q] += missing(j + 3 * m);
+                missing_in_span[q] -= mj;
+            }
+        }
+        for (std::size_t q = 0; q < g; ++q) {
+            const std::size_t m = ms[q];
+            for (std::size_t j = common;; ++j) {
+                if (missing_in_span[q] == 0) {
+                    sum[q] += inner[q] * inner[q];
+                    ++terms[q];
+                }
+                if (j == last[q]) {
+                    break;
+                }
+                inner[q] += v(j + 3 * m) - 3 * v(j + 2 * m) + 3 * v(j + m) - v(j);
+                missing_in_span[q] += missing(j + 3 * m);
+                missing_in_span[q] -= missing(j);
+            }
+        }
     }
     for (std::size_t q = 0; q < g; ++q) {
-        const std::size_t m = ms[q];
-        for (std::size_t j = common; j < last[q]; ++j) {
-            sum[q] += inner[q] * inner[q];
-            inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - x[j];
+        if (terms[q] == 0) {
+            out[q] = nan;
+            continue;
         }
-        sum[q] += inner[q] * inner[q];
-        const std::size_t terms = last[q] + 1;
-        const double tau = static_cast<double>(m) * tau0;
-        const auto md = static_cast<double>(m);
-        out[q] = std::sqrt(sum[q] / static_cast<double>(terms) / (2.0 * md * md * tau * tau));
+        const double tau = static_cast<double>(ms[q]) * tau0;
+        const auto md = static_cast<double>(ms[q]);
+        out[q] = std::sqrt(sum[q] / static_cast<double>(terms[q]) / (2.0 * md * md * tau * tau));
     }
 }
 
-// MDEV at every factor: grouped when nothing is missing, one by one otherwise.
-std::vector<double> mdev_all(const Prepared& p, double tau0, std::span<const std::size_t> factors) {
-    std::vector<double> out(factors.size());
-    std::vector<std::size_t> group;
+// One measure at every factor, in groups of up to four valid taus; `valid(m)` says whether m
+// gives a value at all (else NaN, as the single-tau functions return).
+template <typename Group, typename Valid>
+std::vector<double> grouped(const Prepared& p, double tau0, std::span<const std::size_t> factors,
+                            Group group, Valid valid) {
+    std::vector<double> out(factors.size(), nan);
+    std::vector<std::size_t> ms;
     std::vector<std::size_t> where;
     auto flush = [&] {
-        double values[4];
-        mdev_group(p, tau0, group, values);
-        for (std::size_t q = 0; q < group.size(); ++q) {
+        double values[max_group];
+        switch (ms.size()) {
+            case 1:
+                group(std::integral_constant<std::size_t, 1>{}, p, tau0, ms, values);
+                break;
+            case 2:
+                group(std::integral_constant<std::size_t, 2>{}, p, tau0, ms, values);
+                break;
+            case 3:
+                group(std::integral_constant<std::size_t, 3>{}, p, tau0, ms, values);
+                break;
+            default:
+                group(std::integral_constant<std::size_t, 4>{}, p, tau0, ms, values);
+                break;
+        }
+        for (std::size_t q = 0; q < ms.size(); ++q) {
             out[where[q]] = values[q];
         }
-        group.clear();
+        ms.clear();
         where.clear();
     };
     for (std::size_t i = 0; i < factors.size(); ++i) {
-        const std::size_t m = factors[i];
-        if (p.any_missing || m == 0 || p.size() < 3 * m) {
-            out[i] = mdev_one(p, tau0, m);
+        if (!valid(factors[i])) {
             continue;
         }
-        group.push_back(m);
+        ms.push_back(factors[i]);
         where.push_back(i);
-        if (group.size() == 4) {
+        if (ms.size() == max_group) {
             flush();
         }
     }
-    if (!group.empty()) {
+    if (!ms.empty()) {
         flush();
     }
     return out;
+}
+
+std::vector<double> adev_all(const Prepared& p, double tau0, std::span<const std::size_t> factors) {
+    const std::size_t n = p.size();
+    return grouped(
+        p, tau0, factors,
+        [](auto size, const Prepared& x, double t, std::span<const std::size_t> ms, double* out) {
+            adev_group<decltype(size)::value>(x, t, ms, out);
+        },
+        [n](std::size_t m) { return m != 0 && n >= 2 * m + 1; });
+}
+
+std::vector<double> mdev_all(const Prepared& p, double tau0, std::span<const std::size_t> factors) {
+    const std::size_t n = p.size();
+    return grouped(
+        p, tau0, factors,
+        [](auto size, const Prepared& x, double t, std::span<const std::size_t> ms, double* out) {
+            mdev_group<decltype(size)::value>(x, t, ms, out);
+        },
+        [n](std::size_t m) { return m != 0 && n >= 3 * m; });
 }
 
 }  // namespace
 
 std::vector<double> overlapping_adev(std::span<const double> phase_s, double tau0_s,
                                      std::span<const std::size_t> factors) {
-    const Prepared p = prepare(phase_s);
-    std::vector<double> out;
-    out.reserve(factors.size());
-    for (std::size_t m : factors) {
-        out.push_back(adev_one(p, tau0_s, m));
-    }
-    return out;
+    return adev_all(prepare(phase_s), tau0_s, factors);
 }
 
 std::vector<double> modified_adev(std::span<const double> phase_s, double tau0_s,
@@ -435,20 +497,18 @@ Stability compute_stability(std::span<const double> phase_s, double tau0_s,
     for (std::size_t m : factors) {
         s.tau_s.push_back(static_cast<double>(m) * tau0_s);
     }
-    // MTIE on a second thread while ADEV and MDEV run here: the machine has two cores and
-    // both only read the phase. Each result is computed exactly as it would be alone.
-    auto mtie_result =
-        std::async(std::launch::async, [phase_s, factors] { return mtie(phase_s, factors); });
+    // Two cores, three measures that only read the phase: MDEV (the dearest) on a second
+    // thread, ADEV then MTIE here. Each result is computed exactly as it would be alone.
     const Prepared p = prepare(phase_s);
-    for (std::size_t m : factors) {
-        s.adev.push_back(adev_one(p, tau0_s, m));
-    }
-    s.mdev = mdev_all(p, tau0_s, factors);
+    auto mdev_result = std::async(std::launch::async,
+                                  [&p, tau0_s, factors] { return mdev_all(p, tau0_s, factors); });
+    s.adev = adev_all(p, tau0_s, factors);
+    s.mtie_s = mtie(phase_s, factors);
+    s.mdev = mdev_result.get();
     s.tdev_s = s.mdev;
     for (std::size_t i = 0; i < factors.size(); ++i) {
         s.tdev_s[i] *= s.tau_s[i] / std::sqrt(3.0);
     }
-    s.mtie_s = mtie_result.get();
     s.missing_samples = static_cast<std::size_t>(
         std::count_if(phase_s.begin(), phase_s.end(), [](double v) { return std::isnan(v); }));
     return s;
