@@ -3,29 +3,48 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <future>
 #include <limits>
 #include <numeric>
 #include <string>
 
+#include "detrend_detail.hpp"
+#include "histogram_detail.hpp"
+#include "order_statistics.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/stats/offsets.hpp"
 #include "ppsbench/stats/period_jitter.hpp"
 #include "ppsbench/stats/quantile.hpp"
+#include "train_detail.hpp"
 
 namespace ppsbench::stats {
 
 namespace {
 
-// The pulses of one edge in time order with duplicates dropped, plus where each came from.
+// The pulses of one edge in time order with duplicates dropped, plus where each came from. The
+// pulses are read from the caller's Pulse array, directly in the usual capture (one edge, in
+// order, no duplicates), else through an index: copying timestamps and sequence numbers out
+// would cost 160 MB at 10 M pulses.
 struct Selected {
-    std::vector<std::int64_t> timestamps;
-    std::vector<std::uint64_t> sequences;
-    std::vector<std::size_t> source;  // empty: identity
+    std::span<const core::Pulse> pulses;
+    std::vector<std::size_t> source;  // unless `identity`: index into `pulses`
+    bool identity = true;
+    std::size_t size = 0;
     std::size_t other_edge = 0;
     std::size_t duplicates = 0;
     std::size_t out_of_order = 0;
 
-    std::size_t pulse(std::size_t i) const { return source.empty() ? i : source[i]; }
+    std::size_t pulse(std::size_t i) const { return identity ? i : source[i]; }
+};
+
+struct TimestampColumn {
+    const Selected& s;
+    std::int64_t operator[](std::size_t i) const { return s.pulses[s.pulse(i)].timestamp_ns; }
+};
+
+struct SequenceColumn {
+    const Selected& s;
+    std::uint64_t operator[](std::size_t i) const { return s.pulses[s.pulse(i)].sequence; }
 };
 
 core::Edge choose_edge(std::span<const core::Pulse> pulses, const AnalysisOptions& options) {
@@ -40,8 +59,7 @@ core::Edge choose_edge(std::span<const core::Pulse> pulses, const AnalysisOption
 
 Selected select(std::span<const core::Pulse> pulses, core::Edge edge, std::int64_t period_ns) {
     Selected s;
-    // Fast path (the usual capture: one edge, in order, no duplicates) keeps `source` empty;
-    // anything else builds the index map once.
+    s.pulses = pulses;
     bool identity = true;
     std::int64_t previous = 0;
     for (std::size_t i = 0; i < pulses.size(); ++i) {
@@ -55,98 +73,72 @@ Selected select(std::span<const core::Pulse> pulses, core::Edge edge, std::int64
         }
         previous = pulses[i].timestamp_ns;
     }
-    if (!identity) {
-        s.source.reserve(pulses.size() - s.other_edge);
-        bool have_previous = false;
-        for (std::size_t i = 0; i < pulses.size(); ++i) {
-            if (pulses[i].edge != edge) {
-                continue;
-            }
-            if (have_previous && pulses[i].timestamp_ns < previous) {
-                ++s.out_of_order;
-            }
-            previous = pulses[i].timestamp_ns;
-            have_previous = true;
-            s.source.push_back(i);
-        }
-        if (s.out_of_order > 0) {
-            std::stable_sort(s.source.begin(), s.source.end(), [&](std::size_t a, std::size_t b) {
-                return pulses[a].timestamp_ns < pulses[b].timestamp_ns;
-            });
-        }
-        // A second pulse within half a period of the one before is not another pulse of the
-        // train: an exact duplicate (a replayed line) or a glitch. Keep the first.
-        std::size_t kept = 0;
-        for (std::size_t i = 0; i < s.source.size(); ++i) {
-            if (kept > 0 &&
-                pulses[s.source[i]].timestamp_ns - pulses[s.source[kept - 1]].timestamp_ns <
-                    period_ns / 2) {
-                ++s.duplicates;
-                continue;
-            }
-            s.source[kept++] = s.source[i];
-        }
-        s.source.resize(kept);
+    s.identity = identity;
+    if (identity) {
+        s.size = pulses.size();
+        return s;
     }
-    const std::size_t n = s.source.empty() && identity ? pulses.size() : s.source.size();
-    s.timestamps.resize(n);
-    s.sequences.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const core::Pulse& p = pulses[s.pulse(i)];
-        s.timestamps[i] = p.timestamp_ns;
-        s.sequences[i] = p.sequence;
+    s.source.reserve(pulses.size() - s.other_edge);
+    bool have_previous = false;
+    for (std::size_t i = 0; i < pulses.size(); ++i) {
+        if (pulses[i].edge != edge) {
+            continue;
+        }
+        if (have_previous && pulses[i].timestamp_ns < previous) {
+            ++s.out_of_order;
+        }
+        previous = pulses[i].timestamp_ns;
+        have_previous = true;
+        s.source.push_back(i);
     }
+    if (s.out_of_order > 0) {
+        std::stable_sort(s.source.begin(), s.source.end(), [&](std::size_t a, std::size_t b) {
+            return pulses[a].timestamp_ns < pulses[b].timestamp_ns;
+        });
+    }
+    // A second pulse within half a period of the one before is not another pulse of the
+    // train: an exact duplicate (a replayed line) or a glitch. Keep the first.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < s.source.size(); ++i) {
+        if (kept > 0 && pulses[s.source[i]].timestamp_ns - pulses[s.source[kept - 1]].timestamp_ns <
+                            period_ns / 2) {
+            ++s.duplicates;
+            continue;
+        }
+        s.source[kept++] = s.source[i];
+    }
+    s.source.resize(kept);
+    s.size = kept;
     return s;
 }
 
-// Phase offsets in the period-long window centred on the run's median offset, so that a
-// source sitting near ±P/2 is not torn in two (plain offsets would jump by P between samples).
-// For a source anywhere near the top of the period this equals t − P·round(t/P).
-std::vector<double> centred_offsets(std::span<const std::int64_t> t, std::int64_t period_ns) {
-    std::vector<double> offsets(t.size());
-    if (t.empty()) {
-        return offsets;
-    }
-    auto around = [period_ns](std::int64_t timestamp, std::int64_t centre) {
-        return centre + phase_offset_ns(timestamp - centre, period_ns);
-    };
-    // First centre on the first pulse, then on the median of those offsets: robust unless the
-    // first pulse is itself half a period away from all the others.
-    const std::int64_t first = phase_offset_ns(t[0], period_ns);
-    for (std::size_t i = 0; i < t.size(); ++i) {
-        offsets[i] = static_cast<double>(around(t[i], first));
-    }
-    std::vector<double> scratch = even_sample(offsets);
-    const auto centre = static_cast<std::int64_t>(std::llround(median_in_place(scratch)));
-    const std::int64_t plain_centre = phase_offset_ns(centre, period_ns);
-    for (std::size_t i = 0; i < t.size(); ++i) {
-        offsets[i] = static_cast<double>(around(t[i], plain_centre));
-    }
-    return offsets;
-}
+struct JitterResult {
+    Summary all;
+    Summary without_outliers;
+    detail::JitterCounts counts;
+    std::vector<double> values;  // if keep_series
+};
 
-// Phase of a free-running clock against the nominal grid: t_i − t_0 − k_i·P, exact in int64.
-std::vector<double> grid_phase(std::span<const std::int64_t> t, std::span<const std::int64_t> k,
-                               std::int64_t period_ns) {
-    std::vector<double> phase(t.size());
-    for (std::size_t i = 0; i < t.size(); ++i) {
-        phase[i] = static_cast<double>(t[i] - t[0] - k[i] * period_ns);
-    }
-    return phase;
-}
-
-std::vector<double> without(std::span<const double> values, std::span<const std::size_t> drop) {
-    std::vector<double> kept;
-    kept.reserve(values.size() - std::min(values.size(), drop.size()));
-    std::size_t next = 0;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        if (next < drop.size() && drop[next] == i) {
-            ++next;
-            continue;
+// Calls f(value) for every value of `values` except those at the (sorted) positions `drop`.
+auto without(std::span<const double> values, std::span<const std::size_t> drop) {
+    return [values, drop](auto&& f) {
+        std::size_t next = 0;
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            if (next < drop.size() && drop[next] == i) {
+                ++next;
+                continue;
+            }
+            f(values[i]);
         }
-        kept.push_back(values[i]);
-    }
-    return kept;
+    };
+}
+
+auto all_of(std::span<const double> values) {
+    return [values](auto&& f) {
+        for (double v : values) {
+            f(v);
+        }
+    };
 }
 
 std::string format_ppm(double ratio) {
@@ -157,6 +149,10 @@ std::string format_ppm(double ratio) {
 
 }  // namespace
 
+// Memory: besides the caller's pulses, analyze() keeps one buffer of 8 bytes per pulse (the
+// phase, then the residuals, then the stability grid), the pulse index as runs, and no copy
+// per summary (order_statistics.hpp reads each series in place). At 10 M pulses that is 80 MB
+// plus MTIE's block buffers, against 240 MB for the Pulse array itself.
 RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions& options) {
     if (options.period_ns <= 0) {
         throw core::UsageError("the period must be positive, not " +
@@ -166,14 +162,15 @@ RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions
         throw core::UsageError("detrend degree must be 1 or 2, not " +
                                std::to_string(options.detrend_degree));
     }
+    const std::int64_t period_ns = options.period_ns;
     RunStatistics r;
     r.clock = options.clock;
-    r.period_ns = options.period_ns;
+    r.period_ns = period_ns;
     r.edge = choose_edge(pulses, options);
 
-    Selected sel = select(pulses, r.edge, options.period_ns);
-    const std::vector<std::int64_t>& t = sel.timestamps;
-    const std::size_t n = t.size();
+    Selected sel = select(pulses, r.edge, period_ns);
+    const TimestampColumn t{sel};
+    const std::size_t n = sel.size;
     r.pulses = n;
     r.other_edge_pulses = sel.other_edge;
     r.duplicates = sel.duplicates;
@@ -181,17 +178,16 @@ RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions
 
     // Count pulses with the clock's own period, so a free-running clock's ppm error does not
     // turn into phantom missed pulses over a long run.
-    r.estimated_period_ns = estimate_period_ns(t, options.period_ns);
-    const double rate_error = r.estimated_period_ns / static_cast<double>(options.period_ns) - 1;
+    r.estimated_period_ns = detail::estimate_period(t, n, period_ns);
+    const double rate_error = r.estimated_period_ns / static_cast<double>(period_ns) - 1;
     if (options.clock == core::ClockId::realtime && std::abs(rate_error) > 1e-4) {
         r.notes.push_back("the median pulse interval differs from the period by " +
                           format_ppm(rate_error) + ": is --period right?");
     }
-    std::vector<std::int64_t> k = pulse_indices(t, r.estimated_period_ns);
+    const detail::PulseIndex k(t, n, r.estimated_period_ns);
 
     const MissedPulses missed =
-        find_missed_pulses(t, sel.sequences, r.estimated_period_ns, options.period_ns);
-    sel.sequences = {};
+        detail::find_missed(t, SequenceColumn{sel}, n, true, r.estimated_period_ns, period_ns);
     r.missed_pulses = missed.total;
     r.missed_by_sequence = missed.by_sequence;
     r.missed_by_time = missed.by_time;
@@ -200,51 +196,63 @@ RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions
             {sel.pulse(g.index), t[g.index], g.missed, g.missed_by_sequence, g.missed_by_time});
     }
 
-    // The phase series everything else is computed from.
+    // The phase series everything else is computed from. On a realtime clock: phase offsets
+    // in the period-long window centred on the run's median offset, so that a source sitting
+    // near ±P/2 is not torn in two (plain offsets would jump by P between samples); for a
+    // source anywhere near the top of the period this equals t − P·round(t/P). On a
+    // free-running clock: t_i − t_0 − k_i·P against the nominal grid, exact in int64.
     const bool realtime = options.clock == core::ClockId::realtime;
-    std::vector<double> phase =
-        realtime ? centred_offsets(t, options.period_ns) : grid_phase(t, k, options.period_ns);
+    const std::size_t length = n > 0 ? static_cast<std::size_t>(k.back()) + 1 : 0;
+    std::vector<double> work;  // the one per-pulse buffer
+    work.reserve(std::max(n, options.compute_stability ? length : 0));
+    work.resize(n);
+    std::int64_t centre = 0;
+    auto around = [period_ns](std::int64_t timestamp, std::int64_t c) {
+        return c + phase_offset_ns(timestamp - c, period_ns);
+    };
+    if (realtime && n > 0) {
+        // First centre on the first pulse, then on the median of those offsets: robust unless
+        // the first pulse is itself half a period away from all the others.
+        const std::int64_t first = phase_offset_ns(t[0], period_ns);
+        for (std::size_t i = 0; i < n; ++i) {
+            work[i] = static_cast<double>(around(t[i], first));
+        }
+        std::vector<double> scratch = even_sample(work);
+        const auto median = static_cast<std::int64_t>(std::llround(median_in_place(scratch)));
+        centre = phase_offset_ns(median, period_ns);
+    }
+    std::vector<Step> steps;
+    // f(i, k_i, phase_i), steps removed once they are known: the phase is recomputed from the
+    // timestamps when it is needed again rather than kept in a second buffer.
+    auto for_each_phase = [&](auto&& f) {
+        const std::int64_t t0 = n > 0 ? t[0] : 0;
+        const bool shifted = r.clock_steps_removed;
+        double shift = 0;
+        std::size_t next = 0;
+        k.for_each([&](std::size_t i, std::int64_t ki) {
+            double v = realtime ? static_cast<double>(around(t[i], centre))
+                                : static_cast<double>(t[i] - t0 - ki * period_ns);
+            if (shifted) {
+                while (next < steps.size() && steps[next].index == i) {
+                    shift += steps[next].size_ns;
+                    ++next;
+                }
+                v -= shift;
+            }
+            f(i, ki, v);
+        });
+    };
+    for_each_phase([&](std::size_t i, std::int64_t, double v) { work[i] = v; });
 
-    const std::vector<Step> steps = find_steps(phase, options.step_k);
+    steps = find_steps(work, options.step_k);
     std::vector<std::size_t> step_positions;
     for (const Step& s : steps) {
         r.clock_steps.push_back({sel.pulse(s.index), t[s.index], s.size_ns});
         step_positions.push_back(s.index);
     }
     if (options.remove_clock_steps && !steps.empty()) {
-        remove_steps(phase, steps);
+        remove_steps(work, steps);
         r.clock_steps_removed = true;
-    }
-
-    if (realtime) {
-        r.offset_ns = summarize(phase);
-    }
-    Detrended detrended = n > 0 ? detrend(k, phase, options.detrend_degree) : Detrended{};
-    r.fit = detrended.fit;
-    std::vector<double>& residuals = detrended.residuals_ns;
-    const std::vector<double>& headline_series = realtime ? phase : residuals;
-
-    if (!realtime) {
-        r.detrended_ns = summarize(residuals);
-    }
-    const Summary& head = realtime ? *r.offset_ns : r.detrended_ns;
-    const Outliers outliers =
-        find_outliers(headline_series, options.outlier_k, head.median, head.robust_stddev);
-    r.outliers.center_ns = outliers.center;
-    r.outliers.scale_ns = outliers.scale;
-    r.outliers.threshold_ns = outliers.threshold;
-    for (std::size_t i : outliers.indices) {
-        r.outliers.pulses.push_back(sel.pulse(i));
-    }
-    if (options.compute_histogram) {
-        r.histogram = make_histogram(headline_series, options.histogram);
-    }
-    const bool any_outliers = !outliers.indices.empty();
-    if (realtime && any_outliers) {
-        auto kept = without(phase, outliers.indices);
-        r.offset_ns_without_outliers = summarize_in_place(kept);
-    } else if (realtime) {
-        r.offset_ns_without_outliers = r.offset_ns;
     }
 
     Series series;
@@ -253,56 +261,133 @@ RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions
         for (std::size_t i = 0; i < n; ++i) {
             series.pulse[i] = sel.pulse(i);
         }
-        series.detrended_ns = residuals;
-        if (realtime) {
-            series.offset_ns = phase;
+    }
+
+    // The headline series (offsets on a realtime clock, residuals otherwise) also yields the
+    // outlier rule's centre and scale, the histogram's quantiles and its counts.
+    const std::span<const double> hist_qs =
+        options.compute_histogram ? std::span<const double>(detail::histogram_quantiles)
+                                  : std::span<const double>{};
+    Outliers outliers;
+    auto headline = [&](const std::vector<double>& values) {
+        auto s = detail::summarize_buffer(values, hist_qs);
+        outliers =
+            find_outliers(values, options.outlier_k, s.summary.median, s.summary.robust_stddev);
+        r.outliers.center_ns = outliers.center;
+        r.outliers.scale_ns = outliers.scale;
+        r.outliers.threshold_ns = outliers.threshold;
+        for (std::size_t i : outliers.indices) {
+            r.outliers.pulses.push_back(sel.pulse(i));
+        }
+        if (options.compute_histogram) {
+            r.histogram = detail::histogram_from_quantiles(s.extra, values.size(), s.summary.stddev,
+                                                           all_of(values), options.histogram);
+        }
+        return s.summary;
+    };
+    auto without_outliers = [&](const std::vector<double>& values, const Summary& all) {
+        if (outliers.indices.empty()) {
+            return all;
+        }
+        const std::size_t kept = values.size() - outliers.indices.size();
+        if (kept <= detail::sample_size) {
+            return detail::summarize_series(without(values, outliers.indices), kept).summary;
+        }
+        // The full series' sample brackets the kept values' ranks just as well.
+        return detail::summarize_series(without(values, outliers.indices), kept,
+                                        detail::strided_sample(values), false)
+            .summary;
+    };
+
+    // Period jitter straight from the timestamps: a pass to count and sample, then the
+    // summary's passes. It needs only the timestamps, the index, the steps and the outliers,
+    // so it runs on a second thread while this one works through the phase buffer.
+    auto run_jitter = [&]() {
+        auto visit = [&](std::span<const std::size_t> excluded) {
+            return [&, excluded](auto&& f) {
+                detail::for_each_period_jitter(t, n, k, period_ns, step_positions, excluded, f);
+            };
+        };
+        auto summary = [&](std::span<const std::size_t> excluded, detail::JitterCounts& counts) {
+            detail::SampleCollector sample;
+            counts = detail::for_each_period_jitter(t, n, k, period_ns, step_positions, excluded,
+                                                    [&sample](double v) { sample.add(v); });
+            const bool whole = sample.whole();
+            return detail::summarize_series(visit(excluded), counts.values, sample.take(), whole)
+                .summary;
+        };
+        JitterResult result;
+        result.all = summary({}, result.counts);
+        if (options.keep_series) {
+            result.values.reserve(result.counts.values);
+            visit({})([&](double v) { result.values.push_back(v); });
+        }
+        if (!outliers.indices.empty()) {
+            detail::JitterCounts clean;
+            result.without_outliers = summary(outliers.indices, clean);
+        } else {
+            result.without_outliers = result.all;
+        }
+        return result;
+    };
+    std::future<JitterResult> jitter_future;
+    auto start_jitter = [&] { jitter_future = std::async(std::launch::async, run_jitter); };
+
+    if (realtime) {
+        r.offset_ns = headline(work);
+        start_jitter();
+        r.offset_ns_without_outliers = without_outliers(work, *r.offset_ns);
+        if (options.keep_series) {
+            series.offset_ns = work;
         }
     }
-    if (any_outliers) {
-        auto kept = without(residuals, outliers.indices);
-        r.detrended_ns_without_outliers = summarize_in_place(kept);
+
+    // Detrend: fit the phase against the pulse index, then turn the buffer into residuals.
+    if (n > 0) {
+        r.fit = detail::begin_fit(options.detrend_degree, k.min(), k.max());
+        if (n <= static_cast<std::size_t>(options.detrend_degree)) {
+            // Fewer points than coefficients: the fit passes through every point.
+            r.fit.coefficients[0] = work[0];
+            std::fill(work.begin(), work.end(), 0.0);
+        } else {
+            detail::solve(r.fit, detail::accumulate(r.fit, n, [&](auto&& f) {
+                              k.for_each([&](std::size_t i, std::int64_t ki) { f(ki, work[i]); });
+                          }));
+            const detail::Model model(r.fit);
+            k.for_each([&](std::size_t i, std::int64_t ki) { work[i] -= model(ki); });
+        }
+    }
+    if (options.keep_series) {
+        series.detrended_ns = work;
     }
     if (realtime) {
-        r.detrended_ns = summarize_in_place(residuals);  // last use: reorder in place
-    }
-    if (!any_outliers) {
-        r.detrended_ns_without_outliers = r.detrended_ns;
-    }
-    residuals = {};
-
-    PeriodJitter jitter = period_jitter(t, k, options.period_ns, step_positions);
-    r.period_pairs_skipped_gaps = jitter.skipped_gaps;
-    r.period_pairs_skipped_steps = jitter.skipped_excluded;
-    if (options.keep_series) {
-        series.period_jitter_ns = jitter.values_ns;
-    }
-    r.period_jitter_ns = summarize_in_place(jitter.values_ns);
-    if (any_outliers) {
-        PeriodJitter clean =
-            period_jitter(t, k, options.period_ns, step_positions, outliers.indices);
-        r.period_jitter_ns_without_outliers = summarize_in_place(clean.values_ns);
+        r.detrended_ns = detail::summarize_buffer(work).summary;
     } else {
-        r.period_jitter_ns_without_outliers = r.period_jitter_ns;
+        r.detrended_ns = headline(work);
+        start_jitter();
     }
-    jitter = {};
-    sel.timestamps = {};
+    r.detrended_ns_without_outliers = without_outliers(work, r.detrended_ns);
+
+    JitterResult jitter = jitter_future.valid() ? jitter_future.get() : run_jitter();
+    r.period_jitter_ns = jitter.all;
+    r.period_jitter_ns_without_outliers = jitter.without_outliers;
+    r.period_pairs_skipped_gaps = jitter.counts.skipped_gaps;
+    r.period_pairs_skipped_steps = jitter.counts.skipped_excluded;
+    if (options.keep_series) {
+        series.period_jitter_ns = std::move(jitter.values);
+    }
 
     if (options.compute_stability && n > 0) {
         // Phase on the full pulse grid, in seconds; a missed pulse is a NaN hole that the
         // Allan-family estimators skip (stability.hpp).
-        const std::size_t length = static_cast<std::size_t>(k.back()) + 1;
-        std::vector<double> grid(length, std::numeric_limits<double>::quiet_NaN());
-        for (std::size_t i = 0; i < n; ++i) {
-            grid[static_cast<std::size_t>(k[i])] = phase[i] * 1e-9;
-        }
-        if (!options.keep_series) {
-            phase = {};
-            k = {};
-        }
-        r.stability = compute_stability(grid, static_cast<double>(options.period_ns) * 1e-9);
+        work.assign(length, std::numeric_limits<double>::quiet_NaN());
+        for_each_phase([&](std::size_t, std::int64_t ki, double v) {
+            work[static_cast<std::size_t>(ki)] = v * 1e-9;
+        });
+        r.stability = compute_stability(work, static_cast<double>(period_ns) * 1e-9);
     }
     if (options.keep_series) {
-        series.index = std::move(k);
+        series.index = k.dense();
         r.series = std::move(series);
     }
     return r;

@@ -5,28 +5,15 @@
 #include <cmath>
 #include <vector>
 
+#include "detrend_detail.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/stats/quantile.hpp"
+#include "train_detail.hpp"
 
 namespace ppsbench::stats {
 
-namespace {
-
-// P_0 … P_degree at u by the three-term recurrence (n+1)P_{n+1} = (2n+1)uP_n − nP_{n−1}.
-template <typename T>
-void legendre(T u, int degree, T* out) {
-    out[0] = 1;
-    if (degree >= 1) {
-        out[1] = u;
-    }
-    for (int n = 1; n < degree; ++n) {
-        out[n + 1] = ((2 * n + 1) * u * out[n] - n * out[n - 1]) / (n + 1);
-    }
-}
-
-constexpr int max_degree = 2;
-
-}  // namespace
+using detail::legendre;
+using detail::max_degree;
 
 double PolynomialFit::operator()(double index) const {
     long double p[max_degree + 1];
@@ -45,29 +32,43 @@ double PolynomialFit::slope(double index) const {
 }
 
 double estimate_period_ns(std::span<const std::int64_t> timestamps_ns, std::int64_t period_ns) {
-    // The median of up to ~65536 evenly spread intervals: enough to count pulses by, and a
-    // long run does not pay for a selection over millions of intervals.
-    std::vector<double> intervals;
-    const auto nominal = static_cast<double>(period_ns);
-    const std::size_t stride = std::max<std::size_t>(1, timestamps_ns.size() / 65536);
-    for (std::size_t i = 1; i < timestamps_ns.size(); i += stride) {
-        const auto d = static_cast<double>(timestamps_ns[i] - timestamps_ns[i - 1]);
-        if (d > 0.5 * nominal && d < 1.5 * nominal) {
-            intervals.push_back(d);
-        }
-    }
-    return intervals.empty() ? nominal : median_in_place(intervals);
+    return detail::estimate_period(timestamps_ns, timestamps_ns.size(), period_ns);
 }
 
 std::vector<std::int64_t> pulse_indices(std::span<const std::int64_t> timestamps_ns,
                                         double period_ns) {
-    std::vector<std::int64_t> index(timestamps_ns.size());
-    for (std::size_t i = 1; i < timestamps_ns.size(); ++i) {
-        const auto d = static_cast<double>(timestamps_ns[i] - timestamps_ns[i - 1]);
-        index[i] = index[i - 1] + std::llround(d / period_ns);
-    }
-    return index;
+    return detail::PulseIndex(timestamps_ns, timestamps_ns.size(), period_ns).dense();
 }
+
+namespace detail {
+
+PolynomialFit begin_fit(int degree, std::int64_t lo, std::int64_t hi) {
+    PolynomialFit fit;
+    fit.degree = degree;
+    fit.coefficients.assign(static_cast<std::size_t>(degree) + 1, 0.0);
+    fit.center = (static_cast<double>(lo) + static_cast<double>(hi)) / 2.0;
+    fit.scale = std::max(1.0, (static_cast<double>(hi) - static_cast<double>(lo)) / 2.0);
+    return fit;
+}
+
+void solve(PolynomialFit& fit, const NormalEquations& eq) {
+    const int size = fit.degree + 1;
+    Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic> gram(size, size);
+    Eigen::Matrix<long double, Eigen::Dynamic, 1> rhs(size);
+    for (int r = 0; r < size; ++r) {
+        rhs(r) = eq.rhs[r];
+        for (int c = 0; c < size; ++c) {
+            gram(r, c) = c >= r ? eq.gram[r][c] : eq.gram[c][r];
+        }
+    }
+    const Eigen::VectorXd solution =
+        gram.cast<double>().completeOrthogonalDecomposition().solve(rhs.cast<double>());
+    for (int j = 0; j < size; ++j) {
+        fit.coefficients[static_cast<std::size_t>(j)] = solution(j);
+    }
+}
+
+}  // namespace detail
 
 Detrended detrend(std::span<const std::int64_t> index, std::span<const double> values_ns,
                   int degree) {
@@ -77,73 +78,28 @@ Detrended detrend(std::span<const std::int64_t> index, std::span<const double> v
     Detrended result;
     const std::size_t n = values_ns.size();
     result.residuals_ns.assign(n, 0.0);
-    PolynomialFit& fit = result.fit;
-    fit.degree = degree;
-    fit.coefficients.assign(static_cast<std::size_t>(degree) + 1, 0.0);
     if (n == 0) {
+        result.fit = detail::begin_fit(degree, 0, 0);
+        result.fit.center = 0;
+        result.fit.scale = 1;
         return result;
     }
     const auto [lo, hi] = std::minmax_element(index.begin(), index.end());
-    fit.center = (static_cast<double>(*lo) + static_cast<double>(*hi)) / 2.0;
-    fit.scale = std::max(1.0, (static_cast<double>(*hi) - static_cast<double>(*lo)) / 2.0);
+    PolynomialFit& fit = result.fit;
+    fit = detail::begin_fit(degree, *lo, *hi);
     if (n <= static_cast<std::size_t>(degree)) {
         // Fewer points than coefficients: the fit passes through every point.
         fit.coefficients[0] = values_ns[0];
         return result;
     }
-
-    // Normal equations in the Legendre basis, accumulated in long double (they are summed over
-    // millions of points); then a rank-revealing solve, so a degenerate index set (all pulses
-    // at one index) gives the minimum-norm fit instead of garbage.
-    const int size = degree + 1;
-    Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic> gram =
-        Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>::Zero(size, size);
-    Eigen::Matrix<long double, Eigen::Dynamic, 1> rhs =
-        Eigen::Matrix<long double, Eigen::Dynamic, 1>::Zero(size);
-    // Sums run in double over blocks of 4096 points and are then added in long double:
-    // as accurate as long double throughout, at double speed.
-    double p[max_degree + 1];
-    double block_gram[max_degree + 1][max_degree + 1] = {};
-    double block_rhs[max_degree + 1] = {};
-    const double inverse_scale = 1.0 / fit.scale;
+    detail::solve(fit, detail::accumulate(fit, n, [&](auto&& f) {
+                      for (std::size_t i = 0; i < n; ++i) {
+                          f(index[i], values_ns[i]);
+                      }
+                  }));
+    const detail::Model model(fit);
     for (std::size_t i = 0; i < n; ++i) {
-        const double u = (static_cast<double>(index[i]) - fit.center) * inverse_scale;
-        legendre(u, degree, p);
-        for (int r = 0; r < size; ++r) {
-            block_rhs[r] += p[r] * values_ns[i];
-            for (int c = r; c < size; ++c) {
-                block_gram[r][c] += p[r] * p[c];
-            }
-        }
-        if (i % 4096 == 4095 || i + 1 == n) {
-            for (int r = 0; r < size; ++r) {
-                rhs(r) += block_rhs[r];
-                block_rhs[r] = 0;
-                for (int c = r; c < size; ++c) {
-                    gram(r, c) += block_gram[r][c];
-                    block_gram[r][c] = 0;
-                }
-            }
-        }
-    }
-    for (int r = 0; r < size; ++r) {
-        for (int c = 0; c < r; ++c) {
-            gram(r, c) = gram(c, r);
-        }
-    }
-    const Eigen::VectorXd solution =
-        gram.cast<double>().completeOrthogonalDecomposition().solve(rhs.cast<double>());
-    for (int j = 0; j < size; ++j) {
-        fit.coefficients[static_cast<std::size_t>(j)] = solution(j);
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-        const double u = (static_cast<double>(index[i]) - fit.center) * inverse_scale;
-        legendre(u, degree, p);
-        double model = 0;
-        for (int j = 0; j < size; ++j) {
-            model += solution(j) * p[j];
-        }
-        result.residuals_ns[i] = values_ns[i] - model;
+        result.residuals_ns[i] = values_ns[i] - model(index[i]);
     }
     return result;
 }

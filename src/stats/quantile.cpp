@@ -4,33 +4,17 @@
 #include <cmath>
 #include <limits>
 
+#include "order_statistics.hpp"
+
 namespace ppsbench::stats {
 
 namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-// numpy's _lerp: a + (b − a)·t, but computed from b when t ≥ 0.5 so that t = 1 gives exactly b.
-// Copied in form (not code) so our last digits agree with numpy's.
-double lerp(double a, double b, double t) {
-    const double diff = b - a;
-    return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
-}
-
-struct Position {
-    std::size_t below;  // floor(h)
-    double fraction;    // h − floor(h)
-};
-
-Position position(std::size_t n, double q) {
-    const double h = q * static_cast<double>(n - 1);
-    const double below = std::floor(h);
-    auto index = static_cast<std::size_t>(below);
-    if (index >= n - 1) {
-        return {n - 1, 0.0};
-    }
-    return {index, h - below};
-}
+using detail::lerp;
+using detail::Position;
+using detail::position;
 
 }  // namespace
 

@@ -33,7 +33,7 @@ std::vector<double> time_deviation(std::span<const double> phase_s, double tau0_
 // Maximum time interval error: the largest max − min of x over any window of m + 1 consecutive
 // samples (an observation interval of τ = m·tau0; ITU-T G.810). Stable32 labels the same
 // window "AF = m" and lists AF = 1, 3, 7, 15, …. Exact (not an approximation), in
-// O(N log m) time and one extra N-sample buffer, via doubling tables of window extremes.
+// O(N) time per tau and 2·(m + 1) extra samples (van Herk / Gil-Werman block extremes).
 std::vector<double> mtie(std::span<const double> phase_s, std::span<const std::size_t> factors);
 
 // Averaging factors 1, 2, 4, … up to (N − 1)/4, as Stable32 chooses its octave taus; this

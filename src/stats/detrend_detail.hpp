@@ -1,0 +1,95 @@
+#pragma once
+
+// Internal: the steps of detrend() on streamed (index, value) points, so analyze() can fit the
+// phase and write the residuals into the buffer that held it instead of keeping both.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ppsbench/stats/detrend.hpp"
+
+namespace ppsbench::stats::detail {
+
+inline constexpr int max_degree = 2;
+
+// P_0 … P_degree at u by the three-term recurrence (n+1)P_{n+1} = (2n+1)uP_n − nP_{n−1}.
+template <typename T>
+void legendre(T u, int degree, T* out) {
+    out[0] = 1;
+    if (degree >= 1) {
+        out[1] = u;
+    }
+    for (int n = 1; n < degree; ++n) {
+        out[n + 1] = ((2 * n + 1) * u * out[n] - n * out[n - 1]) / (n + 1);
+    }
+}
+
+// The fit's frame for indices in [lo, hi]: centre, scale, zero coefficients.
+PolynomialFit begin_fit(int degree, std::int64_t lo, std::int64_t hi);
+
+struct NormalEquations {
+    long double gram[max_degree + 1][max_degree + 1] = {};
+    long double rhs[max_degree + 1] = {};
+};
+
+// Normal equations in the Legendre basis. Sums run in double over blocks of 4096 points and are
+// then added in long double: as accurate as long double throughout, at double speed.
+// `visit(f)` calls f(std::int64_t index, double value) for each of the n points, in order.
+template <typename Visit>
+NormalEquations accumulate(const PolynomialFit& fit, std::size_t n, Visit visit) {
+    NormalEquations eq;
+    const int size = fit.degree + 1;
+    double p[max_degree + 1];
+    double block_gram[max_degree + 1][max_degree + 1] = {};
+    double block_rhs[max_degree + 1] = {};
+    const double inverse_scale = 1.0 / fit.scale;
+    std::size_t i = 0;
+    visit([&](std::int64_t index, double value) {
+        const double u = (static_cast<double>(index) - fit.center) * inverse_scale;
+        legendre(u, fit.degree, p);
+        for (int r = 0; r < size; ++r) {
+            block_rhs[r] += p[r] * value;
+            for (int c = r; c < size; ++c) {
+                block_gram[r][c] += p[r] * p[c];
+            }
+        }
+        if (i % 4096 == 4095 || i + 1 == n) {
+            for (int r = 0; r < size; ++r) {
+                eq.rhs[r] += block_rhs[r];
+                block_rhs[r] = 0;
+                for (int c = r; c < size; ++c) {
+                    eq.gram[r][c] += block_gram[r][c];
+                    block_gram[r][c] = 0;
+                }
+            }
+        }
+        ++i;
+    });
+    return eq;
+}
+
+// A rank-revealing solve (Eigen), so a degenerate index set (all pulses at one index) gives the
+// minimum-norm fit instead of garbage. Fills fit.coefficients.
+void solve(PolynomialFit& fit, const NormalEquations& eq);
+
+// The fitted value at `index`, in double exactly as detrend() computes residuals.
+class Model {
+  public:
+    explicit Model(const PolynomialFit& fit) : fit_(fit), inverse_scale_(1.0 / fit.scale) {}
+    double operator()(std::int64_t index) const {
+        const double u = (static_cast<double>(index) - fit_.center) * inverse_scale_;
+        double p[max_degree + 1];
+        legendre(u, fit_.degree, p);
+        double model = 0;
+        for (int j = 0; j <= fit_.degree; ++j) {
+            model += fit_.coefficients[static_cast<std::size_t>(j)] * p[j];
+        }
+        return model;
+    }
+
+  private:
+    const PolynomialFit& fit_;
+    double inverse_scale_;
+};
+
+}  // namespace ppsbench::stats::detail

@@ -1,0 +1,71 @@
+#pragma once
+
+// Internal: make_histogram's rules on precomputed quantiles, so analyze() can take them from
+// the pass that summarises the same series instead of selecting over a copy.
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+
+#include "ppsbench/stats/histogram.hpp"
+
+namespace ppsbench::stats::detail {
+
+// The x-quantiles the bin rules need: range, robust range and the IQR.
+inline constexpr double histogram_quantiles[] = {0.0, 0.001, 0.25, 0.75, 0.999, 1.0};
+
+// `q`: the values of histogram_quantiles; `stddev`: the series' sample σ (Scott's fallback);
+// `visit(f)` calls f(double) for every value (any order: only counts come out).
+template <typename Visit>
+Histogram histogram_from_quantiles(std::span<const double> q, std::size_t count, double stddev,
+                                   Visit visit, const HistogramOptions& options) {
+    Histogram h;
+    if (count == 0) {
+        return h;
+    }
+    const double n = static_cast<double>(count);
+
+    double width = options.bin_width.value_or(0.0);
+    if (!(width > 0.0)) {
+        width = 2.0 * (q[3] - q[2]) / std::cbrt(n);
+        if (!(width > 0.0)) {
+            width = stddev > 0.0 ? 3.49 * stddev / std::cbrt(n) : 1.0;
+        }
+    }
+    double lower = options.lower.value_or(q[0]);
+    double upper = options.upper.value_or(q[5]);
+    const auto bins_for = [&](double lo, double hi) { return std::floor((hi - lo) / width) + 1.0; };
+    const auto max_bins = static_cast<double>(std::max<std::size_t>(options.max_bins, 1));
+    if (!options.lower && !options.upper && bins_for(lower, upper) > max_bins) {
+        lower = q[1];
+        upper = q[4];
+        if (bins_for(lower, upper) > max_bins) {
+            width = (upper - lower) / (max_bins - 1.0);
+        }
+    }
+    // Align edges to multiples of the width, so bins read as round numbers.
+    if (!options.lower) {
+        lower = std::floor(lower / width) * width;
+    }
+    double bins = options.upper ? std::ceil((upper - lower) / width) : bins_for(lower, upper);
+    bins = std::clamp(bins, 1.0, std::max(max_bins, 1.0));
+    h.lower_edge = lower;
+    h.bin_width = width;
+    h.counts.assign(static_cast<std::size_t>(bins), 0);
+    visit([&](double v) {
+        if (std::isnan(v)) {
+            return;  // no bin for "not a number"; callers pass measured values only
+        }
+        const double position = std::floor((v - lower) / width);
+        if (position < 0.0) {
+            ++h.underflow;
+        } else if (position >= bins) {
+            ++h.overflow;
+        } else {
+            ++h.counts[static_cast<std::size_t>(position)];
+        }
+    });
+    return h;
+}
+
+}  // namespace ppsbench::stats::detail

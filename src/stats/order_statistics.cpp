@@ -1,0 +1,181 @@
+#include "order_statistics.hpp"
+
+#include "ppsbench/stats/confidence.hpp"
+
+namespace ppsbench::stats::detail {
+
+RankSelector::RankSelector(std::vector<double> sample, bool whole, std::size_t n,
+                           std::vector<std::size_t> ranks)
+    : sample_(std::move(sample)), n_(n), pending_(std::move(ranks)) {
+    if (whole) {
+        // The sample is every value: sorted, it answers every rank.
+        for (std::size_t r : pending_) {
+            found_.emplace_back(r, sample_[r]);
+        }
+        pending_.clear();
+        done_ = true;
+        return;
+    }
+    plan();
+}
+
+void RankSelector::plan() {
+    windows_.clear();
+    const auto s = static_cast<double>(sample_.size());
+    // The sample position of rank r has a binomial spread of at most √s / 2; ±(3√s + 16)
+    // brackets it all but always, and each widening multiplies the margin by 8.
+    const double margin = widen_ * (3.0 * std::sqrt(s) + 16.0);
+    for (std::size_t r : pending_) {
+        const double p = (static_cast<double>(r) + 0.5) * s / static_cast<double>(n_);
+        const double lo_index = std::floor(p - margin);
+        const double hi_index = std::ceil(p + margin);
+        Window w;
+        w.lo = lo_index < 0.0 ? -INFINITY : sample_[static_cast<std::size_t>(lo_index)];
+        w.hi = hi_index >= s ? INFINITY : sample_[static_cast<std::size_t>(hi_index)];
+        w.ranks.push_back(r);
+        if (!windows_.empty() && w.lo <= windows_.back().hi) {
+            Window& last = windows_.back();
+            last.hi = std::max(last.hi, w.hi);
+            last.ranks.push_back(r);
+        } else {
+            windows_.push_back(std::move(w));
+        }
+    }
+    below_.assign(windows_.size(), 0);
+    equal_.assign(windows_.size(), 0);
+}
+
+void RankSelector::flush() {
+    const std::size_t count = batched_;
+    batched_ = 0;
+    for (std::size_t j = 0; j < windows_.size(); ++j) {
+        Window& w = windows_[j];
+        const double lo = w.lo;
+        const double hi = w.hi;
+        std::size_t below = 0;
+        if (lo == hi) {
+            std::size_t inside = 0;
+            for (std::size_t i = 0; i < count; ++i) {
+                below += static_cast<std::size_t>(batch_[i] < lo);
+                inside += static_cast<std::size_t>(batch_[i] == lo);
+            }
+            below_[j] += below;
+            equal_[j] += inside;
+            continue;
+        }
+        // Branch-free compaction: every value is written, only those inside advance.
+        const std::size_t old_size = w.values.size();
+        w.values.resize(old_size + count);
+        double* out = w.values.data() + old_size;
+        std::size_t inside = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+            const double v = batch_[i];
+            below += static_cast<std::size_t>(v < lo);
+            out[inside] = v;
+            inside += static_cast<std::size_t>(v >= lo) & static_cast<std::size_t>(v <= hi);
+        }
+        below_[j] += below;
+        w.values.resize(old_size + inside);
+    }
+}
+
+void RankSelector::begin_pass() {
+    for (Window& w : windows_) {
+        w.values.clear();
+    }
+    std::fill(below_.begin(), below_.end(), std::size_t{0});
+    std::fill(equal_.begin(), equal_.end(), std::size_t{0});
+    batched_ = 0;
+}
+
+bool RankSelector::end_pass() {
+    flush();
+    std::vector<std::size_t> missed;
+    for (std::size_t j = 0; j < windows_.size(); ++j) {
+        Window& w = windows_[j];
+        const std::size_t below = below_[j];
+        const std::size_t inside = w.lo == w.hi ? equal_[j] : w.values.size();
+        std::size_t placed = 0;  // values[0, placed) are final (ranks ascend)
+        for (std::size_t r : w.ranks) {
+            if (r < below || r >= below + inside) {
+                missed.push_back(r);
+                continue;
+            }
+            if (w.lo == w.hi) {
+                found_.emplace_back(r, w.lo);
+                continue;
+            }
+            const std::size_t local = r - below;
+            if (local >= placed) {
+                auto first = w.values.begin() + static_cast<std::ptrdiff_t>(placed);
+                auto target = w.values.begin() + static_cast<std::ptrdiff_t>(local);
+                std::nth_element(first, target, w.values.end());
+                placed = local + 1;
+            }
+            found_.emplace_back(r, w.values[local]);
+        }
+        w.values = {};
+    }
+    pending_ = std::move(missed);
+    if (pending_.empty()) {
+        windows_.clear();
+        done_ = true;
+        return true;
+    }
+    widen_ *= 8;
+    plan();
+    return false;
+}
+
+double RankSelector::value(std::size_t rank) const {
+    for (const auto& [r, v] : found_) {
+        if (r == rank) {
+            return v;
+        }
+    }
+    return nan;
+}
+
+std::vector<double> sorted_distances(std::span<const double> sorted, double c) {
+    // Left of c the distances fall as x rises, right of c they rise: two sorted runs.
+    const auto split = static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), c) -
+                                                sorted.begin());
+    std::vector<double> out;
+    out.reserve(sorted.size());
+    std::size_t left = split;  // next left candidate is sorted[left - 1]
+    std::size_t right = split;
+    while (left > 0 || right < sorted.size()) {
+        const double dl = left > 0 ? std::abs(sorted[left - 1] - c) : INFINITY;
+        const double dr = right < sorted.size() ? std::abs(sorted[right] - c) : INFINITY;
+        if (left > 0 && (dl <= dr || right == sorted.size())) {
+            out.push_back(dl);
+            --left;
+        } else {
+            out.push_back(dr);
+            ++right;
+        }
+    }
+    return out;
+}
+
+Summary finish_moments(std::size_t n, double lo, double hi, long double sum,
+                       long double squared_deviations, long double squares) {
+    Summary s;
+    if (n == 0) {
+        s.mean = s.stddev = s.min = s.max = s.peak_to_peak = s.rms = nan;
+        return s;
+    }
+    const auto count = static_cast<long double>(n);
+    const long double mean = sum / count;
+    s.count = n;
+    s.mean = static_cast<double>(mean);
+    s.stddev = n > 1 ? static_cast<double>(std::sqrt(squared_deviations / (count - 1))) : nan;
+    s.min = lo;
+    s.max = hi;
+    s.peak_to_peak = hi - lo;
+    s.rms = static_cast<double>(std::sqrt(squares / count));
+    s.stddev_ci95 = stddev_interval(s.stddev, n, 0.95);
+    return s;
+}
+
+}  // namespace ppsbench::stats::detail

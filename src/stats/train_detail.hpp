@@ -1,0 +1,193 @@
+#pragma once
+
+// Internal: the per-pulse steps of analyze() over any timestamp column, so that analyze() can
+// read the caller's Pulse array in place instead of copying timestamps and sequence numbers
+// out of it (16 B per pulse), and keep the pulse index as runs instead of 8 B per pulse.
+// The public span functions (detrend.hpp, events.hpp, period_jitter.hpp) use the same code.
+//
+// A column is anything with `operator[](std::size_t)`.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "ppsbench/stats/events.hpp"
+#include "ppsbench/stats/quantile.hpp"
+
+namespace ppsbench::stats::detail {
+
+template <typename Timestamps>
+double estimate_period(const Timestamps& t, std::size_t n, std::int64_t period_ns) {
+    // The median of up to ~65536 evenly spread intervals: enough to count pulses by, and a
+    // long run does not pay for a selection over millions of intervals.
+    std::vector<double> intervals;
+    const auto nominal = static_cast<double>(period_ns);
+    const std::size_t stride = std::max<std::size_t>(1, n / 65536);
+    for (std::size_t i = 1; i < n; i += stride) {
+        const auto d = static_cast<double>(t[i] - t[i - 1]);
+        if (d > 0.5 * nominal && d < 1.5 * nominal) {
+            intervals.push_back(d);
+        }
+    }
+    return intervals.empty() ? nominal : median_in_place(intervals);
+}
+
+// Pulse indices k_0 = 0, k_i = k_{i−1} + round((t_i − t_{i−1}) / period), stored as runs of
+// consecutive indices: a capture has one run per missed-pulse gap, not one entry per pulse.
+class PulseIndex {
+  public:
+    PulseIndex() = default;
+    template <typename Timestamps>
+    PulseIndex(const Timestamps& t, std::size_t n, double period_ns) : n_(n) {
+        if (n == 0) {
+            return;
+        }
+        starts_.push_back(0);
+        firsts_.push_back(0);
+        std::int64_t k = 0;
+        for (std::size_t i = 1; i < n; ++i) {
+            const auto d = static_cast<double>(t[i] - t[i - 1]);
+            const std::int64_t step = std::llround(d / period_ns);
+            k += step;
+            if (step != 1) {
+                starts_.push_back(i);
+                firsts_.push_back(k);
+            }
+        }
+    }
+
+    std::size_t size() const { return n_; }
+    std::int64_t back() const {
+        return firsts_.back() + static_cast<std::int64_t>(n_ - 1 - starts_.back());
+    }
+    std::int64_t min() const {
+        std::int64_t lo = firsts_.front();
+        for (std::size_t r = 0; r < starts_.size(); ++r) {
+            lo = std::min(lo, firsts_[r]);
+        }
+        return lo;
+    }
+    std::int64_t max() const {
+        std::int64_t hi = firsts_.front();
+        for (std::size_t r = 0; r < starts_.size(); ++r) {
+            hi = std::max(hi, last_of_run(r));
+        }
+        return hi;
+    }
+    // f(i, k_i) for every pulse, in order.
+    template <typename F>
+    void for_each(F f) const {
+        for (std::size_t r = 0; r < starts_.size(); ++r) {
+            const std::size_t end = r + 1 < starts_.size() ? starts_[r + 1] : n_;
+            std::int64_t k = firsts_[r];
+            for (std::size_t i = starts_[r]; i < end; ++i, ++k) {
+                f(i, k);
+            }
+        }
+    }
+    std::vector<std::int64_t> dense() const {
+        std::vector<std::int64_t> k(n_);
+        for_each([&k](std::size_t i, std::int64_t value) { k[i] = value; });
+        return k;
+    }
+
+  private:
+    std::int64_t last_of_run(std::size_t r) const {
+        const std::size_t end = r + 1 < starts_.size() ? starts_[r + 1] : n_;
+        return firsts_[r] + static_cast<std::int64_t>(end - 1 - starts_[r]);
+    }
+    std::size_t n_ = 0;
+    std::vector<std::size_t> starts_;   // first pulse of each run
+    std::vector<std::int64_t> firsts_;  // its index
+};
+
+// A dense index (the public functions' span) with PulseIndex's for_each.
+struct SpanIndex {
+    std::span<const std::int64_t> k;
+    template <typename F>
+    void for_each(F f) const {
+        for (std::size_t i = 0; i < k.size(); ++i) {
+            f(i, k[i]);
+        }
+    }
+};
+
+template <typename Timestamps, typename Sequences>
+MissedPulses find_missed(const Timestamps& t, const Sequences& sequences, std::size_t n,
+                         bool have_sequences, double period_ns, std::int64_t nominal_period_ns) {
+    MissedPulses result;
+    const double limit = 1.5 * static_cast<double>(nominal_period_ns);
+    for (std::size_t i = 1; i < n; ++i) {
+        Gap gap{.index = i};
+        const auto interval = static_cast<double>(t[i] - t[i - 1]);
+        if (interval > limit) {
+            const auto periods = std::llround(interval / period_ns);
+            gap.missed_by_time = static_cast<std::uint64_t>(std::max<long long>(periods - 1, 1));
+        }
+        if (have_sequences && sequences[i] > sequences[i - 1]) {
+            gap.missed_by_sequence = sequences[i] - sequences[i - 1] - 1;
+        }
+        gap.missed = std::max(gap.missed_by_time, gap.missed_by_sequence);
+        if (gap.missed > 0) {
+            result.total += gap.missed;
+            result.by_time += gap.missed_by_time;
+            result.by_sequence += gap.missed_by_sequence;
+            result.gaps.push_back(gap);
+        }
+    }
+    return result;
+}
+
+struct JitterCounts {
+    std::size_t values = 0;
+    std::size_t skipped_gaps = 0;
+    std::size_t skipped_excluded = 0;
+};
+
+// Calls f(double) with (t_k − t_{k−1}) − P for each usable pair (period_jitter.hpp's rules).
+template <typename Timestamps, typename Index, typename F>
+JitterCounts for_each_period_jitter(const Timestamps& t, std::size_t n, const Index& index,
+                                    std::int64_t period_ns, std::span<const std::size_t> breaks,
+                                    std::span<const std::size_t> excluded, F f) {
+    JitterCounts counts;
+    if (n < 2) {
+        return counts;
+    }
+    // Both lists are sorted: walk them with cursors instead of searching per pair.
+    std::size_t next_break = 0;
+    std::size_t next_excluded = 0;
+    std::int64_t previous_k = 0;
+    index.for_each([&](std::size_t i, std::int64_t k) {
+        const std::int64_t step = k - previous_k;
+        previous_k = k;
+        if (i == 0) {
+            return;
+        }
+        while (next_break < breaks.size() && breaks[next_break] < i) {
+            ++next_break;
+        }
+        while (next_excluded < excluded.size() && excluded[next_excluded] < i - 1) {
+            ++next_excluded;
+        }
+        if (step != 1) {
+            ++counts.skipped_gaps;
+            return;
+        }
+        const bool at_break = next_break < breaks.size() && breaks[next_break] == i;
+        const bool touches_excluded =
+            next_excluded < excluded.size() &&
+            (excluded[next_excluded] == i - 1 || excluded[next_excluded] == i);
+        if (at_break || touches_excluded) {
+            ++counts.skipped_excluded;
+            return;
+        }
+        ++counts.values;
+        f(static_cast<double>(t[i] - t[i - 1] - period_ns));
+    });
+    return counts;
+}
+
+}  // namespace ppsbench::stats::detail
