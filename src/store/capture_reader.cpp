@@ -104,8 +104,7 @@ class Parser {
     // Splits `text` into lines and parses them; returns the unterminated tail. A well-formed
     // pulse line (nearly every line of a capture) is parsed where it lies, in one left-to-right
     // scan (files with extra columns take the general path); anything else, including every
-    // malformed line, goes through line(), which finds
-    // the fault and names it.
+    // malformed line, goes through line(), which finds the fault and names it.
     std::string_view feed(std::string_view text) {
         const char* pos = text.data();
         const char* const end = pos + text.size();
