@@ -24,6 +24,8 @@ class Command {
 std::unique_ptr<Command> make_run_command();
 std::unique_ptr<Command> make_report_command();
 std::unique_ptr<Command> make_demo_command();
+std::unique_ptr<Command> make_compare_command();
+std::unique_ptr<Command> make_gate_command();
 std::unique_ptr<Command> make_doctor_command();
 std::unique_ptr<Command> make_import_command();
 

@@ -4,7 +4,7 @@
 #include "command.hpp"
 #include "options.hpp"
 #include "ppsbench/report/renderer.hpp"
-#include "ppsbench/report/run_summary.hpp"
+#include "ppsbench/report/run_tables.hpp"
 #include "ppsbench/session/demo.hpp"
 
 namespace ppsbench::app {
@@ -38,12 +38,12 @@ class DemoCommand final : public Command {
         capture::SourceOptions source;
         source.seed = seed;
         const auto length = core::parse_duration(duration, "--duration");
-        std::vector<report::RunSummary> runs;
+        std::vector<report::RunAnalysis> runs;
         for (const auto& configuration : session::demo_configurations()) {
-            runs.push_back(
-                report::summarize_run(session::capture_in_memory(configuration, source, length)));
+            runs.push_back(report::analyze_capture(
+                session::capture_in_memory(configuration, source, length), {}));
         }
-        auto table = report::run_table(runs);
+        auto table = report::runs_table(runs, report::default_metrics(runs));
         table.title =
             fmt::format("ppsbench demo: {} of simulated 1 Hz pulses per configuration (seed {})",
                         core::format_duration(length), seed);

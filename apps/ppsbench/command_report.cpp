@@ -1,12 +1,13 @@
+#include <fstream>
 #include <iostream>
 
+#include "analysis_options.hpp"
 #include "command.hpp"
 #include "options.hpp"
-#include "ppsbench/core/duration.hpp"
+#include "output_files.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/report/renderer.hpp"
-#include "ppsbench/report/run_summary.hpp"
-#include "ppsbench/store/capture_reader.hpp"
+#include "ppsbench/report/run_tables.hpp"
 
 namespace ppsbench::app {
 namespace {
@@ -15,26 +16,38 @@ class ReportCommand final : public Command {
   public:
     std::string_view name() const override { return "report"; }
     std::string_view summary() const override {
-        return "print the jitter statistics of one or more capture files";
+        return "print the jitter statistics of capture files (text, Markdown, CSV, JSON)";
     }
 
     int run(const std::vector<std::string>& args) override {
         po::options_description options("Options");
         std::vector<std::string> files;
-        std::string period;
+        std::string format = "text";
+        std::string metrics;
+        bool verbose = false;
+        bool histogram = false;
+        OutputFiles outputs;
+        AnalysisArguments analysis;
         // clang-format off
         options.add_options()
             ("file", po::value(&files)->multitoken(), "capture files (positional)")
-            ("period", po::value(&period),
-             "nominal pulse period, overriding the one recorded in the file");
+            ("format,f", po::value(&format)->default_value(format),
+             "text, markdown, csv or json (json: the documented ppsbench.report/1 schema)")
+            ("metrics,m", po::value(&metrics),
+             ("columns to show, comma-separated: " + report::metric_names()).c_str())
+            ("verbose,v", po::bool_switch(&verbose),
+             "also the distribution, detrended and period-jitter, events and stability tables")
+            ("histogram", po::bool_switch(&histogram), "also a text histogram of each run");
         // clang-format on
+        add_analysis_options(options, analysis);
+        add_output_file_options(options, outputs);
         po::positional_options_description positional;
         positional.add("file", -1);
         po::variables_map vm;
         if (!parse_options("report", "ppsbench report FILE... [OPTIONS]",
                            "Reads capture files and prints one row per run: pulses, missed "
-                           "pulses, and the mean, σ, peak-to-peak and RMS of the phase offset "
-                           "(docs/methodology.md).",
+                           "pulses, and the mean, σ, peak-to-peak, RMS and p99 of the phase "
+                           "offset (docs/metrics.md).",
                            args, options, positional, vm)) {
             return 0;
         }
@@ -42,15 +55,28 @@ class ReportCommand final : public Command {
             throw core::UsageError(
                 "report: name at least one capture file, e.g. 'ppsbench report stock.csv'");
         }
-        std::optional<std::int64_t> period_ns;
-        if (vm.count("period") != 0U) {
-            period_ns = core::parse_duration(period, "--period").count();
-        }
-        std::vector<report::RunSummary> runs;
+        const auto renderer = report::make_renderer(format);
+        auto settings = to_settings(analysis, vm);
+        settings.keep_series = outputs.wants_series();
+        std::vector<report::RunAnalysis> runs;
         for (const auto& path : files) {
-            runs.push_back(report::summarize_run(store::read_capture_file(path), period_ns));
+            for (auto& run : report::load_runs(path, settings)) {
+                runs.push_back(std::move(run));
+            }
         }
-        report::make_text_renderer()->render(report::run_table(runs), std::cout);
+        if (format == "json") {
+            std::cout << report::report_json(runs).dump(2) << "\n";
+        } else if (verbose) {
+            renderer->render_all(report::detail_tables(runs), std::cout);
+        } else {
+            const auto columns = vm.count("metrics") != 0U ? report::parse_metrics(metrics)
+                                                           : report::default_metrics(runs);
+            renderer->render(report::runs_table(runs, columns), std::cout);
+        }
+        if (histogram) {
+            std::cout << "\n" << report::ascii_histograms(runs);
+        }
+        write_output_files(outputs, runs);
         return 0;
     }
 };

@@ -6,7 +6,7 @@
 #include "options.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/report/renderer.hpp"
-#include "ppsbench/report/run_summary.hpp"
+#include "ppsbench/report/run_tables.hpp"
 #include "ppsbench/session/run_session.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 #include "source_options.hpp"
@@ -93,8 +93,9 @@ class RunCommand final : public Command {
 
         const auto outcome = session::execute_run(run);
         const auto file = store::read_capture_file(outcome.output_path);
-        report::make_text_renderer()->render(report::run_table({report::summarize_run(file)}),
-                                             std::cout);
+        const std::vector<report::RunAnalysis> runs{report::analyze_capture(file, {})};
+        report::make_text_renderer()->render(
+            report::runs_table(runs, report::default_metrics(runs)), std::cout);
         std::cout << fmt::format("{} pulses ({}) written to {}\n", outcome.progress.pulses,
                                  capture::to_string(outcome.progress.stop_reason),
                                  outcome.output_path);

@@ -1,0 +1,47 @@
+#include "analysis_options.hpp"
+
+#include <fmt/format.h>
+
+#include "ppsbench/core/duration.hpp"
+#include "ppsbench/core/error.hpp"
+
+namespace ppsbench::app {
+
+void add_analysis_options(po::options_description& options, AnalysisArguments& arguments) {
+    // clang-format off
+    options.add_options()
+        ("period", po::value(&arguments.period),
+         "nominal pulse period, overriding the one recorded in the file (e.g. 100ms)")
+        ("detrend", po::value(&arguments.detrend)->default_value(arguments.detrend),
+         "degree of the fit removed for detrended residuals: 1 (line) or 2 (quadratic)")
+        ("outlier-k", po::value(&arguments.outlier_k)->default_value(arguments.outlier_k),
+         "flag |x − median| > k·robust σ as an outlier (flagged, never dropped)")
+        ("bin-width", po::value(&arguments.bin_width),
+         "histogram bin width (default: Freedman–Diaconis)");
+    // clang-format on
+}
+
+report::AnalysisSettings to_settings(const AnalysisArguments& arguments,
+                                     const po::variables_map& vm) {
+    report::AnalysisSettings settings;
+    if (vm.count("period") != 0U) {
+        settings.period_ns = core::parse_duration(arguments.period, "--period").count();
+    }
+    if (arguments.detrend != 1 && arguments.detrend != 2) {
+        throw core::UsageError(
+            fmt::format("--detrend {}: use 1 (linear) or 2 (quadratic)", arguments.detrend));
+    }
+    settings.detrend_degree = arguments.detrend;
+    if (!(arguments.outlier_k > 0)) {
+        throw core::UsageError(
+            fmt::format("--outlier-k {}: must be positive, e.g. 8", arguments.outlier_k));
+    }
+    settings.outlier_k = arguments.outlier_k;
+    if (vm.count("bin-width") != 0U) {
+        settings.bin_width_ns =
+            static_cast<double>(core::parse_duration(arguments.bin_width, "--bin-width").count());
+    }
+    return settings;
+}
+
+}  // namespace ppsbench::app

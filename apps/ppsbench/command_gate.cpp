@@ -1,0 +1,134 @@
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+
+#include "analysis_options.hpp"
+#include "command.hpp"
+#include "options.hpp"
+#include "ppsbench/core/duration.hpp"
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/report/gate.hpp"
+
+namespace ppsbench::app {
+namespace {
+
+class GateCommand final : public Command {
+  public:
+    std::string_view name() const override { return "gate"; }
+    std::string_view summary() const override {
+        return "CI regression gate: exit 1 when jitter regressed beyond the limits";
+    }
+
+    int run(const std::vector<std::string>& args) override {
+        po::options_description options("Options");
+        std::string baseline_path;
+        std::vector<std::string> files;
+        std::string max_sigma;
+        std::string max_p2p;
+        std::string max_rms;
+        std::string junit;
+        report::GateLimits limits;
+        double max_ratio = 0;
+        std::uint64_t max_missed = 0;
+        AnalysisArguments analysis;
+        // clang-format off
+        options.add_options()
+            ("baseline,b", po::value(&baseline_path),
+             "reference run: a capture file or a JSON summary from 'report --format json'")
+            ("current", po::value(&files)->multitoken(), "the run to check (positional)")
+            ("max-ratio", po::value(&max_ratio),
+             "fail when σ/σ(baseline) exceeds this with statistical support (e.g. 1.25)")
+            ("max-sigma", po::value(&max_sigma), "fail when σ exceeds this (e.g. 3us)")
+            ("max-p2p", po::value(&max_p2p), "fail when peak-to-peak exceeds this (e.g. 20us)")
+            ("max-rms-offset", po::value(&max_rms),
+             "fail when chrony's RMS offset at the end exceeds this (e.g. 1us)")
+            ("max-missed", po::value(&max_missed), "fail when more pulses were missed")
+            ("confidence", po::value(&limits.confidence)->default_value(limits.confidence),
+             "confidence level for the ratio rule")
+            ("junit", po::value(&junit), "also write the checks as JUnit XML to this file");
+        // clang-format on
+        add_analysis_options(options, analysis);
+        po::positional_options_description positional;
+        positional.add("current", -1);
+        po::variables_map vm;
+        if (!parse_options(
+                "gate", "ppsbench gate [--baseline BASE] CURRENT [LIMITS] [--junit FILE]",
+                "Checks a run against absolute limits and a limit relative to a baseline. "
+                "A relative limit fails only when the regression is statistically supported "
+                "(the lower bound of the σ ratio's confidence interval is above it), so an "
+                "unchanged but noisy kernel does not fail CI.\nExit status: 0 pass, 1 "
+                "regression, 2 bad input.",
+                args, options, positional, vm)) {
+            return 0;
+        }
+        if (files.size() != 1) {
+            throw core::UsageError(
+                "gate: name exactly one current run, e.g. 'ppsbench gate --baseline stock.csv "
+                "rt.csv --max-ratio 1.25'");
+        }
+        if (vm.count("max-ratio") != 0U) {
+            if (!(max_ratio > 0)) {
+                throw core::UsageError("--max-ratio: use a positive ratio, e.g. 1.25");
+            }
+            limits.max_ratio = max_ratio;
+        }
+        const auto duration_ns = [](const std::string& text, const char* option) {
+            return static_cast<double>(core::parse_duration(text, option).count());
+        };
+        if (vm.count("max-sigma") != 0U) {
+            limits.max_sigma_ns = duration_ns(max_sigma, "--max-sigma");
+        }
+        if (vm.count("max-p2p") != 0U) {
+            limits.max_p2p_ns = duration_ns(max_p2p, "--max-p2p");
+        }
+        if (vm.count("max-rms-offset") != 0U) {
+            limits.max_rms_offset_ns = duration_ns(max_rms, "--max-rms-offset");
+        }
+        if (vm.count("max-missed") != 0U) {
+            limits.max_missed = max_missed;
+        }
+        if (!limits.max_ratio && !limits.max_sigma_ns && !limits.max_p2p_ns &&
+            !limits.max_rms_offset_ns && !limits.max_missed) {
+            throw core::UsageError(
+                "gate: give at least one limit (--max-ratio, --max-sigma, --max-p2p, "
+                "--max-rms-offset, --max-missed)");
+        }
+        if (!(limits.confidence > 0 && limits.confidence < 1)) {
+            throw core::UsageError("--confidence: use a level between 0 and 1, e.g. 0.95");
+        }
+        if (limits.max_ratio && baseline_path.empty()) {
+            throw core::UsageError("gate: --max-ratio needs --baseline FILE");
+        }
+        auto settings = to_settings(analysis, vm);
+        settings.keep_series = true;
+        const auto current = report::load_runs(files.front(), settings);
+        std::vector<report::RunAnalysis> baseline;
+        if (!baseline_path.empty()) {
+            baseline = report::load_runs(baseline_path, settings);
+        }
+        if (current.size() != 1 || baseline.size() > 1) {
+            throw core::UsageError("gate: the baseline and the current run must be one run each");
+        }
+        const auto result = report::evaluate_gate(baseline.empty() ? nullptr : &baseline.front(),
+                                                  current.front(), limits);
+        std::cout << report::gate_summary(result, current.front());
+        if (!junit.empty()) {
+            std::ofstream out(junit, std::ios::trunc);
+            report::write_junit("ppsbench gate " + current.front().label,
+                                report::gate_junit(result), out);
+            if (!out) {
+                throw core::InputError(fmt::format(
+                    "--junit {}: cannot write the file; choose a writable path", junit));
+            }
+        }
+        return result.failed() ? static_cast<int>(core::ExitCode::failed) : 0;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_gate_command() {
+    return std::make_unique<GateCommand>();
+}
+
+}  // namespace ppsbench::app

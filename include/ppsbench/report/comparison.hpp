@@ -1,0 +1,55 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ppsbench/report/metrics.hpp"
+#include "ppsbench/report/run_analysis.hpp"
+#include "ppsbench/report/table.hpp"
+#include "ppsbench/stats/interval.hpp"
+
+namespace ppsbench::report {
+
+// How much larger a run's σ is than the baseline's, and how sure we are. Two intervals: the
+// F-interval is exact for independent normal samples; the block bootstrap needs neither
+// assumption but needs the pulses. "Not noise" needs every available interval to exclude 1,
+// so a comparison errs towards "could be noise" (and a gate towards not flaking).
+struct SigmaRatio {
+    double ratio = 0;
+    stats::Interval f_interval;
+    stats::Interval bootstrap;  // NaN when a run is a saved summary without pulses
+    double confidence = 0.95;
+
+    // The widest of the available intervals.
+    stats::Interval conservative() const;
+    // +1 significantly larger, −1 significantly smaller, 0 not distinguishable from noise.
+    int direction() const;
+};
+
+SigmaRatio sigma_ratio(const RunAnalysis& run, const RunAnalysis& baseline, double confidence,
+                       std::uint64_t seed = 1);
+
+struct ComparedRun {
+    const RunAnalysis* run = nullptr;
+    SigmaRatio sigma;
+    std::vector<double> ratios;  // per metric: value / baseline value (NaN if not a time metric)
+    std::string verdict;  // "PREEMPT_RT: σ 3.26× Stock kernel (95 % CI 3.10–3.43), not noise"
+};
+
+struct Comparison {
+    const RunAnalysis* baseline = nullptr;
+    std::vector<Metric> metrics;
+    std::vector<ComparedRun> runs;
+};
+
+// Runs need keep_series for the bootstrap (AnalysisSettings::keep_series).
+Comparison compare(const RunAnalysis& baseline, const std::vector<RunAnalysis>& runs,
+                   std::vector<Metric> metrics, double confidence);
+
+// The write-up-style table: a row per run (baseline first), the metrics, then "σ vs baseline"
+// with its interval; verdict lines as footnotes.
+Table comparison_table(const Comparison& comparison, const std::vector<RunAnalysis>& all_runs);
+
+nlohmann::json comparison_json(const Comparison& comparison);
+
+}  // namespace ppsbench::report

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ppsbench/report/junit.hpp"
+#include "ppsbench/report/run_analysis.hpp"
+
+namespace ppsbench::report {
+
+struct GateLimits {
+    std::optional<double> max_ratio;          // σ(current) / σ(baseline)
+    std::optional<double> max_sigma_ns;       // absolute
+    std::optional<double> max_p2p_ns;         // absolute
+    std::optional<double> max_rms_offset_ns;  // chrony's RMS offset at the end of the run
+    std::optional<std::uint64_t> max_missed;  // missed pulses
+    double confidence = 0.95;
+};
+
+struct GateCheck {
+    std::string name;  // "σ ratio ≤ 1.25"
+    bool failed = false;
+    std::string message;  // the numbers and the rule, one line
+};
+
+struct GateResult {
+    std::vector<GateCheck> checks;
+    bool failed() const;
+};
+
+// The rule (docs/compare-and-gate.md): an absolute limit fails when the measured value exceeds
+// it. The relative limit fails only when the regression is statistically supported: when the
+// lower bound of the σ ratio's conservative interval (the wider of the F-interval and the
+// bootstrap) is above the limit. A noisy but unchanged kernel then passes, and a real 3×
+// regression fails on an hour of pulses. Throws core::UsageError when a limit needs data the
+// runs do not have (no chrony samples for --max-rms-offset).
+GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current,
+                         const GateLimits& limits);
+
+std::string gate_summary(const GateResult& result, const RunAnalysis& current);
+std::vector<JunitCase> gate_junit(const GateResult& result);
+
+}  // namespace ppsbench::report
