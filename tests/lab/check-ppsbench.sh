@@ -24,8 +24,10 @@
 # when this binary has neither):
 #  5. compare prints the stock / threadirqs / PREEMPT_RT table of the raw captures and of the
 #     delay captures (text and Markdown).
-#  6. gate --max-ratio 1.25 of a thread-context delay capture against the stock hard-IRQ one
-#     exits 1; gate of one hard-IRQ delay capture against another does not exit 1.
+#  6. gate --max-ratio 1.25 of the thread-context delay captures (rt/threaded,
+#     threadirqs/threaded) against stock/threaded (hard IRQ) exits 1; gate of stock/nothread
+#     against stock/threaded (the same hard-IRQ handler on the same boot) exits 0. rt/split
+#     against stock/threaded is run and logged, not asserted (see below).
 #  7. Order, from ppsbench's own report of the delay captures: every thread-context run's
 #     median is more than PPSBENCH_LAB_ORDER_FACTOR (default 2) times every hard-IRQ run's.
 #
@@ -260,28 +262,44 @@ else
     done
     cat "$out/compare-raw.text.txt" "$out/compare-delay.text.txt" >&2
 
-    # 6. gate
-    thread_id=$(pick thread rt threadirqs || true)
-    other_hard=$(pick hard rt threadirqs || true)
-    if [[ -n "$thread_id" ]]; then
+    # 6. gate. A regression: each thread-context run against the stock hard-IRQ baseline.
+    for thread_id in rt/threaded threadirqs/threaded; do
+        [[ "${context_of[$thread_id]:-}" == thread ]] || continue
         rc=0
-        run_logged "$out/gate-thread.txt" "$pb" gate --baseline "$base_delay" "$out/delay/${thread_id/\//-}.csv" --max-ratio 1.25 \
-            --junit "$out/gate-thread.junit.xml" || rc=$?
+        name="gate-${thread_id/\//-}"
+        run_logged "$out/$name.txt" "$pb" gate --baseline "$base_delay" "$out/delay/${thread_id/\//-}.csv" \
+            --max-ratio 1.25 --junit "$out/$name.junit.xml" || rc=$?
         if ((rc == 1)); then
             pass "gate: $thread_id (thread) against $base_id (hard IRQ), --max-ratio 1.25: exit 1 (regression)"
         else
-            fail "gate: $thread_id (thread) against $base_id (hard IRQ), --max-ratio 1.25: exit $rc, expected 1: $(tail -n 4 "$out/gate-thread.txt" | tr '\n' ' ')"
+            fail "gate: $thread_id (thread) against $base_id (hard IRQ), --max-ratio 1.25: exit $rc, expected 1: $(tail -n 3 "$out/$name.txt" | tr '\n' ' ')"
         fi
-    fi
-    if [[ -n "$other_hard" && "$other_hard" != "$base_id" ]]; then
+    done
+    # No regression: the same handler function, hard IRQ both times, on the same boot (stock's
+    # threaded and nothread modes differ only by IRQF_NO_THREAD, a no-op without forced
+    # threading): the A/A test the gate's statistical rule exists for.
+    if [[ "${context_of[stock/nothread]:-}" == hard && "$base_id" == stock/threaded ]]; then
         rc=0
-        run_logged "$out/gate-hard.txt" "$pb" gate --baseline "$base_delay" "$out/delay/${other_hard/\//-}.csv" --max-ratio 1.25 || rc=$?
+        run_logged "$out/gate-stock-nothread.txt" "$pb" gate --baseline "$base_delay" "$out/delay/stock-nothread.csv" --max-ratio 1.25 || rc=$?
         if ((rc == 0)); then
-            pass "gate: $other_hard (hard IRQ) against $base_id (hard IRQ), --max-ratio 1.25: exit 0"
+            pass "gate: stock/nothread (hard IRQ) against $base_id (hard IRQ, same boot), --max-ratio 1.25: exit 0"
         else
-            fail "gate: $other_hard (hard IRQ) against $base_id (hard IRQ), --max-ratio 1.25: exit $rc, expected 0: $(tail -n 4 "$out/gate-hard.txt" | tr '\n' ' ')"
+            fail "gate: stock/nothread (hard IRQ) against $base_id (hard IRQ, same boot), --max-ratio 1.25: exit $rc, expected 0: $(tail -n 3 "$out/gate-stock-nothread.txt" | tr '\n' ' ')"
         fi
     fi
+    # Not asserted, recorded: hard IRQ on another kernel (rt/split, the RT-safe fix). Its σ under
+    # TCG differs from stock's by a factor that is real for the emulated kernels (often
+    # statistically supported), so a 1.25 limit across kernels may fail; docs/lab.md has numbers.
+    # Nor the raw captures: their phase is mostly the emulated timer's lateness, which varies
+    # between modes of one boot as much as the thread's delay does.
+    info_gate() { # info_gate NAME BASELINE CURRENT
+        local rc=0
+        run_logged "$out/$1.txt" "$pb" gate --baseline "$2" "$3" --max-ratio 1.25 || rc=$?
+        lab_log "info (not asserted): $1: exit $rc: $(grep -m1 -E '\[(pass|FAIL)\]' "$out/$1.txt" | sed 's/^ *//')"
+    }
+    [[ "${context_of[rt/split]:-}" == hard ]] && info_gate gate-rt-split "$base_delay" "$out/delay/rt-split.csv"
+    [[ -n "${context_of[rt/threaded]:-}" ]] && info_gate gate-raw-rt-threaded "$base_raw" "$res/rt/threaded/pps.csv"
+    [[ -n "${context_of[stock/nothread]:-}" ]] && info_gate gate-raw-stock-nothread "$base_raw" "$res/stock/nothread/pps.csv"
 fi
 
 # 7. order, from the delay captures' median (independent of compare's output format)
