@@ -4,6 +4,7 @@
 #
 # Usage: check-ppsbench.sh RESULTS_DIR
 #   PPSBENCH_LAB_PPSBENCH  the host's ppsbench binary (default: build/ppsbench of this checkout)
+#   PPSBENCH_LAB_AA_CONFIDENCE  --confidence of the hard-IRQ vs hard-IRQ gate (default 0.99)
 # Reads RESULTS_DIR/<config>/<mode>/{records.txt,pps.csv,gpio.csv,doctor.json,ppsbench.txt,...};
 # writes RESULTS_DIR/ppsbench/ (derived captures, compare and gate outputs, summary.md) and
 # RESULTS_DIR/check-ppsbench.counts ("PASSED FAILED"). Exit 1 when any check fails.
@@ -26,8 +27,9 @@
 #     delay captures (text and Markdown).
 #  6. gate --max-ratio 1.25 of the thread-context delay captures (rt/threaded,
 #     threadirqs/threaded) against stock/threaded (hard IRQ) exits 1; gate of stock/nothread
-#     against stock/threaded (the same hard-IRQ handler on the same boot) exits 0. rt/split
-#     against stock/threaded is run and logged, not asserted (see below).
+#     against stock/threaded (the same hard-IRQ handler on the same boot) at --confidence 0.99
+#     exits 0. The same at 0.95, rt/split against stock/threaded and the raw captures are run
+#     and logged, not asserted (see below).
 #  7. Order, from ppsbench's own report of the delay captures: every thread-context run's
 #     median is more than PPSBENCH_LAB_ORDER_FACTOR (default 2) times every hard-IRQ run's.
 #
@@ -46,6 +48,7 @@ res="$1"
 pb="${PPSBENCH_LAB_PPSBENCH:-$LAB_DIR/../../build/ppsbench}"
 [[ -x "$pb" ]] || lab_die "no ppsbench binary $pb; build it or set PPSBENCH_LAB_PPSBENCH"
 factor="${PPSBENCH_LAB_ORDER_FACTOR:-2}"
+aa_confidence="${PPSBENCH_LAB_AA_CONFIDENCE:-0.99}"
 out="$res/ppsbench"
 rm -rf "$out"
 mkdir -p "$out/delay"
@@ -108,6 +111,16 @@ for cdir in "$res"/*/; do
             pass "$id: $ok/$n pps.csv timestamps equal the module's records (sequence and ns)"
         else
             fail "$id: $ok/$n pps.csv timestamps equal the module's records: $(grep -v '^OK' "$joined" | head -n 3 | tr '\n' ';')"
+        fi
+        if [[ "$(kv run_chrony "$st")" == 1 ]]; then
+            if grep -q '^# chrony ' "$mdir/pps.csv"; then
+                pass "$id: ppsbench run --chrony auto recorded $(grep -c '^# chrony ' "$mdir/pps.csv") chrony sample(s)"
+            else
+                fail "$id: ppsbench run --chrony auto recorded no '# chrony' sample in pps.csv"
+            fi
+        elif [[ -n "$(kv chronyd_pid "$st")" && -z "${chrony_note:-}" ]]; then
+            chrony_note=1
+            lab_log "note: this ppsbench run has no --chrony option yet: chrony samples in captures not checked"
         fi
         missed=$(awk '$1=="OK" { if (p != "" && $2 > p + 1) m += $2 - p - 1; p = $2 } END { print m + 0 }' "$joined")
         hard_n=$(awk '$1=="OK" && $3==1' "$joined" | wc -l)
@@ -277,14 +290,18 @@ else
     done
     # No regression: the same handler function, hard IRQ both times, on the same boot (stock's
     # threaded and nothread modes differ only by IRQF_NO_THREAD, a no-op without forced
-    # threading): the A/A test the gate's statistical rule exists for.
+    # threading): the A/A test the gate's statistical rule exists for. At 99 % confidence: the
+    # emulated machine's noise follows the host's load, so two hard-IRQ runs 10 s apart differ
+    # by up to ~4x in sigma, and at 95 % the interval's lower bound came within 0.1 of 1.25
+    # (docs/lab.md); the thread-context runs above fail by a factor of 10 or more either way.
     if [[ "${context_of[stock/nothread]:-}" == hard && "$base_id" == stock/threaded ]]; then
         rc=0
-        run_logged "$out/gate-stock-nothread.txt" "$pb" gate --baseline "$base_delay" "$out/delay/stock-nothread.csv" --max-ratio 1.25 || rc=$?
+        run_logged "$out/gate-stock-nothread.txt" "$pb" gate --baseline "$base_delay" "$out/delay/stock-nothread.csv" \
+            --max-ratio 1.25 --confidence "$aa_confidence" || rc=$?
         if ((rc == 0)); then
-            pass "gate: stock/nothread (hard IRQ) against $base_id (hard IRQ, same boot), --max-ratio 1.25: exit 0"
+            pass "gate: stock/nothread (hard IRQ) against $base_id (hard IRQ, same boot), --max-ratio 1.25 --confidence $aa_confidence: exit 0"
         else
-            fail "gate: stock/nothread (hard IRQ) against $base_id (hard IRQ, same boot), --max-ratio 1.25: exit $rc, expected 0: $(tail -n 3 "$out/gate-stock-nothread.txt" | tr '\n' ' ')"
+            fail "gate: stock/nothread (hard IRQ) against $base_id (hard IRQ, same boot), --max-ratio 1.25 --confidence $aa_confidence: exit $rc, expected 0: $(tail -n 3 "$out/gate-stock-nothread.txt" | tr '\n' ' ')"
         fi
     fi
     # Not asserted, recorded: hard IRQ on another kernel (rt/split, the RT-safe fix). Its σ under
@@ -297,6 +314,7 @@ else
         run_logged "$out/$1.txt" "$pb" gate --baseline "$2" "$3" --max-ratio 1.25 || rc=$?
         lab_log "info (not asserted): $1: exit $rc: $(grep -m1 -E '\[(pass|FAIL)\]' "$out/$1.txt" | sed 's/^ *//')"
     }
+    [[ "${context_of[stock/nothread]:-}" == hard ]] && info_gate gate-stock-nothread-95 "$base_delay" "$out/delay/stock-nothread.csv"
     [[ "${context_of[rt/split]:-}" == hard ]] && info_gate gate-rt-split "$base_delay" "$out/delay/rt-split.csv"
     [[ -n "${context_of[rt/threaded]:-}" ]] && info_gate gate-raw-rt-threaded "$base_raw" "$res/rt/threaded/pps.csv"
     [[ -n "${context_of[stock/nothread]:-}" ]] && info_gate gate-raw-stock-nothread "$base_raw" "$res/stock/nothread/pps.csv"

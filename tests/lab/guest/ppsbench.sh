@@ -57,8 +57,15 @@ head -n 200 /proc/sys/kernel/osrelease /proc/sys/kernel/version /proc/cmdline /p
     --count "$LAB_COUNT" --label "$LAB_CONFIG-$LAB_MODE-gpio" -o "$LAB_OUT/gpio.csv" --quiet \
     >"$LAB_OUT/gpio-run.txt" 2>&1 &
 gpio_pid=$!
+# chrony's figures go into the capture once `ppsbench run` can sample them (--chrony).
+chrony_opt=
+if [ -n "$chronyd_pid" ] && "$pb" run --help 2>&1 | grep -q -- '--chrony'; then
+    chrony_opt="--chrony auto"
+fi
+echo "run_chrony=${chrony_opt:+1}" >>"$status"
+# shellcheck disable=SC2086 # chrony_opt is two words or none
 "$pb" run --source "pps:$LAB_PPS_DEV" --period "${LAB_PERIOD_MS}ms" --count "$LAB_COUNT" \
-    --label "$LAB_CONFIG-$LAB_MODE" -o "$LAB_OUT/pps.csv" --quiet >"$LAB_OUT/pps-run.txt" 2>&1
+    --label "$LAB_CONFIG-$LAB_MODE" -o "$LAB_OUT/pps.csv" --quiet $chrony_opt >"$LAB_OUT/pps-run.txt" 2>&1
 echo "pps_run_rc=$?" >>"$status"
 wait "$gpio_pid"
 echo "gpio_run_rc=$?" >>"$status"
