@@ -43,10 +43,11 @@ source "$(dirname "$0")/lib.sh"
 lab_need_pkgs jq:jq
 
 (($# == 1)) || lab_die "usage: check-ppsbench.sh RESULTS_DIR"
-res="$1"
-[[ -d "$res" ]] || lab_die "no results directory $res"
+[[ -d "$1" ]] || lab_die "no results directory $1"
+res="$(cd "$1" && pwd)"
 pb="${PPSBENCH_LAB_PPSBENCH:-$LAB_DIR/../../build/ppsbench}"
 [[ -x "$pb" ]] || lab_die "no ppsbench binary $pb; build it or set PPSBENCH_LAB_PPSBENCH"
+pb="$(cd "$(dirname "$pb")" && pwd)/$(basename "$pb")"
 factor="${PPSBENCH_LAB_ORDER_FACTOR:-2}"
 aa_confidence="${PPSBENCH_LAB_AA_CONFIDENCE:-0.99}"
 out="$res/ppsbench"
@@ -228,7 +229,9 @@ have() { "$pb" "$1" --help >/dev/null 2>&1; }
 run_logged() { # run_logged FILE CMD...: save the command and its output, return its exit code
     local file="$1" rc=0
     shift
-    { printf '$ %s\n' "${*/#$pb/ppsbench}"; "$@" 2>&1 || rc=$?; printf '(exit %d)\n' "$rc"; } >"$file"
+    # Shown as run from the results directory, so the logs read the same on every machine.
+    local shown="${*/#$pb/ppsbench}"
+    { printf '$ %s\n' "${shown//$res\//}"; (cd "$res" && "${@//$res\//}") 2>&1 || rc=$?; printf '(exit %d)\n' "$rc"; } >"$file"
     return "$rc"
 }
 pick() { # pick CONTEXT [CONFIG...]: the first config/mode with that context, preferring the configs given
