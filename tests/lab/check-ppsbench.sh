@@ -318,7 +318,7 @@ else
         lab_log "info (not asserted): $1: exit $rc: $(grep -m1 -E '\[(pass|FAIL)\]' "$out/$1.txt" | sed 's/^ *//')"
     }
     [[ "${context_of[stock/nothread]:-}" == hard ]] && info_gate gate-stock-nothread-95 "$base_delay" "$out/delay/stock-nothread.csv"
-    [[ "${context_of[rt/split]:-}" == hard ]] && info_gate gate-rt-split "$base_delay" "$out/delay/rt-split.csv"
+    [[ "${context_of[rt/split]:-}" == hard && "$base_id" != rt/split ]] && info_gate gate-rt-split "$base_delay" "$out/delay/rt-split.csv"
     [[ -n "${context_of[rt/threaded]:-}" ]] && info_gate gate-raw-rt-threaded "$base_raw" "$res/rt/threaded/pps.csv"
     [[ -n "${context_of[stock/nothread]:-}" ]] && info_gate gate-raw-stock-nothread "$base_raw" "$res/stock/nothread/pps.csv"
 fi
