@@ -22,7 +22,8 @@ build_packages=(cmake ninja-build g++ pkg-config libgpiod-dev libboost-program-o
   libbenchmark-dev)
 # Only the tests need these: a real chronyd, numpy as an independent oracle, clang-format,
 # setpriv (util-linux) to test permission errors without root, xmllint/rsvg for SVG checks.
-test_packages=(chrony python3-numpy clang-format util-linux libxml2-utils librsvg2-bin)
+test_packages=(chrony python3-numpy python3-prometheus-client clang-format util-linux libxml2-utils
+  librsvg2-bin)
 
 install_packages() {
   local missing=()

@@ -28,5 +28,6 @@ std::unique_ptr<Command> make_compare_command();
 std::unique_ptr<Command> make_gate_command();
 std::unique_ptr<Command> make_doctor_command();
 std::unique_ptr<Command> make_import_command();
+std::unique_ptr<Command> make_latency_command();
 
 }  // namespace ppsbench::app

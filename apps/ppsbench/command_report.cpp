@@ -6,8 +6,10 @@
 #include "options.hpp"
 #include "output_files.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/latency/latency_summary.hpp"
 #include "ppsbench/report/renderer.hpp"
 #include "ppsbench/report/run_tables.hpp"
+#include "ppsbench/store/capture_reader.hpp"
 
 namespace ppsbench::app {
 namespace {
@@ -72,6 +74,18 @@ class ReportCommand final : public Command {
             const auto columns = vm.count("metrics") != 0U ? report::parse_metrics(metrics)
                                                            : report::default_metrics(runs);
             renderer->render(report::runs_table(runs, columns), std::cout);
+        }
+        // Latency files (ppsbench latency) also get their two delay distributions.
+        std::vector<latency::LatencySummary> latency_runs;
+        for (const auto& run : runs) {
+            if (run.meta.value("kind", std::string()) == "latency") {
+                latency_runs.push_back(
+                    latency::summarize_latency(store::read_capture_file(run.file)));
+            }
+        }
+        if (!latency_runs.empty() && format != "json") {
+            std::cout << "\n";
+            renderer->render(latency::latency_table(latency_runs), std::cout);
         }
         if (histogram) {
             std::cout << "\n" << report::ascii_histograms(runs);

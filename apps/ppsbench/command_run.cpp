@@ -1,12 +1,15 @@
 #include <fmt/format.h>
 #include <unistd.h>
+#include <algorithm>
 #include <iostream>
 
 #include "command.hpp"
 #include "options.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/latency/paired.hpp"
 #include "ppsbench/report/renderer.hpp"
 #include "ppsbench/report/run_tables.hpp"
+#include "ppsbench/session/dual_run.hpp"
 #include "ppsbench/session/run_session.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 #include "source_options.hpp"
@@ -30,6 +33,8 @@ class RunCommand final : public Command {
         std::string timeout;
         int rt_priority = 0;
         int cpu = -1;
+        std::string chrony_mode = "auto";
+        std::string chrony_interval = "16s";
         session::RunOptions run;
         // clang-format off
         options.add_options()
@@ -46,7 +51,17 @@ class RunCommand final : public Command {
             ("cpu", po::value(&cpu), "pin the capture to this CPU")
             ("mlock", po::bool_switch(&run.realtime.lock_memory),
              "lock memory so the capture never page-faults (needs root or CAP_IPC_LOCK)")
-            ("quiet,q", po::bool_switch(&quiet_), "no live status line on stderr");
+            ("quiet,q", po::bool_switch(&quiet_), "no live status line on stderr")
+            ("chrony", po::value(&chrony_mode)->default_value(chrony_mode),
+             "sample chronyd (tracking, sources, sourcestats) during the run: auto (for pps and "
+             "gpio sources), on, off")
+            ("chrony-socket", po::value(&run.chrony_sampler.chronyc.socket),
+             "chronyd's command socket, as for 'chronyc -h' (default: chronyc's own)")
+            ("chrony-interval", po::value(&chrony_interval)->default_value(chrony_interval),
+             "time between chrony samples (also sampled at the start and the end)")
+            ("chrony-refid", po::value(&run.chrony_sampler.refid),
+             "refid of the PPS refclock in chrony (default: from chrony.conf's refclock line "
+             "for the device)");
         // clang-format on
         po::variables_map vm;
         if (!parse_options(
@@ -59,7 +74,12 @@ class RunCommand final : public Command {
             return 0;
         }
         run.command_line = args;
-        run.source_spec = source.spec;
+        if (source.specs.size() > 2) {
+            throw core::UsageError(fmt::format(
+                "run: {} --source options; give one, or two to compare two paths of one edge",
+                source.specs.size()));
+        }
+        run.source_spec = source.spec();
         run.source = to_source_options(source, vm);
         if (vm.count("duration") != 0U && vm.count("count") != 0U) {
             throw core::UsageError("run: give --duration or --count, not both");
@@ -73,7 +93,8 @@ class RunCommand final : public Command {
             }
             run.limits.count = count;
         }
-        const bool is_sim = source.spec.starts_with("sim:");
+        const bool is_sim = std::all_of(source.specs.begin(), source.specs.end(),
+                                        [](const auto& spec) { return spec.starts_with("sim:"); });
         if (is_sim && !run.limits.count && !run.limits.duration && !source.pace_realtime()) {
             run.limits.duration = std::chrono::hours{1};
         }
@@ -87,10 +108,30 @@ class RunCommand final : public Command {
         if (vm.count("cpu") != 0U) {
             run.realtime.cpu = cpu;
         }
+        if (chrony_mode == "auto") {
+            run.chrony = session::RunOptions::Chrony::automatic;
+        } else if (chrony_mode == "on") {
+            run.chrony = session::RunOptions::Chrony::on;
+        } else if (chrony_mode == "off") {
+            run.chrony = session::RunOptions::Chrony::off;
+        } else {
+            throw core::UsageError(fmt::format("--chrony {}: use auto, on or off", chrony_mode));
+        }
+        const auto interval = core::parse_duration(chrony_interval, "--chrony-interval");
+        if (interval < std::chrono::seconds{1}) {
+            throw core::UsageError(
+                fmt::format("--chrony-interval {}: use at least 1s (chronyd updates its figures "
+                            "once per poll)",
+                            chrony_interval));
+        }
+        run.chrony_sampler.interval = std::chrono::duration_cast<std::chrono::seconds>(interval);
         if (!quiet_ && ::isatty(STDERR_FILENO) != 0) {
             run.status_stream = stderr;
         }
 
+        if (source.specs.size() == 2) {
+            return run_dual(run, source);
+        }
         const auto outcome = session::execute_run(run);
         const auto file = store::read_capture_file(outcome.output_path);
         const std::vector<report::RunAnalysis> runs{report::analyze_capture(file, {})};
@@ -99,6 +140,9 @@ class RunCommand final : public Command {
         std::cout << fmt::format("{} pulses ({}) written to {}\n", outcome.progress.pulses,
                                  capture::to_string(outcome.progress.stop_reason),
                                  outcome.output_path);
+        for (const auto& notice : outcome.chrony_notices) {
+            std::cerr << "ppsbench: " << notice << "\n";
+        }
         if (!outcome.failure.empty()) {
             std::cerr << "ppsbench: " << outcome.failure << "\n";
             return static_cast<int>(core::ExitCode::failed);
@@ -107,6 +151,32 @@ class RunCommand final : public Command {
     }
 
   private:
+    // Two paths: capture both, then print each path's row and the per-edge pairing.
+    static int run_dual(const session::RunOptions& run, const SourceArguments& source) {
+        const auto outputs = session::dual_output_paths(run.output_path);
+        const auto outcome =
+            session::execute_dual_run(run, {source.specs[0], source.specs[1]}, outputs);
+        const auto a = store::read_capture_file(outputs[0]);
+        const auto b = store::read_capture_file(outputs[1]);
+        const std::vector<report::RunAnalysis> runs{report::analyze_capture(a, {}),
+                                                    report::analyze_capture(b, {})};
+        const auto renderer = report::make_text_renderer();
+        renderer->render(report::runs_table(runs, report::default_metrics(runs)), std::cout);
+        std::cout << "\n";
+        renderer->render(latency::dual_table(latency::summarize_dual(a, b)), std::cout);
+        int status = 0;
+        for (const auto& path : outcome.paths) {
+            std::cout << fmt::format("{} pulses ({}) written to {}\n", path.progress.pulses,
+                                     capture::to_string(path.progress.stop_reason),
+                                     path.output_path);
+            if (!path.failure.empty()) {
+                std::cerr << "ppsbench: " << path.failure << "\n";
+                status = static_cast<int>(core::ExitCode::failed);
+            }
+        }
+        return status;
+    }
+
     bool quiet_ = false;
 };
 

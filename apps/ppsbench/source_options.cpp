@@ -10,8 +10,11 @@ namespace ppsbench::app {
 void add_source_options(po::options_description& options, SourceArguments& source) {
     // clang-format off
     options.add_options()
-        ("source,s", po::value(&source.spec)->default_value(source.spec),
-         "where pulses come from:\n"
+        ("source,s",
+         po::value(&source.specs)->default_value(source.specs, "pps:/dev/pps0")->multitoken()
+             ->composing(),
+         "where pulses come from (give two to capture the same edges through two paths and\n"
+         "pair them; -o then names both files: FILE-1, FILE-2):\n"
          "  pps:/dev/ppsN   RFC 2783 PPS device\n"
          "  gpio:CHIP:LINE  edge events of a GPIO line (libgpiod), e.g.\n"
          "                  gpio:gpiochip0:17 (monotonic clock: detrended figures)\n"

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "options.hpp"
 #include "ppsbench/capture/source_factory.hpp"
@@ -10,7 +11,9 @@ namespace ppsbench::app {
 
 // The options that say where pulses come from, shared by `run` and `demo`.
 struct SourceArguments {
-    std::string spec = "pps:/dev/pps0";
+    // One --source, or two for a dual-path run (`--source A --source B` or `--source A B`).
+    std::vector<std::string> specs{"pps:/dev/pps0"};
+    const std::string& spec() const { return specs.front(); }
     std::string edge = "assert";
     std::string period = "1s";
     std::uint64_t seed = 1;

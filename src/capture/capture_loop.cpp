@@ -7,17 +7,13 @@
 
 #include "ppsbench/core/error.hpp"
 
+#include "ppsbench/core/clock.hpp"
+
 namespace ppsbench::capture {
 
 namespace {
 
 using namespace std::chrono_literals;
-
-std::int64_t monotonic_now_ns() {
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * core::ns_per_second + ts.tv_nsec;
-}
 
 std::string no_pulse_hint(const SourceInfo& info, core::Duration waited) {
     if (info.kind == "pps") {
@@ -71,11 +67,11 @@ CaptureProgress run_capture(PulseSource& source, core::PulseSink& sink, const Ca
     std::array<core::Pulse, 64> buffer{};
     CaptureProgress progress;
     SequenceTracker sequences;
-    const std::int64_t started_ns = monotonic_now_ns();
+    const std::int64_t started_ns = core::monotonic_now_ns();
     std::optional<std::int64_t> first_timestamp;
     // A device or paced source is timed by the wall clock; a fast simulation or replay by its own
     // pulses, so "--duration 1h" means an hour of pulses either way.
-    const auto wall_elapsed = [&] { return core::Duration{monotonic_now_ns() - started_ns}; };
+    const auto wall_elapsed = [&] { return core::Duration{core::monotonic_now_ns() - started_ns}; };
     const core::Duration progress_tick = 1s;
 
     for (;;) {

@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "chrony/subprocess.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/process.hpp"
 
 namespace ppsbench::chrony {
 namespace {
@@ -27,7 +27,7 @@ ChronycResult run_chronyc(const ChronycOptions& options, std::string_view comman
     }
     argv.emplace_back(command);
 
-    const auto run = detail::run_process(argv, options.timeout);
+    const auto run = core::run_process(argv, options.timeout);
     ChronycResult result;
     if (run.spawn_error != 0) {
         result.outcome = ChronycOutcome::missing;

@@ -7,6 +7,8 @@
 #include "ppsbench/chrony/conf.hpp"
 #include "ppsbench/core/error.hpp"
 
+#include "ppsbench/core/clock.hpp"
+
 namespace ppsbench::chrony {
 namespace {
 
@@ -25,12 +27,6 @@ constexpr std::array<std::pair<PpsPick, std::string_view>, 3> pick_names{{
     {PpsPick::refid, "refid"},
     {PpsPick::selected, "selected"},
 }};
-
-std::int64_t realtime_now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 std::string socket_name(const ChronycOptions& options) {
     return options.socket.empty() ? std::string("chronyc's default socket") : options.socket;
@@ -160,7 +156,7 @@ void ChronySampler::pick_pps(ChronySample& sample) {
 
 ChronySample ChronySampler::sample() {
     last_sample_at_ = std::chrono::steady_clock::now();
-    const auto wall = realtime_now_ns();
+    const auto wall = core::realtime_now_ns();
     const auto tracking_run = run_chronyc(options_.chronyc, "tracking");
 
     ChronySample s;

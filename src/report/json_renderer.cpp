@@ -22,6 +22,8 @@ const char* unit_of(Quantity q) {
             return "ratio";
         case Quantity::plain:
             return "1";
+        case Quantity::percent:
+            return "percent";
         case Quantity::text:
             return "text";
     }

@@ -72,6 +72,8 @@ std::string format_cell(const Cell& cell, Quantity quantity, const TimeUnit& uni
             }
             return text;
         }
+        case Quantity::percent:
+            return cell.absent() ? absent : fmt::format("{:.1f} %", cell.value);
         case Quantity::plain:
             return cell.absent() ? absent : fmt::format("{:.3e}", cell.value);
     }

@@ -5,23 +5,23 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <ctime>
+#include <mutex>
 #include <optional>
 
 #include "ppsbench/capture/signals.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/session/chrony_monitor.hpp"
 #include "ppsbench/session/status_line.hpp"
 #include "ppsbench/store/capture_writer.hpp"
+#include "ppsbench/sysinfo/fingerprint.hpp"
+#include "ppsbench/sysinfo/json.hpp"
 #include "ppsbench/version.hpp"
+
+#include "ppsbench/core/clock.hpp"
 
 namespace ppsbench::session {
 
 namespace {
-
-std::int64_t realtime_now_ns() {
-    timespec ts{};
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * core::ns_per_second + ts.tv_nsec;
-}
 
 std::string utc_iso8601(std::int64_t ns) {
     const std::time_t seconds = static_cast<std::time_t>(ns / core::ns_per_second);
@@ -56,10 +56,48 @@ nlohmann::json kernel_identity() {
             {"machine", uts.machine}};
 }
 
+// The capture thread writes pulses while the chrony thread writes notes: one lock keeps lines
+// whole. Uncontended almost always, so the capture path pays a few nanoseconds.
+class LockedWriter final : public core::PulseSink {
+  public:
+    explicit LockedWriter(store::CaptureWriter& writer) : writer_(writer) {}
+    void write(std::span<const core::Pulse> pulses) override {
+        const std::lock_guard lock(mutex_);
+        writer_.write(pulses);
+    }
+    void write_note(std::string_view tag, const nlohmann::json& body) {
+        const std::lock_guard lock(mutex_);
+        writer_.write_note(tag, body);
+    }
+
+  private:
+    store::CaptureWriter& writer_;
+    std::mutex mutex_;
+};
+
+bool is_device(const capture::SourceInfo& source) {
+    return source.kind == "pps" || source.kind == "gpio";
+}
+
+// The kernel, PREEMPT_RT and IRQ-threading fingerprint (ppsbench doctor's), recorded with every
+// capture from a device so reports can say what configuration a row measured.
+nlohmann::json system_fingerprint(const capture::SourceInfo& source) {
+    sysinfo::FingerprintOptions options;
+    options.pulse_wait = std::chrono::milliseconds{0};  // the capture itself shows pulses
+    if (source.kind == "pps") {
+        options.device = source.details.value("device", std::string());
+    }
+    try {
+        return sysinfo::to_json(sysinfo::read_fingerprint(options));
+    } catch (const core::Error&) {
+        return nullptr;  // e.g. a device path that is not /dev/ppsN: the capture still works
+    }
+}
+
 }  // namespace
 
 nlohmann::json make_run_metadata(const RunOptions& options, const capture::SourceInfo& source) {
-    const std::int64_t now = realtime_now_ns();
+    const std::int64_t now = core::realtime_now_ns();
     nlohmann::json meta = {
         {"tool", "ppsbench"},
         {"tool_version", version_string},
@@ -106,16 +144,34 @@ RunOutcome execute_run(const RunOptions& options) {
     RunOutcome outcome;
     outcome.output_path = options.output_path.empty() ? default_output_path() : options.output_path;
     outcome.simulated = info.simulated;
-    store::CaptureWriter writer(outcome.output_path, make_run_metadata(options, info),
-                                options.overwrite);
+    nlohmann::json meta = make_run_metadata(options, info);
+    if (is_device(info)) {
+        meta["system"] = system_fingerprint(info);
+    }
+    store::CaptureWriter writer(outcome.output_path, meta, options.overwrite);
+    LockedWriter sink(writer);
 
-    StatusLine status(options.status_stream, info, options.limits);
+    std::optional<ChronyMonitor> chrony;
+    const bool sample_chrony = options.chrony == RunOptions::Chrony::on ||
+                               (options.chrony == RunOptions::Chrony::automatic && is_device(info));
+    if (sample_chrony) {
+        auto sampler_options = options.chrony_sampler;
+        if (sampler_options.device.empty() && info.kind == "pps") {
+            sampler_options.device = info.details.value("device", std::string());
+        }
+        chrony.emplace(sampler_options, [&sink](const nlohmann::json& sample) {
+            sink.write_note("chrony", sample);
+        });
+    }
+
+    StatusLine status(options.status_stream, info, options.limits,
+                      chrony ? &chrony->latest_rms_offset_ns() : nullptr);
     const capture::StopOnSignals signals;
     std::optional<capture::CaptureProgress> progress;
     capture::CaptureProgress last_seen;
     try {
         progress = capture::run_capture(
-            *source, writer, options.limits, signals.flag(),
+            *source, sink, options.limits, signals.flag(),
             [&](std::span<const core::Pulse> batch, const capture::CaptureProgress& p) {
                 last_seen = p;
                 status.update(batch, p);
@@ -130,6 +186,7 @@ RunOutcome execute_run(const RunOptions& options) {
         // No pulse at all: remove the file we just created, which holds a header and nothing
         // else, so a retry with the same -o works.
         status.finish();
+        chrony.reset();
         writer.close();
         if (writer.pulses_written() == 0) {
             ::unlink(outcome.output_path.c_str());
@@ -137,13 +194,18 @@ RunOutcome execute_run(const RunOptions& options) {
         throw;
     }
     status.finish();
+    if (chrony) {
+        chrony->stop();
+        outcome.chrony_notices = chrony->notices();
+        chrony.reset();
+    }
     outcome.progress = *progress;
     nlohmann::json end = {{"stop_reason", capture::to_string(progress->stop_reason)},
                           {"pulses", progress->pulses},
                           {"missed_pulses", progress->missed_pulses},
                           {"timeouts", progress->timeouts},
                           {"elapsed_ns", progress->elapsed.count()},
-                          {"end_time", utc_iso8601(realtime_now_ns())}};
+                          {"end_time", utc_iso8601(core::realtime_now_ns())}};
     if (signals.signal_number() != 0) {
         end["signal"] = signals.signal_number();
     }

@@ -6,22 +6,18 @@
 #include "ppsbench/report/units.hpp"
 #include "ppsbench/stats/offsets.hpp"
 
+#include "ppsbench/core/clock.hpp"
+
 namespace ppsbench::session {
 
-namespace {
-std::int64_t monotonic_now_ns() {
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * core::ns_per_second + ts.tv_nsec;
-}
-}  // namespace
-
 StatusLine::StatusLine(std::FILE* stream, const capture::SourceInfo& source,
-                       const capture::CaptureLimits& limits)
+                       const capture::CaptureLimits& limits,
+                       const std::atomic<std::int64_t>* chrony_rms_ns)
     : stream_(stream),
       period_ns_(source.period.count()),
       has_phase_(source.clock == core::ClockId::realtime),
       simulated_(source.simulated),
+      chrony_rms_ns_(chrony_rms_ns),
       planned_(limits.duration),
       planned_count_(limits.count) {}
 
@@ -45,7 +41,7 @@ void StatusLine::update(std::span<const core::Pulse> batch,
     if (stream_ == nullptr) {
         return;
     }
-    const std::int64_t now = monotonic_now_ns();
+    const std::int64_t now = core::monotonic_now_ns();
     if (drawn_ && now - last_draw_ns_ < 1'000'000'000) {
         return;
     }
@@ -72,6 +68,12 @@ std::string StatusLine::render(const capture::CaptureProgress& progress) const {
     if (summary.count >= 2) {
         figures += fmt::format("  σ {}  p-p {}", report::format_ns(summary.stddev),
                                report::format_ns(summary.peak_to_peak));
+    }
+    if (chrony_rms_ns_ != nullptr) {
+        const std::int64_t rms = chrony_rms_ns_->load(std::memory_order_relaxed);
+        figures += rms == INT64_MIN ? std::string("  chrony RMS —")
+                                    : fmt::format("  chrony RMS {}",
+                                                  report::format_ns(static_cast<double>(rms)));
     }
     return fmt::format("{}{}{}  pulses {}  missed {}{}", simulated_ ? "SIMULATED  " : "",
                        core::format_duration(progress.elapsed), planned, progress.pulses,

@@ -1,5 +1,7 @@
 #include "ppsbench/stats/confidence.hpp"
 
+#include "ppsbench/core/random.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -10,66 +12,6 @@
 namespace ppsbench::stats {
 
 namespace {
-
-// xoshiro256** (Blackman & Vigna), seeded through splitmix64 as its authors recommend. Written
-// out so a seed gives the same interval with libstdc++, libc++ and MSVC alike.
-class Xoshiro256 {
-  public:
-    explicit Xoshiro256(std::uint64_t seed) {
-        for (auto& word : state_) {
-            seed += 0x9e3779b97f4a7c15ULL;
-            std::uint64_t z = seed;
-            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-            z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-            word = z ^ (z >> 31);
-        }
-    }
-
-    std::uint64_t next() {
-        const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
-        const std::uint64_t t = state_[1] << 17;
-        state_[2] ^= state_[0];
-        state_[3] ^= state_[1];
-        state_[1] ^= state_[2];
-        state_[0] ^= state_[3];
-        state_[2] ^= t;
-        state_[3] = rotl(state_[3], 45);
-        return result;
-    }
-
-    // Uniform in [0, bound) without modulo bias (Lemire, "Fast random integer generation in an
-    // interval", 2019), with the 64×64→128 multiply spelled out in 32-bit halves.
-    std::uint64_t below(std::uint64_t bound) {
-        std::uint64_t low = 0;
-        std::uint64_t high = multiply(next(), bound, low);
-        if (low < bound) {
-            const std::uint64_t threshold = (0 - bound) % bound;
-            while (low < threshold) {
-                high = multiply(next(), bound, low);
-            }
-        }
-        return high;
-    }
-
-  private:
-    static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-    static std::uint64_t multiply(std::uint64_t a, std::uint64_t b, std::uint64_t& low) {
-        const std::uint64_t a_lo = a & 0xffffffffULL;
-        const std::uint64_t a_hi = a >> 32;
-        const std::uint64_t b_lo = b & 0xffffffffULL;
-        const std::uint64_t b_hi = b >> 32;
-        const std::uint64_t lo_lo = a_lo * b_lo;
-        const std::uint64_t hi_lo = a_hi * b_lo;
-        const std::uint64_t lo_hi = a_lo * b_hi;
-        const std::uint64_t hi_hi = a_hi * b_hi;
-        const std::uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xffffffffULL) + lo_hi;
-        low = (cross << 32) | (lo_lo & 0xffffffffULL);
-        return hi_hi + (hi_lo >> 32) + (cross >> 32);
-    }
-
-    std::uint64_t state_[4];
-};
 
 // Per-block count, sum and sum of squares of mean-centred values: a resample of blocks then
 // costs one addition per block instead of one per sample.
@@ -106,7 +48,7 @@ Blocks make_blocks(std::span<const double> values, std::size_t max_blocks) {
     return blocks;
 }
 
-double resampled_variance(const Blocks& blocks, Xoshiro256& rng) {
+double resampled_variance(const Blocks& blocks, core::Random& rng) {
     const std::size_t k = blocks.count.size();
     double count = 0;
     double sum = 0;
@@ -152,7 +94,7 @@ Interval stddev_ratio_bootstrap(std::span<const double> a, std::span<const doubl
     }
     const Blocks blocks_a = make_blocks(a, options.max_blocks);
     const Blocks blocks_b = make_blocks(b, options.max_blocks);
-    Xoshiro256 rng(options.seed);
+    core::Random rng(options.seed);
     std::vector<double> ratios;
     ratios.reserve(options.resamples);
     for (std::size_t r = 0; r < options.resamples; ++r) {

@@ -38,9 +38,7 @@ class Parser {
             return;
         }
         if (!header_seen_) {
-            if (text != column_header) {
-                fail(fmt::format("expected the column header '{}'", column_header));
-            }
+            columns(text);
             if (!meta_seen_) {
                 fail("the '# meta {...}' line is missing before the column header");
             }
@@ -99,6 +97,45 @@ class Parser {
         file_.notes.push_back(Note{std::string(tag), std::move(parsed), file_.pulses.size()});
     }
 
+    // The fixed columns, then optional extra integer columns this reader keeps by name.
+    void columns(std::string_view text) {
+        if (!text.starts_with(column_header) ||
+            (text.size() > column_header.size() && text[column_header.size()] != ',')) {
+            fail(fmt::format("expected the column header '{}'", column_header));
+        }
+        text.remove_prefix(column_header.size());
+        while (!text.empty()) {
+            text.remove_prefix(1);  // the comma
+            const auto comma = text.find(',');
+            const std::string_view name = text.substr(0, comma);
+            if (name.empty() || file_.extra_columns.size() == max_extra_columns) {
+                fail(fmt::format("expected '{}' and at most {} named extra columns", column_header,
+                                 max_extra_columns));
+            }
+            file_.extra_columns.emplace_back(name);
+            text.remove_prefix(comma == std::string_view::npos ? text.size() : comma);
+        }
+    }
+
+    // Extra column values after the timestamp: ",V1,V2..." exactly one per declared column.
+    void extras(const char* pos, const char* end) const {
+        for (const auto& name : file_.extra_columns) {
+            std::int64_t value = 0;
+            if (pos == end || *pos != ',') {
+                fail(fmt::format("missing the value of column '{}'", name));
+            }
+            auto [after, ec] = std::from_chars(pos + 1, end, value);
+            if (ec != std::errc{}) {
+                fail(fmt::format("column '{}' is not an integer", name));
+            }
+            file_.extra_values.push_back(value);
+            pos = after;
+        }
+        if (pos != end) {
+            fail("more values than the column header declares");
+        }
+    }
+
     core::Pulse pulse(std::string_view text) const {
         core::Pulse p;
         const char* pos = text.data();
@@ -120,9 +157,10 @@ class Parser {
         p.edge = *edge;
         pos += comma + 1;
         auto [after_ts, ts_ec] = std::from_chars(pos, end, p.timestamp_ns);
-        if (ts_ec != std::errc{} || after_ts != end) {
+        if (ts_ec != std::errc{} || (after_ts != end && file_.extra_columns.empty())) {
             fail("the timestamp is not an integer number of nanoseconds");
         }
+        extras(after_ts, end);
         return p;
     }
 
@@ -227,6 +265,15 @@ bool CaptureFile::simulated() const {
 
 std::string CaptureFile::label() const {
     return meta.value("label", std::string{});
+}
+
+std::optional<std::size_t> CaptureFile::extra_column(std::string_view name) const {
+    for (std::size_t i = 0; i < extra_columns.size(); ++i) {
+        if (extra_columns[i] == name) {
+            return i;
+        }
+    }
+    return std::nullopt;
 }
 
 }  // namespace ppsbench::store

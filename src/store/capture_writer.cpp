@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <stdexcept>
 
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/store/capture_file.hpp"
@@ -15,6 +16,7 @@ namespace ppsbench::store {
 namespace {
 
 constexpr std::size_t max_line = 64;
+constexpr std::size_t max_extra_field = 21;  // ',' and an int64 of at most 20 characters
 
 std::string create_error(const std::string& path, int err) {
     switch (err) {
@@ -47,19 +49,51 @@ std::size_t format_pulse(char* buf, std::size_t pos, const core::Pulse& pulse) {
     return static_cast<std::size_t>(out - buf);
 }
 
+// The same with extra integer columns; no allocation.
+std::size_t format_row(char* buf, std::size_t pos, const core::Pulse& pulse,
+                       std::span<const std::int64_t> extras) {
+    pos = format_pulse(buf, pos, pulse) - 1;  // reopen the line before its newline
+    char* out = buf + pos;
+    for (const std::int64_t value : extras) {
+        *out++ = ',';
+        out = std::to_chars(out, out + max_extra_field, value).ptr;
+    }
+    *out++ = '\n';
+    return static_cast<std::size_t>(out - buf);
+}
+
+bool valid_column_name(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+}
+
 }  // namespace
 
 CaptureWriter::CaptureWriter(std::string path, const nlohmann::json& meta, bool overwrite)
-    : path_(std::move(path)) {
+    : CaptureWriter(std::move(path), meta, overwrite, {}) {}
+
+CaptureWriter::CaptureWriter(std::string path, const nlohmann::json& meta, bool overwrite,
+                             const std::vector<std::string>& extra_columns)
+    : path_(std::move(path)), extra_columns_(extra_columns.size()) {
+    if (extra_columns.size() > max_extra_columns ||
+        !std::all_of(extra_columns.begin(), extra_columns.end(), valid_column_name)) {
+        throw std::logic_error("CaptureWriter: extra columns must be at most 8 names of [a-z0-9_]");
+    }
+    std::string header(column_header);
+    for (const auto& name : extra_columns) {
+        header += ',';
+        header += name;
+    }
     const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
     fd_ = ::open(path_.c_str(), flags, 0644);
     if (fd_ < 0) {
         throw core::InputError(create_error(path_, errno));
     }
-    nlohmann::json header = meta;
-    header["format"] = format_name;
+    nlohmann::json meta_line = meta;
+    meta_line["format"] = format_name;
     const std::string text =
-        fmt::format("{}\n# meta {}\n{}\n", magic_line, header.dump(), column_header);
+        fmt::format("{}\n# meta {}\n{}\n", magic_line, meta_line.dump(), header);
     try {
         write_bytes(text);
     } catch (...) {
@@ -78,6 +112,9 @@ CaptureWriter::~CaptureWriter() {
 }
 
 void CaptureWriter::write(std::span<const core::Pulse> pulses) {
+    if (extra_columns_ != 0) {
+        throw std::logic_error("CaptureWriter: this file has extra columns; use write_rows()");
+    }
     std::size_t pos = 0;
     std::size_t lines = 0;
     for (const auto& pulse : pulses) {
@@ -88,6 +125,31 @@ void CaptureWriter::write(std::span<const core::Pulse> pulses) {
             lines = 0;
         }
         pos = format_pulse(buffer_.data(), pos, pulse);
+        ++lines;
+    }
+    if (pos > 0) {
+        write_bytes({buffer_.data(), pos});
+        pulses_written_ += lines;
+    }
+}
+
+void CaptureWriter::write_rows(std::span<const core::Pulse> pulses,
+                               std::span<const std::int64_t> extras) {
+    if (extras.size() != pulses.size() * extra_columns_) {
+        throw std::logic_error("CaptureWriter::write_rows: one value per extra column per pulse");
+    }
+    const std::size_t row_max = max_line + extra_columns_ * max_extra_field;
+    std::size_t pos = 0;
+    std::size_t lines = 0;
+    for (std::size_t i = 0; i < pulses.size(); ++i) {
+        if (pos + row_max > buffer_.size()) {
+            write_bytes({buffer_.data(), pos});
+            pulses_written_ += lines;
+            pos = 0;
+            lines = 0;
+        }
+        pos = format_row(buffer_.data(), pos, pulses[i],
+                         extras.subspan(i * extra_columns_, extra_columns_));
         ++lines;
     }
     if (pos > 0) {

@@ -4,8 +4,8 @@
 
 #include <chrono>
 
-#include "chrony/subprocess.hpp"
 #include "chronyd_fixture.hpp"
+#include "ppsbench/core/process.hpp"
 
 namespace ppsbench::chrony {
 namespace {
@@ -13,7 +13,7 @@ namespace {
 using namespace std::chrono_literals;
 
 TEST(RunProcess, CapturesBothStreamsAndExitCode) {
-    const auto r = detail::run_process({"sh", "-c", "echo out; echo err >&2; exit 3"}, 2s);
+    const auto r = core::run_process({"sh", "-c", "echo out; echo err >&2; exit 3"}, 2s);
     EXPECT_EQ(r.spawn_error, 0);
     EXPECT_FALSE(r.timed_out);
     EXPECT_EQ(r.exit_code, 3);
@@ -22,20 +22,20 @@ TEST(RunProcess, CapturesBothStreamsAndExitCode) {
 }
 
 TEST(RunProcess, RunsInTheCLocale) {
-    const auto r = detail::run_process({"sh", "-c", "echo $LC_ALL"}, 2s);
+    const auto r = core::run_process({"sh", "-c", "echo $LC_ALL"}, 2s);
     EXPECT_EQ(r.out, "C\n");
 }
 
 TEST(RunProcess, KillsAChildThatOverrunsItsDeadline) {
     const auto start = std::chrono::steady_clock::now();
-    const auto r = detail::run_process({"sleep", "10"}, 200ms);
+    const auto r = core::run_process({"sleep", "10"}, 200ms);
     EXPECT_TRUE(r.timed_out);
     EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
 }
 
 TEST(RunProcess, MissingProgramIsASpawnError) {
-    EXPECT_EQ(detail::run_process({"/nonexistent/program"}, 1s).spawn_error, ENOENT);
-    EXPECT_EQ(detail::run_process({"ppsbench-no-such-program"}, 1s).spawn_error, ENOENT);
+    EXPECT_EQ(core::run_process({"/nonexistent/program"}, 1s).spawn_error, ENOENT);
+    EXPECT_EQ(core::run_process({"ppsbench-no-such-program"}, 1s).spawn_error, ENOENT);
 }
 
 TEST(RunChronyc, NoDaemonBehindTheSocket) {

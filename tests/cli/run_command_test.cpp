@@ -13,12 +13,9 @@
 namespace ppsbench {
 namespace {
 
+using testing::contains;
 using testing::run_ppsbench;
 using testing::TempDir;
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 TEST(RunCommand, HelpExplainsEveryOption) {
     const auto result = run_ppsbench({"run", "--help"});

@@ -33,6 +33,10 @@ class TempDir {
 };
 
 std::string read_text(const std::string& path);
+
+inline bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 void write_text(const std::string& path, const std::string& text);
 
 }  // namespace ppsbench::testing

@@ -17,6 +17,7 @@ enum class Quantity {
     count,           // pulses, missed pulses
     ratio,           // × a baseline, with an optional confidence interval
     plain,           // a dimensionless number (ADEV)
+    percent,         // 0–100, shown with one decimal and a % sign
 };
 
 struct Cell {

@@ -8,6 +8,7 @@
 #include "ppsbench/capture/capture_loop.hpp"
 #include "ppsbench/capture/realtime.hpp"
 #include "ppsbench/capture/source_factory.hpp"
+#include "ppsbench/chrony/sampler.hpp"
 
 namespace ppsbench::session {
 
@@ -23,6 +24,11 @@ struct RunOptions {
     // A live status line on this stream (the app passes stderr when it is a terminal and
     // --quiet was not given), else nullptr.
     std::FILE* status_stream = nullptr;
+    // chronyd's view during the run: `automatic` samples for device sources (pps, gpio) and not
+    // for simulations or replays, whose pulses have nothing to do with this host's chronyd.
+    enum class Chrony { automatic, on, off };
+    Chrony chrony = Chrony::automatic;
+    chrony::SamplerOptions chrony_sampler;
     // The command line, recorded in the metadata so a run can be repeated.
     std::vector<std::string> command_line;
 };
@@ -34,6 +40,8 @@ struct RunOutcome {
     // Set when the run ended early because the source failed (device vanished): the pulses up
     // to then are in the file, and the app exits 1 after printing the summary.
     std::string failure;
+    // What chrony's sampling met, each change once ("chronyd is not running", ...).
+    std::vector<std::string> chrony_notices;
 };
 
 // Opens the source, writes the capture file's header, runs the capture loop under the

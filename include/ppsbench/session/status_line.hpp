@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstdio>
 #include <optional>
 #include <span>
@@ -15,8 +16,10 @@ namespace ppsbench::session {
 // are updated for every pulse with a constant-memory accumulator.
 class StatusLine {
   public:
+    // `chrony_rms_ns`, when given, is read on every redraw (ChronyMonitor::no_value: none yet).
     StatusLine(std::FILE* stream, const capture::SourceInfo& source,
-               const capture::CaptureLimits& limits);
+               const capture::CaptureLimits& limits,
+               const std::atomic<std::int64_t>* chrony_rms_ns = nullptr);
 
     void update(std::span<const core::Pulse> batch, const capture::CaptureProgress& progress);
     // Clears the line so the summary starts on a clean one.
@@ -30,6 +33,7 @@ class StatusLine {
     std::int64_t period_ns_;
     bool has_phase_;  // realtime clocks have a top of the second; monotonic ones do not
     bool simulated_;
+    const std::atomic<std::int64_t>* chrony_rms_ns_;
     std::optional<core::Duration> planned_;
     std::optional<std::uint64_t> planned_count_;
     stats::RunningSummary running_;

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,6 +26,10 @@ namespace ppsbench::store {
 inline constexpr std::string_view magic_line = "# ppsbench capture 1";
 inline constexpr std::string_view format_name = "ppsbench.capture/1";
 inline constexpr std::string_view column_header = "sequence,edge,timestamp_ns";
+// A file may declare extra integer columns after the three fixed ones
+// (`sequence,edge,timestamp_ns,drive_ns,wake_ns`); every pulse line then carries one integer per
+// extra column. Readers that do not know a column ignore it.
+inline constexpr std::size_t max_extra_columns = 8;
 
 // A `# TAG {json}` line other than meta: chrony samples, the end-of-run record.
 struct Note {
@@ -36,6 +42,10 @@ struct CaptureFile {
     std::string path;
     nlohmann::json meta = nlohmann::json::object();
     std::vector<core::Pulse> pulses;
+    // Names of the columns after timestamp_ns (empty for a plain capture), and their values,
+    // row-major: extra_values[i * extra_columns.size() + c] belongs to pulses[i].
+    std::vector<std::string> extra_columns;
+    std::vector<std::int64_t> extra_values;
     std::vector<Note> notes;
     // Problems tolerated while reading (a torn last line), for the report to show once.
     std::vector<std::string> warnings;
@@ -44,6 +54,12 @@ struct CaptureFile {
     const nlohmann::json* end_record() const;
     bool simulated() const;
     std::string label() const;
+    // The index of an extra column by name, if the file has it.
+    std::optional<std::size_t> extra_column(std::string_view name) const;
+    // The value of extra column `column` for pulse `index`.
+    std::int64_t extra(std::size_t index, std::size_t column) const {
+        return extra_values[index * extra_columns.size() + column];
+    }
 };
 
 }  // namespace ppsbench::store

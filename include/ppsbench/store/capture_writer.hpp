@@ -5,9 +5,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ppsbench/core/pulse.hpp"
 #include "ppsbench/core/pulse_sink.hpp"
+#include "ppsbench/store/capture_file.hpp"
 
 namespace ppsbench::store {
 
@@ -20,11 +22,19 @@ class CaptureWriter final : public core::PulseSink {
   public:
     // Creates `path`. An existing file is an error unless `overwrite` (--force).
     CaptureWriter(std::string path, const nlohmann::json& meta, bool overwrite);
+    // The same, declaring extra integer columns after timestamp_ns (at most max_extra_columns):
+    // pulses then go through write_rows(), which takes their values.
+    CaptureWriter(std::string path, const nlohmann::json& meta, bool overwrite,
+                  const std::vector<std::string>& extra_columns);
     ~CaptureWriter() override;
     CaptureWriter(const CaptureWriter&) = delete;
     CaptureWriter& operator=(const CaptureWriter&) = delete;
 
+    // Plain pulses; a writer with extra columns rejects these (std::logic_error): its rows need
+    // their extra values.
     void write(std::span<const core::Pulse> pulses) override;
+    // Pulses with their extra values, row-major (extras.size() == pulses.size() * columns).
+    void write_rows(std::span<const core::Pulse> pulses, std::span<const std::int64_t> extras);
     // A `# TAG {json}` line: chrony samples during the run, `end` at the end.
     void write_note(std::string_view tag, const nlohmann::json& body);
     // Syncs and closes; throws if the data could not be made durable. Idempotent.
@@ -37,11 +47,12 @@ class CaptureWriter final : public core::PulseSink {
     void write_bytes(std::string_view bytes);
 
     std::string path_;
+    std::size_t extra_columns_ = 0;
     int fd_ = -1;
     std::uint64_t pulses_written_ = 0;
     std::uint64_t bytes_written_ = 0;  // every complete line so far
-    // 64 pulses of at most 20 + 1 + 6 + 1 + 20 + 1 characters fit comfortably.
-    std::array<char, 64 * 64> buffer_{};
+    // 64 pulses of at most 20 + 1 + 6 + 1 + 20 + 1 characters, plus 21 per extra column.
+    std::array<char, 64 * (64 + 21 * max_extra_columns)> buffer_{};
 };
 
 }  // namespace ppsbench::store

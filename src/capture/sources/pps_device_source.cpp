@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <ctime>
 
+#include "ppsbench/core/clock.hpp"
 #include "ppsbench/core/error.hpp"
 
 namespace ppsbench::capture {
@@ -125,9 +126,7 @@ PpsDeviceSource::PpsDeviceSource(std::string spec, std::string device, const Sou
         }
     }
     info_.details["capabilities"] = caps;
-    timespec now{};
-    clock_gettime(CLOCK_REALTIME, &now);
-    opened_ns_ = to_ns(now);
+    opened_ns_ = core::realtime_now_ns();
 }
 
 PpsDeviceSource::~PpsDeviceSource() {

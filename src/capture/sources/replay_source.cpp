@@ -8,15 +8,9 @@
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 
-namespace ppsbench::capture {
+#include "ppsbench/core/clock.hpp"
 
-namespace {
-std::int64_t monotonic_now_ns() {
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * core::ns_per_second + ts.tv_nsec;
-}
-}  // namespace
+namespace ppsbench::capture {
 
 ReplaySource::ReplaySource(std::string spec, const std::string& path, const SourceOptions& options)
     : file_(store::read_capture_file(path)) {
@@ -35,7 +29,7 @@ ReplaySource::ReplaySource(std::string spec, const std::string& path, const Sour
     if (!file_.pulses.empty()) {
         first_ns_ = file_.pulses.front().timestamp_ns;
     }
-    started_mono_ns_ = monotonic_now_ns();
+    started_mono_ns_ = core::monotonic_now_ns();
 }
 
 WaitResult ReplaySource::wait(core::Duration timeout) {
@@ -46,7 +40,7 @@ WaitResult ReplaySource::wait(core::Duration timeout) {
         return WaitResult::ready;
     }
     const std::int64_t due = started_mono_ns_ + (file_.pulses[next_].timestamp_ns - first_ns_);
-    const std::int64_t now = monotonic_now_ns();
+    const std::int64_t now = core::monotonic_now_ns();
     const bool in_time = due - now <= timeout.count();
     const std::int64_t wake = in_time ? due : now + timeout.count();
     timespec ts{static_cast<time_t>(wake / core::ns_per_second),

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <ctime>
 
+#include "ppsbench/core/clock.hpp"
+
 namespace ppsbench::capture {
 
 namespace {
@@ -23,12 +25,6 @@ constexpr double threaded_wakeup_scale_ns = 34'150.0;
 // Pulse width for the clear edge when both edges are simulated.
 constexpr double pulse_width_fraction = 0.1;
 
-std::int64_t realtime_now_ns() {
-    timespec ts{};
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * core::ns_per_second + ts.tv_nsec;
-}
-
 }  // namespace
 
 SimSource::SimSource(std::string spec, SimModel model, const SourceOptions& options)
@@ -41,7 +37,7 @@ SimSource::SimSource(std::string spec, SimModel model, const SourceOptions& opti
     info_.simulated = true;
     info_.paced = options.pace_realtime;
     if (options.pace_realtime) {
-        start_ns_ = (realtime_now_ns() / period_ns_ + 1) * period_ns_;
+        start_ns_ = (core::realtime_now_ns() / period_ns_ + 1) * period_ns_;
     } else {
         start_ns_ = fixed_epoch_ns - fixed_epoch_ns % period_ns_;
     }
@@ -123,7 +119,7 @@ WaitResult SimSource::wait(core::Duration timeout) {
         pending_ = next_pulse();
         have_pending_ = true;
     }
-    const std::int64_t now = realtime_now_ns();
+    const std::int64_t now = core::realtime_now_ns();
     const std::int64_t due = pending_.timestamp_ns;
     const bool in_time = due - now <= timeout.count();
     const std::int64_t wake = in_time ? due : now + timeout.count();
@@ -142,7 +138,7 @@ std::size_t SimSource::read(std::span<core::Pulse> out) {
         return 0;
     }
     if (info_.paced) {
-        if (!have_pending_ || pending_.timestamp_ns > realtime_now_ns()) {
+        if (!have_pending_ || pending_.timestamp_ns > core::realtime_now_ns()) {
             return 0;  // not due yet: wait() timed out before it
         }
         out[0] = pending_;

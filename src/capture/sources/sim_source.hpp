@@ -1,9 +1,9 @@
 #pragma once
 
-#include "../random.hpp"
 #include "ppsbench/capture/pulse_source.hpp"
 #include "ppsbench/capture/sim_model.hpp"
 #include "ppsbench/capture/source_factory.hpp"
+#include "ppsbench/core/random.hpp"
 
 namespace ppsbench::capture {
 
@@ -25,7 +25,7 @@ class SimSource final : public PulseSource {
 
     SourceInfo info_;
     SimModel model_;
-    Random random_;
+    core::Random random_;
     std::int64_t period_ns_;
     std::int64_t start_ns_;
     std::uint64_t edge_index_ = 0;  // counts edges the kernel saw (assert and clear interleaved)

@@ -1,4 +1,4 @@
-#include "chrony/subprocess.hpp"
+#include "ppsbench/core/process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -18,7 +18,7 @@
 
 extern char** environ;
 
-namespace ppsbench::chrony::detail {
+namespace ppsbench::core {
 namespace {
 
 // Owns one file descriptor; closing on every path is what keeps a long capture from leaking a
@@ -61,8 +61,8 @@ Pipe make_pipe() {
     // O_CLOEXEC so a chronyc started concurrently by another thread does not inherit our ends
     // (and hold them open past our child's exit).
     if (::pipe2(fds.data(), O_CLOEXEC) != 0) {
-        throw core::MeasurementError(
-            fmt::format("cannot create a pipe for chronyc: {}", core::errno_message(errno)));
+        throw core::MeasurementError(fmt::format("cannot create a pipe for a helper program: {}",
+                                                 core::errno_message(errno)));
     }
     return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
 }
@@ -210,4 +210,4 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::mil
     return result;
 }
 
-}  // namespace ppsbench::chrony::detail
+}  // namespace ppsbench::core

@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <numbers>
 
-namespace ppsbench::capture {
+namespace ppsbench::core {
 
-// A small deterministic generator (xoshiro256**, seeded by splitmix64) with our own
-// distributions: std::normal_distribution and friends differ between standard libraries, and a
-// seeded simulation must give the same pulses everywhere.
+// xoshiro256** (Blackman & Vigna), seeded through splitmix64 as its authors recommend, with our
+// own distributions: std::normal_distribution and friends differ between standard libraries,
+// and a seeded simulation or bootstrap must give the same numbers everywhere.
 class Random {
   public:
     explicit Random(std::uint64_t seed) {
@@ -49,11 +49,40 @@ class Random {
 
     bool chance(double probability) { return probability > 0.0 && uniform() < probability; }
 
+    // Uniform in [0, bound) without modulo bias (Lemire, "Fast random integer generation in an
+    // interval", 2019), with the 64×64→128 multiply spelled out in 32-bit halves.
+    std::uint64_t below(std::uint64_t bound) {
+        std::uint64_t low = 0;
+        std::uint64_t high = multiply(next(), bound, low);
+        if (low < bound) {
+            const std::uint64_t threshold = (0 - bound) % bound;
+            while (low < threshold) {
+                high = multiply(next(), bound, low);
+            }
+        }
+        return high;
+    }
+
   private:
     static std::uint64_t rotl(std::uint64_t x, int k) {
         return (x << static_cast<unsigned>(k)) | (x >> static_cast<unsigned>(64 - k));
     }
+
+    static std::uint64_t multiply(std::uint64_t a, std::uint64_t b, std::uint64_t& low) {
+        const std::uint64_t a_lo = a & 0xffffffffULL;
+        const std::uint64_t a_hi = a >> 32U;
+        const std::uint64_t b_lo = b & 0xffffffffULL;
+        const std::uint64_t b_hi = b >> 32U;
+        const std::uint64_t lo_lo = a_lo * b_lo;
+        const std::uint64_t hi_lo = a_hi * b_lo;
+        const std::uint64_t lo_hi = a_lo * b_hi;
+        const std::uint64_t hi_hi = a_hi * b_hi;
+        const std::uint64_t cross = (lo_lo >> 32U) + (hi_lo & 0xffffffffULL) + lo_hi;
+        low = (cross << 32U) | (lo_lo & 0xffffffffULL);
+        return hi_hi + (hi_lo >> 32U) + (cross >> 32U);
+    }
+
     std::uint64_t state_[4]{};
 };
 
-}  // namespace ppsbench::capture
+}  // namespace ppsbench::core

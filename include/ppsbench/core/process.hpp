@@ -1,13 +1,13 @@
 #pragma once
 
-// Private to the chrony module: running a helper program (chronyc) without a shell, with a
+// Running a helper program (chronyc, chronyd --version) without a shell, with a
 // deadline, capturing its output. Not a general process library on purpose.
 
 #include <chrono>
 #include <string>
 #include <vector>
 
-namespace ppsbench::chrony::detail {
+namespace ppsbench::core {
 
 struct ProcessResult {
     // errno from posix_spawn when the program could not be started (ENOENT: not installed);
@@ -26,4 +26,4 @@ struct ProcessResult {
 // core::MeasurementError only when the system refuses pipes or memory.
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout);
 
-}  // namespace ppsbench::chrony::detail
+}  // namespace ppsbench::core

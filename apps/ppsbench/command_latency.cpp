@@ -1,0 +1,138 @@
+#include <fmt/format.h>
+#include <iostream>
+
+#include "command.hpp"
+#include "options.hpp"
+#include "ppsbench/core/duration.hpp"
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/latency/latency_summary.hpp"
+#include "ppsbench/report/renderer.hpp"
+#include "ppsbench/session/latency_session.hpp"
+#include "ppsbench/store/capture_reader.hpp"
+
+namespace ppsbench::app {
+namespace {
+
+class LatencyCommand final : public Command {
+  public:
+    std::string_view name() const override { return "latency"; }
+    std::string_view summary() const override {
+        return "drive a GPIO output looped back to an input: edge → timestamp → wake-up latency";
+    }
+
+    int run(const std::vector<std::string>& args) override {
+        po::options_description options("Options");
+        session::LatencyOptions latency;
+        std::string interval = "10ms";
+        std::string edge = "both";
+        std::string duration;
+        std::uint64_t count = 0;
+        int rt_priority = 0;
+        int cpu = -1;
+        bool histogram = true;
+        // clang-format off
+        options.add_options()
+            ("drive", po::value(&latency.drive_spec),
+             "output line to toggle, CHIP:LINE, e.g. gpiochip0:17")
+            ("sense", po::value(&latency.sense_spec),
+             "input the drive line is wired to: gpio:CHIP:LINE or pps:/dev/ppsN")
+            ("interval", po::value(&interval)->default_value(interval),
+             "time between driven edges (each edge is measured)")
+            ("edge", po::value(&edge)->default_value(edge),
+             "edges the input captures: both (GPIO), assert (most PPS devices), clear")
+            ("count", po::value(&count), "measure this many edges")
+            ("duration", po::value(&duration), "measure for this long (instead of --count)")
+            ("label", po::value(&latency.label), "name of this run in reports, e.g. stock, rt")
+            ("output,o", po::value(&latency.output_path),
+             "capture file to write (default ppsbench-latency-<UTC time>.csv)")
+            ("force", po::bool_switch(&latency.overwrite), "overwrite an existing output file")
+            ("rt-priority", po::value(&rt_priority),
+             "run at SCHED_FIFO priority 1-99 (needs root or CAP_SYS_NICE)")
+            ("cpu", po::value(&cpu), "pin ppsbench to this CPU")
+            ("mlock", po::bool_switch(&latency.realtime.lock_memory),
+             "lock memory so the loop never page-faults (needs root or CAP_IPC_LOCK)")
+            ("no-histogram", "print the table only");
+        // clang-format on
+        po::variables_map vm;
+        if (!parse_options(
+                "latency",
+                "ppsbench latency --drive CHIP:LINE --sense gpio:CHIP:LINE|pps:/dev/ppsN "
+                "[--interval 10ms] [--count N | --duration D] [OPTIONS]",
+                "With a jumper wire from an output GPIO to an input, toggles the output and, "
+                "for every edge, records the time just before the output was set, the kernel's "
+                "timestamp of the edge, and the time ppsbench woke up. Prints the distributions "
+                "of drive → timestamp and timestamp → wake-up, and the CPU idle fraction over "
+                "the run (docs/latency.md). The file is a capture file with \"kind\":\"latency\" "
+                "that 'ppsbench report' reads.",
+                args, options, {}, vm)) {
+            return 0;
+        }
+        histogram = vm.count("no-histogram") == 0U;
+        if (latency.drive_spec.empty() || latency.sense_spec.empty()) {
+            throw core::UsageError(
+                "latency: give --drive CHIP:LINE and --sense gpio:CHIP:LINE or pps:/dev/ppsN, "
+                "e.g. --drive gpiochip0:17 --sense gpio:gpiochip0:27");
+        }
+        if (vm.count("duration") != 0U && vm.count("count") != 0U) {
+            throw core::UsageError("latency: give --duration or --count, not both");
+        }
+        latency.limits.interval = core::parse_duration(interval, "--interval");
+        if (vm.count("duration") != 0U) {
+            latency.limits.duration = core::parse_duration(duration, "--duration");
+        }
+        if (vm.count("count") != 0U) {
+            if (count == 0) {
+                throw core::UsageError("--count 0: measure at least one edge, e.g. --count 1000");
+            }
+            latency.limits.count = count;
+        }
+        if (!latency.limits.count && !latency.limits.duration) {
+            latency.limits.count = 1000;
+        }
+        const auto edges = core::parse_edge_selection(edge);
+        if (!edges) {
+            throw core::UsageError(
+                fmt::format("--edge {}: use both, assert or clear (or rising/falling)", edge));
+        }
+        latency.sense.edges = *edges;
+        latency.sense.period = 2 * latency.limits.interval;
+        if (vm.count("rt-priority") != 0U) {
+            latency.realtime.rt_priority = rt_priority;
+        }
+        if (vm.count("cpu") != 0U) {
+            latency.realtime.cpu = cpu;
+        }
+        latency.command_line = args;
+
+        const auto outcome = session::execute_latency(latency);
+        const auto summary =
+            latency::summarize_latency(store::read_capture_file(outcome.output_path));
+        report::make_text_renderer()->render(latency::latency_table({summary}), std::cout);
+        if (histogram) {
+            for (const auto& [title, d] :
+                 {std::pair{"drive → timestamp", &summary.drive_to_kernel},
+                  std::pair{"timestamp → wake-up", &summary.kernel_to_wake}}) {
+                std::cout << "\n" << title << ":\n";
+                for (const auto& line : latency::histogram_lines(d->histogram)) {
+                    std::cout << line << "\n";
+                }
+            }
+        }
+        std::cout << fmt::format("{} edges ({}) written to {}\n", outcome.progress.records,
+                                 capture::to_string(outcome.progress.stop_reason),
+                                 outcome.output_path);
+        if (!outcome.failure.empty()) {
+            std::cerr << "ppsbench: " << outcome.failure << "\n";
+            return static_cast<int>(core::ExitCode::failed);
+        }
+        return 0;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_latency_command() {
+    return std::make_unique<LatencyCommand>();
+}
+
+}  // namespace ppsbench::app

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ppsbench/latency/distribution.hpp"
+#include "ppsbench/report/table.hpp"
+#include "ppsbench/store/capture_file.hpp"
+
+namespace ppsbench::latency {
+
+// The figures of one `ppsbench latency` run, computed from its capture file.
+struct LatencySummary {
+    std::string label;
+    std::string file;
+    std::string sense;  // the sense source spec
+    std::string drive;  // CHIP:LINE
+    std::string clock;  // the sense clock all three times were read on
+    std::uint64_t edges_driven = 0;
+    std::uint64_t unseen_edges = 0;
+    std::uint64_t stray_events = 0;
+    Distribution drive_to_kernel;  // (a) timestamp − drive
+    Distribution kernel_to_wake;   // (b) wake − timestamp
+    std::optional<double> cpu_idle_fraction;
+};
+
+// True for files written by `ppsbench latency` (meta "kind": "latency").
+bool is_latency_file(const store::CaptureFile& file);
+
+// Throws core::InputError naming the file when it is not a latency capture or lacks the
+// drive_ns / wake_ns columns.
+LatencySummary summarize_latency(const store::CaptureFile& file);
+
+// One row per run: edges, unseen, then p50/p90/p99/max/mean/σ of each distribution, and the
+// CPU idle fraction.
+report::Table latency_table(const std::vector<LatencySummary>& runs);
+
+// A text histogram, one line per bin ("  10.0 µs … 20.0 µs   412 ████"), with the under- and
+// overflow buckets when they hold anything.
+std::vector<std::string> histogram_lines(const Histogram& histogram, std::size_t bar_width = 40);
+
+}  // namespace ppsbench::latency

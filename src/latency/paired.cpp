@@ -1,0 +1,267 @@
+#include "ppsbench/latency/paired.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+
+#include "ppsbench/core/duration.hpp"
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/report/units.hpp"
+#include "ppsbench/stats/offsets.hpp"
+
+namespace ppsbench::latency {
+
+namespace {
+
+// Indices of `series` with edge `edge`, sorted by time (capture order is time order for a real
+// source, but a replayed or merged file need not be).
+std::vector<std::size_t> of_edge(std::span<const TimedPulse> series, core::Edge edge) {
+    std::vector<std::size_t> indices;
+    for (std::size_t i = 0; i < series.size(); ++i) {
+        if (series[i].edge == edge) {
+            indices.push_back(i);
+        }
+    }
+    std::stable_sort(indices.begin(), indices.end(), [&](std::size_t x, std::size_t y) {
+        return series[x].time_ns < series[y].time_ns;
+    });
+    return indices;
+}
+
+// The position in `sorted` (indices into `series`) of the pulse nearest to `time_ns`.
+std::size_t nearest(std::span<const TimedPulse> series, const std::vector<std::size_t>& sorted,
+                    std::int64_t time_ns) {
+    const auto it = std::lower_bound(
+        sorted.begin(), sorted.end(), time_ns,
+        [&](std::size_t index, std::int64_t t) { return series[index].time_ns < t; });
+    auto pos = static_cast<std::size_t>(it - sorted.begin());
+    if (pos == sorted.size()) {
+        return pos - 1;
+    }
+    if (pos > 0 &&
+        time_ns - series[sorted[pos - 1]].time_ns <= series[sorted[pos]].time_ns - time_ns) {
+        --pos;
+    }
+    return pos;
+}
+
+stats::Summary jitter_of(std::span<const TimedPulse> series, core::ClockId clock,
+                         std::int64_t period_ns) {
+    std::vector<double> values;
+    values.reserve(series.size());
+    if (clock == core::ClockId::realtime) {
+        for (const auto& p : series) {
+            values.push_back(static_cast<double>(stats::phase_offset_ns(p.time_ns, period_ns)));
+        }
+        return stats::summarize(values);
+    }
+    // No top of the second on CLOCK_MONOTONIC: interval from the previous edge of the same kind,
+    // less a whole number of periods (so a missed pulse is not a jitter of one period).
+    for (const core::Edge edge : {core::Edge::assert_edge, core::Edge::clear_edge}) {
+        const auto indices = of_edge(series, edge);
+        for (std::size_t k = 1; k < indices.size(); ++k) {
+            const std::int64_t gap = series[indices[k]].time_ns - series[indices[k - 1]].time_ns;
+            values.push_back(static_cast<double>(stats::phase_offset_ns(gap, period_ns)));
+        }
+    }
+    return stats::summarize(values);
+}
+
+std::string path_label(const store::CaptureFile& file) {
+    const std::string label = file.label();
+    const std::string source = file.meta.value("source", file.path);
+    return label.empty() ? source : fmt::format("{} ({})", label, source);
+}
+
+}  // namespace
+
+core::ClockId common_clock(core::ClockId a, core::ClockId b) {
+    return a == core::ClockId::realtime || b == core::ClockId::realtime ? core::ClockId::realtime
+                                                                        : core::ClockId::monotonic;
+}
+
+std::vector<TimedPulse> on_time_base(const store::CaptureFile& file, core::ClockId target) {
+    const auto clock = core::parse_clock_id(file.meta.value("clock", std::string("realtime")))
+                           .value_or(core::ClockId::realtime);
+    std::vector<TimedPulse> series;
+    series.reserve(file.pulses.size());
+    if (clock == target) {
+        for (std::size_t i = 0; i < file.pulses.size(); ++i) {
+            series.push_back({file.pulses[i].timestamp_ns, file.pulses[i].edge, i});
+        }
+        return series;
+    }
+    const auto offset = file.extra_column(offset_column);
+    if (clock != core::ClockId::monotonic || !offset) {
+        throw core::InputError(fmt::format(
+            "{}: its {} timestamps cannot be put on CLOCK_{} (no {} column); capture both paths "
+            "in one 'ppsbench run --source A --source B'",
+            file.path, core::to_string(clock),
+            target == core::ClockId::realtime ? "REALTIME" : "MONOTONIC", offset_column));
+    }
+    for (std::size_t i = 0; i < file.pulses.size(); ++i) {
+        // The offset was sampled microseconds after the event, when the pulse was read.
+        series.push_back(
+            {file.pulses[i].timestamp_ns + file.extra(i, *offset), file.pulses[i].edge, i});
+    }
+    return series;
+}
+
+Pairing pair_edges(std::span<const TimedPulse> a, std::span<const TimedPulse> b,
+                   std::int64_t window_ns) {
+    Pairing pairing;
+    for (const core::Edge edge : {core::Edge::assert_edge, core::Edge::clear_edge}) {
+        const auto sa = of_edge(a, edge);
+        const auto sb = of_edge(b, edge);
+        std::size_t paired = 0;
+        if (!sa.empty() && !sb.empty()) {
+            for (std::size_t i = 0; i < sa.size(); ++i) {
+                const std::size_t j = nearest(b, sb, a[sa[i]].time_ns);
+                // Mutual nearest: B's pulse must also have A's as its nearest, so two A pulses
+                // never claim the same B pulse.
+                if (nearest(a, sa, b[sb[j]].time_ns) != i) {
+                    continue;
+                }
+                const std::int64_t d = b[sb[j]].time_ns - a[sa[i]].time_ns;
+                if (std::llabs(d) >= window_ns) {
+                    continue;
+                }
+                pairing.pairs.push_back({sa[i], sb[j], d});
+                ++paired;
+            }
+        }
+        pairing.unpaired_a += sa.size() - paired;
+        pairing.unpaired_b += sb.size() - paired;
+    }
+    std::sort(
+        pairing.pairs.begin(), pairing.pairs.end(),
+        [&](const PairedEdge& x, const PairedEdge& y) { return a[x.a].time_ns < a[y.a].time_ns; });
+    return pairing;
+}
+
+std::optional<TimeBaseStats> time_base_stats(const store::CaptureFile& file) {
+    const auto offset = file.extra_column(offset_column);
+    if (!offset || file.pulses.empty()) {
+        return std::nullopt;
+    }
+    const auto bracket = file.extra_column(bracket_column);
+    TimeBaseStats s;
+    s.samples = file.pulses.size();
+    for (std::size_t i = 0; i < file.pulses.size(); ++i) {
+        if (bracket) {
+            s.max_bracket_ns = std::max(s.max_bracket_ns, file.extra(i, *bracket));
+        }
+        if (i > 0) {
+            const std::int64_t jump = file.extra(i, *offset) - file.extra(i - 1, *offset);
+            if (std::llabs(jump) > std::llabs(s.largest_jump_ns)) {
+                s.largest_jump_ns = jump;
+            }
+        }
+    }
+    s.drift_ns = file.extra(file.pulses.size() - 1, *offset) - file.extra(0, *offset);
+    return s;
+}
+
+DualSummary summarize_dual(const store::CaptureFile& a, const store::CaptureFile& b,
+                           std::optional<std::int64_t> period_override_ns) {
+    DualSummary dual;
+    dual.label_a = path_label(a);
+    dual.label_b = path_label(b);
+    dual.simulated = a.simulated() || b.simulated();
+    dual.period_ns = period_override_ns.value_or(a.meta.value("period_ns", core::ns_per_second));
+    const auto clock_of = [](const store::CaptureFile& f) {
+        return core::parse_clock_id(f.meta.value("clock", std::string("realtime")))
+            .value_or(core::ClockId::realtime);
+    };
+    dual.clock = common_clock(clock_of(a), clock_of(b));
+    const auto ta = on_time_base(a, dual.clock);
+    const auto tb = on_time_base(b, dual.clock);
+    dual.jitter_measure = dual.clock == core::ClockId::realtime ? "phase offset" : "period jitter";
+    dual.jitter_a = jitter_of(ta, dual.clock, dual.period_ns);
+    dual.jitter_b = jitter_of(tb, dual.clock, dual.period_ns);
+    dual.pulses_a = ta.size();
+    dual.pulses_b = tb.size();
+    const Pairing pairing = pair_edges(ta, tb, dual.period_ns / 2);
+    dual.pairs = pairing.pairs.size();
+    dual.unpaired_a = pairing.unpaired_a;
+    dual.unpaired_b = pairing.unpaired_b;
+    std::vector<double> differences;
+    differences.reserve(pairing.pairs.size());
+    std::size_t later = 0;
+    for (const auto& pair : pairing.pairs) {
+        differences.push_back(static_cast<double>(pair.difference_ns));
+        later += pair.difference_ns > 0 ? 1 : 0;
+    }
+    dual.fraction_b_later =
+        differences.empty() ? 0.0
+                            : static_cast<double>(later) / static_cast<double>(differences.size());
+    dual.difference = describe(std::move(differences));
+    dual.time_base_a = time_base_stats(a);
+    dual.time_base_b = time_base_stats(b);
+    return dual;
+}
+
+report::Table dual_table(const DualSummary& dual) {
+    using report::format_ns;
+    report::Table table;
+    table.title = fmt::format("Two paths, one edge: A = {}, B = {}", dual.label_a, dual.label_b);
+    using report::Cell;
+    using report::Quantity;
+    table.columns = {
+        {"series", "series", Quantity::text},        {"pulses", "pulses", Quantity::text},
+        {"unpaired", "unpaired", Quantity::count},   {"p50", "p50_ns", Quantity::signed_time_ns},
+        {"p90", "p90_ns", Quantity::signed_time_ns}, {"p99", "p99_ns", Quantity::signed_time_ns},
+        {"max", "max_ns", Quantity::signed_time_ns}, {"mean", "mean_ns", Quantity::signed_time_ns},
+        {"σ", "stddev_ns", Quantity::time_ns},       {"p-p", "peak_to_peak_ns", Quantity::time_ns}};
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    const auto path_row = [&](const char* name, std::size_t pulses, std::size_t unpaired,
+                              const stats::Summary& s) {
+        return std::vector<Cell>{Cell::of_text(fmt::format("{} {}", name, dual.jitter_measure)),
+                                 Cell::of_text(fmt::format("{}", pulses)),
+                                 Cell::of(static_cast<double>(unpaired)),
+                                 Cell::of(none),
+                                 Cell::of(none),
+                                 Cell::of(none),
+                                 Cell::of(s.max),
+                                 Cell::of(s.mean),
+                                 Cell::of(s.stddev),
+                                 Cell::of(s.peak_to_peak)};
+    };
+    table.rows.push_back(path_row("A", dual.pulses_a, dual.unpaired_a, dual.jitter_a));
+    table.rows.push_back(path_row("B", dual.pulses_b, dual.unpaired_b, dual.jitter_b));
+    const auto& d = dual.difference;
+    table.rows.push_back(
+        {Cell::of_text("B − A per edge"), Cell::of_text(fmt::format("{} pairs", dual.pairs)),
+         Cell::of(none), Cell::of(d.p50), Cell::of(d.p90), Cell::of(d.p99), Cell::of(d.summary.max),
+         Cell::of(d.summary.mean), Cell::of(d.summary.stddev), Cell::of(d.summary.peak_to_peak)});
+    if (dual.pairs > 0) {
+        table.footnotes.push_back(fmt::format(
+            "B − A: median {}, σ {} between edges; B is the later path on {:.1f} % of paired "
+            "edges.",
+            format_ns(d.p50, true), format_ns(d.summary.stddev), 100.0 * dual.fraction_b_later));
+    }
+    table.footnotes.push_back(fmt::format(
+        "Pairs: same edge, mutual nearest, less than P/2 = {} apart; a pulse one path missed "
+        "stays unpaired. Compared on CLOCK_{}.",
+        format_ns(static_cast<double>(dual.period_ns / 2)),
+        dual.clock == core::ClockId::realtime ? "REALTIME" : "MONOTONIC"));
+    for (const auto& [name, tb] :
+         {std::pair{"A", dual.time_base_a}, std::pair{"B", dual.time_base_b}}) {
+        if (tb) {
+            table.footnotes.push_back(fmt::format(
+                "{}: monotonic timestamps moved to CLOCK_REALTIME with {} offset samples (each "
+                "± {} or better); the offset moved {} over the run, largest jump {}{}.",
+                name, tb->samples, format_ns(static_cast<double>(tb->max_bracket_ns) / 2),
+                format_ns(static_cast<double>(tb->drift_ns), true),
+                format_ns(static_cast<double>(tb->largest_jump_ns), true),
+                std::llabs(tb->largest_jump_ns) > 1'000'000 ? " (a clock step)" : ""));
+        }
+    }
+    if (dual.simulated) {
+        table.footnotes.push_back("SIMULATED: at least one path comes from ppsbench's sim models.");
+    }
+    return table;
+}
+
+}  // namespace ppsbench::latency

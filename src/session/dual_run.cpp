@@ -1,0 +1,234 @@
+#include "ppsbench/session/dual_run.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <unistd.h>
+#include <array>
+#include <atomic>
+#include <ctime>
+#include <exception>
+#include <memory>
+#include <thread>
+
+#include "ppsbench/capture/signals.hpp"
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/latency/clocks.hpp"
+#include "ppsbench/latency/paired.hpp"
+#include "ppsbench/store/capture_writer.hpp"
+
+namespace ppsbench::session {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// Lets one path's thread be stopped when the other fails, without changing the capture loop:
+// waits are cut into short slices, between which the shared flags are checked. A slice that
+// ends early is reported as `interrupted` (the loop re-checks and waits again), so timeouts are
+// still counted only when the whole requested wait passed.
+class StoppableSource final : public capture::PulseSource {
+  public:
+    StoppableSource(capture::PulseSource& inner, const std::atomic<bool>& peer_failed)
+        : inner_(inner), peer_failed_(peer_failed) {}
+
+    capture::WaitResult wait(core::Duration timeout) override {
+        const std::int64_t deadline = core::now_ns(core::ClockId::monotonic) + timeout.count();
+        for (;;) {
+            if (peer_failed_.load()) {
+                return capture::WaitResult::end_of_stream;
+            }
+            const std::int64_t remaining = deadline - core::now_ns(core::ClockId::monotonic);
+            const auto slice = std::min<core::Duration>(
+                core::Duration{std::max<std::int64_t>(remaining, 0)}, 200ms);
+            const auto result = inner_.wait(slice);
+            if (result != capture::WaitResult::timeout) {
+                return result;
+            }
+            if (core::now_ns(core::ClockId::monotonic) >= deadline) {
+                return capture::WaitResult::timeout;
+            }
+        }
+    }
+    std::size_t read(std::span<core::Pulse> out) override { return inner_.read(out); }
+    const capture::SourceInfo& info() const override { return inner_.info(); }
+
+  private:
+    capture::PulseSource& inner_;
+    const std::atomic<bool>& peer_failed_;
+};
+
+// A monotonic-clock path's pulses with the REALTIME − MONOTONIC offset sampled right after the
+// batch was read (microseconds after the events), one sample per batch. No allocation.
+class TimeBaseSink final : public core::PulseSink {
+  public:
+    explicit TimeBaseSink(store::CaptureWriter& writer) : writer_(writer) {}
+    void write(std::span<const core::Pulse> pulses) override {
+        const auto offset = latency::sample_clock_offset();
+        for (std::size_t i = 0; i < pulses.size(); ++i) {
+            extras_[2 * i] = offset.realtime_minus_monotonic_ns;
+            extras_[2 * i + 1] = offset.bracket_ns;
+        }
+        writer_.write_rows(pulses, std::span(extras_).first(2 * pulses.size()));
+    }
+
+  private:
+    store::CaptureWriter& writer_;
+    std::array<std::int64_t, 2 * 64> extras_{};  // the capture loop hands at most 64 pulses
+};
+
+struct Path {
+    std::unique_ptr<capture::PulseSource> source;
+    std::unique_ptr<store::CaptureWriter> writer;
+    std::unique_ptr<core::PulseSink> time_base;  // for monotonic sources
+    capture::CaptureProgress progress;
+    capture::CaptureProgress last_seen;
+    std::exception_ptr error;
+    std::string failure;
+    bool stopped_by_peer = false;
+};
+
+void remove_files(std::array<Path, 2>& paths, const std::array<std::string, 2>& outputs) {
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        if (paths[i].writer) {
+            try {
+                paths[i].writer->close();
+            } catch (const core::Error&) {
+                // Being removed anyway.
+            }
+            ::unlink(outputs[i].c_str());
+        }
+    }
+}
+
+std::string utc_now() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", tm);
+}
+
+}  // namespace
+
+std::array<std::string, 2> dual_output_paths(const std::string& output_path) {
+    std::string base = output_path;
+    if (base.empty()) {
+        const std::time_t now = std::time(nullptr);
+        std::tm tm{};
+        gmtime_r(&now, &tm);
+        base = fmt::format("ppsbench-{:%Y%m%dT%H%M%SZ}.csv", tm);
+    }
+    const auto slash = base.rfind('/');
+    const auto dot = base.rfind('.');
+    const bool has_extension =
+        dot != std::string::npos && dot > 0 && (slash == std::string::npos || dot > slash + 1);
+    const std::string stem = has_extension ? base.substr(0, dot) : base;
+    const std::string extension = has_extension ? base.substr(dot) : ".csv";
+    return {stem + "-1" + extension, stem + "-2" + extension};
+}
+
+DualRunOutcome execute_dual_run(const RunOptions& options, const std::array<std::string, 2>& specs,
+                                const std::array<std::string, 2>& outputs) {
+    if (outputs[0] == outputs[1]) {
+        throw core::UsageError(
+            fmt::format("-o: both paths would write {}; give two different files", outputs[0]));
+    }
+    std::array<Path, 2> paths;
+    // Both sources before any file: a path that cannot be opened leaves nothing behind.
+    for (std::size_t i = 0; i < 2; ++i) {
+        paths[i].source = capture::open_source(specs[i], options.source);
+    }
+    // Threads inherit the scheduling policy and affinity of the thread that creates them.
+    const capture::RealtimeGuard realtime(options.realtime);
+    try {
+        for (std::size_t i = 0; i < 2; ++i) {
+            const auto& info = paths[i].source->info();
+            nlohmann::json meta = make_run_metadata(options, info);
+            meta["dual"] = {{"path", i == 0 ? "A" : "B"},
+                            {"peer_source", specs[1 - i]},
+                            {"peer_file", outputs[1 - i]}};
+            if (info.clock == core::ClockId::monotonic) {
+                paths[i].writer = std::make_unique<store::CaptureWriter>(
+                    outputs[i], meta, options.overwrite,
+                    std::vector<std::string>{std::string(latency::offset_column),
+                                             std::string(latency::bracket_column)});
+                paths[i].time_base = std::make_unique<TimeBaseSink>(*paths[i].writer);
+            } else {
+                paths[i].writer =
+                    std::make_unique<store::CaptureWriter>(outputs[i], meta, options.overwrite);
+            }
+        }
+    } catch (...) {
+        remove_files(paths, outputs);
+        throw;
+    }
+
+    const capture::StopOnSignals signals;
+    std::atomic<bool> failed{false};
+    const auto capture_path = [&](Path& path) {
+        StoppableSource source(*path.source, failed);
+        core::PulseSink& sink = path.time_base ? *path.time_base : *path.writer;
+        try {
+            path.progress = capture::run_capture(
+                source, sink, options.limits, signals.flag(),
+                [&](std::span<const core::Pulse>, const capture::CaptureProgress& p) {
+                    path.last_seen = p;
+                });
+            path.stopped_by_peer = failed.load();
+        } catch (const core::MeasurementError& e) {
+            path.failure = e.what();
+            path.progress = path.last_seen;
+            path.progress.stop_reason = capture::StopReason::end_of_stream;
+            failed = true;
+        } catch (...) {
+            path.error = std::current_exception();
+            failed = true;
+        }
+    };
+    {
+        std::jthread a(capture_path, std::ref(paths[0]));
+        std::jthread b(capture_path, std::ref(paths[1]));
+    }
+    for (auto& path : paths) {
+        if (path.error) {
+            // No first pulse on one path (or a setup failure): not the measurement asked for.
+            remove_files(paths, outputs);
+            std::rethrow_exception(path.error);
+        }
+    }
+
+    DualRunOutcome outcome;
+    for (std::size_t i = 0; i < 2; ++i) {
+        Path& path = paths[i];
+        RunOutcome& out = outcome.paths[i];
+        out.output_path = outputs[i];
+        out.progress = path.progress;
+        out.simulated = path.source->info().simulated;
+        out.failure = path.failure;
+        nlohmann::json end = {{"stop_reason", capture::to_string(path.progress.stop_reason)},
+                              {"pulses", path.writer->pulses_written()},
+                              {"missed_pulses", path.progress.missed_pulses},
+                              {"timeouts", path.progress.timeouts},
+                              {"elapsed_ns", path.progress.elapsed.count()},
+                              {"end_time", utc_now()}};
+        if (path.stopped_by_peer) {
+            end["stopped_by"] = "the other path failed";
+        }
+        if (signals.signal_number() != 0) {
+            end["signal"] = signals.signal_number();
+        }
+        if (!path.failure.empty()) {
+            end["failure"] = path.failure;
+        }
+        try {
+            path.writer->write_note("end", end);
+            path.writer->close();
+        } catch (const core::MeasurementError& e) {
+            if (out.failure.empty()) {
+                out.failure = e.what();
+            }
+        }
+    }
+    return outcome;
+}
+
+}  // namespace ppsbench::session

@@ -1,0 +1,117 @@
+#include "ppsbench/session/latency_session.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <unistd.h>
+#include <array>
+#include <ctime>
+
+#include "ppsbench/capture/signals.hpp"
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/latency/cpu_idle.hpp"
+#include "ppsbench/session/run_session.hpp"
+#include "ppsbench/store/capture_writer.hpp"
+
+namespace ppsbench::session {
+
+namespace {
+
+std::string default_output_path() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    return fmt::format("ppsbench-latency-{:%Y%m%dT%H%M%SZ}.csv", tm);
+}
+
+// Each record becomes one pulse line with its drive and wake times; one write(2) per edge, like
+// the capture loop, and no allocation.
+class RecordWriter final : public latency::LatencySink {
+  public:
+    explicit RecordWriter(store::CaptureWriter& writer) : writer_(writer) {}
+    void write(const latency::LatencyRecord& record) override {
+        const std::array<std::int64_t, 2> extras{record.drive_ns, record.wake_ns};
+        writer_.write_rows({&record.sensed, 1}, extras);
+    }
+
+  private:
+    store::CaptureWriter& writer_;
+};
+
+}  // namespace
+
+LatencyOutcome execute_latency(const LatencyOptions& options) {
+    // Syntax first, so a typo never touches the hardware.
+    if (!options.sense_spec.starts_with("gpio:") && !options.sense_spec.starts_with("pps:")) {
+        throw core::UsageError(
+            fmt::format("--sense '{}': the loopback input must be gpio:CHIP:LINE or pps:/dev/ppsN",
+                        options.sense_spec));
+    }
+    const auto drive_spec = latency::parse_drive_spec(options.drive_spec);
+    // The drive line first: its errors (no such chip or line, busy) are the likelier ones, and
+    // requesting it drives it low, the idle level the sense side then starts from.
+    auto drive = latency::open_gpio_output(drive_spec);
+    auto sense = capture::open_source(options.sense_spec, options.sense);
+    const auto cpu_start = latency::read_cpu_times(options.proc_stat);
+    const capture::RealtimeGuard realtime(options.realtime);
+
+    RunOptions as_run;
+    as_run.source_spec = options.sense_spec;
+    as_run.realtime = options.realtime;
+    as_run.label = options.label;
+    as_run.command_line = options.command_line;
+    as_run.limits.count = options.limits.count;
+    as_run.limits.duration = options.limits.duration;
+    nlohmann::json meta = make_run_metadata(as_run, sense->info());
+    meta["kind"] = "latency";
+    meta["drive"] = fmt::format("{}:{}", drive_spec.chip, drive_spec.line);
+    meta["drive_details"] = drive->details();
+    meta["interval_ns"] = options.limits.interval.count();
+    // The driven signal is a square wave: each edge recurs every two intervals.
+    meta["period_ns"] = 2 * options.limits.interval.count();
+
+    LatencyOutcome outcome;
+    outcome.output_path = options.output_path.empty() ? default_output_path() : options.output_path;
+    const std::vector<std::string> columns(latency::record_columns.begin(),
+                                           latency::record_columns.end());
+    store::CaptureWriter writer(outcome.output_path, meta, options.overwrite, columns);
+    RecordWriter records(writer);
+    const capture::StopOnSignals signals;
+    latency::SystemClock clock;
+    try {
+        outcome.progress =
+            latency::run_latency(*drive, *sense, records, options.limits, signals.flag(), clock);
+    } catch (const core::MeasurementError& e) {
+        outcome.failure = e.what();
+        outcome.progress.stop_reason = capture::StopReason::end_of_stream;
+        outcome.progress.records = writer.pulses_written();
+    } catch (const core::InputError&) {
+        writer.close();
+        if (writer.pulses_written() == 0) {
+            ::unlink(outcome.output_path.c_str());  // nothing measured: leave nothing behind
+        }
+        throw;
+    }
+    const auto cpu_end = latency::read_cpu_times(options.proc_stat);
+    nlohmann::json end = {{"stop_reason", capture::to_string(outcome.progress.stop_reason)},
+                          {"pulses", writer.pulses_written()},
+                          {"edges_driven", outcome.progress.edges_driven},
+                          {"unseen_edges", outcome.progress.unseen_edges},
+                          {"stray_events", outcome.progress.stray_events},
+                          {"elapsed_ns", outcome.progress.elapsed.count()},
+                          {"cpu_ticks", cpu_end.total - cpu_start.total},
+                          {"cpu_idle_ticks", cpu_end.idle - cpu_start.idle}};
+    if (const auto idle = latency::idle_fraction(cpu_start, cpu_end)) {
+        end["cpu_idle_fraction"] = *idle;
+    }
+    if (signals.signal_number() != 0) {
+        end["signal"] = signals.signal_number();
+    }
+    if (!outcome.failure.empty()) {
+        end["failure"] = outcome.failure;
+    }
+    writer.write_note("end", end);
+    writer.close();
+    return outcome;
+}
+
+}  // namespace ppsbench::session

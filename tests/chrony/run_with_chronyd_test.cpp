@@ -1,0 +1,67 @@
+// `ppsbench run` sampling a real chronyd (started by the harness, never touching the host clock),
+// end to end through the built binary, the capture file and `report --format json`.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "chronyd_fixture.hpp"
+#include "cli.hpp"
+#include "ppsbench/chrony/json.hpp"
+#include "ppsbench/store/capture_reader.hpp"
+
+namespace ppsbench::chrony {
+namespace {
+
+using testing::ChronydFixture;
+
+TEST(RunWithChronyd, RecordsChronySamplesAndReportsTheRmsOffset) {
+    if (::access("/usr/sbin/chronyd", X_OK) != 0) {
+        GTEST_SKIP() << "chronyd is not installed (Debian package chrony)";
+    }
+    ChronydFixture chronyd;
+    ASSERT_TRUE(chronyd.wait_synchronised(std::chrono::seconds(30))) << chronyd.chronyd_output();
+    ppsbench::testing::TempDir dir;
+    const auto path = dir.file("with-chrony.csv");
+    const auto run = ppsbench::testing::run_ppsbench(
+        {"run", "-s", "sim:hardirq", "--pace", "realtime", "--period", "100ms", "--duration",
+         "2500ms", "--chrony", "on", "--chrony-socket", chronyd.socket_path(), "--chrony-interval",
+         "1s", "--chrony-refid", "PPS", "-o", path});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_TRUE(run.err.empty()) << "no chrony notice when chronyd is fine: " << run.err;
+    EXPECT_NE(run.out.find("RMS offset (chrony)"), std::string::npos) << run.out;
+
+    const auto file = store::read_capture_file(path);
+    std::vector<ChronySample> samples;
+    for (const auto& note : file.notes) {
+        if (note.tag == "chrony") {
+            samples.push_back(note.body.get<ChronySample>());
+        }
+    }
+    // Start, about one a second, end.
+    ASSERT_GE(samples.size(), 3U);
+    EXPECT_EQ(samples.back().status, ChronyStatus::ok) << samples.back().detail;
+    ASSERT_TRUE(samples.back().tracking);
+    EXPECT_EQ(samples.back().tracking->ref_id_text(), "PPS");
+    ASSERT_TRUE(samples.back().pps_stats);
+
+    const auto report = ppsbench::testing::run_ppsbench({"report", "--format", "json", path});
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    const auto json = nlohmann::json::parse(report.out);
+    const auto& c = json["runs"][0]["chrony"];
+    EXPECT_EQ(c["status"], "ok");
+    EXPECT_EQ(c["rms_offset_ns"]["end"], samples.back().tracking->rms_offset_ns);
+    EXPECT_EQ(c["reference"]["ref_id"], samples.back().tracking->ref_id_hex());
+}
+
+TEST(RunWithChronyd, SaysOnceThatChronydIsNotRunningAndCapturesAnyway) {
+    ppsbench::testing::TempDir dir;
+    const auto run = ppsbench::testing::run_ppsbench(
+        {"run", "-s", "sim:hardirq", "--count", "30", "--chrony", "on", "--chrony-socket",
+         dir.file("nobody-listens.sock"), "-o", dir.file("no-chrony.csv")});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.out.find("30 pulses (count)"), std::string::npos);
+    EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+    EXPECT_NE(run.err.find("chronyd is not running"), std::string::npos) << run.err;
+}
+
+}  // namespace
+}  // namespace ppsbench::chrony
