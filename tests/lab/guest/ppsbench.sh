@@ -51,6 +51,17 @@ head -n 200 /proc/sys/kernel/osrelease /proc/sys/kernel/version /proc/cmdline /p
     ${thread_pid:+/proc/$thread_pid/comm /proc/$thread_pid/stat /proc/$thread_pid/status} \
     >"$LAB_OUT/sysfs-snapshot.txt" 2>&1
 
+# ppsbench run samples chrony at its start and end: give chronyd time to select the PPS
+# refclock first (about 3 s at poll 0 under TCG), or every sample says "not synchronised".
+if [ -n "$chronyd_pid" ] && [ -x /usr/bin/chronyc ]; then
+    waited=0
+    while [ "$waited" -lt 20 ] && ! /usr/bin/chronyc -n tracking 2>/dev/null | grep -q '^Reference ID.*(PPS)'; do
+        sleep 0.5
+        waited=$((waited + 1))
+    done
+    echo "chrony_sync_wait_halfseconds=$waited" >>"$status"
+fi
+
 # The same edges through both paths at once: line 0 feeds /dev/ppsN (RFC 2783), line 1 the GPIO
 # character device (libgpiod). Each capture is joined with the records on the host.
 "$pb" run --source "gpio:${LAB_GPIOCHIP_DEV#/dev/}:$LAB_GPIO_LINE" --period "${LAB_PERIOD_MS}ms" \
@@ -58,12 +69,15 @@ head -n 200 /proc/sys/kernel/osrelease /proc/sys/kernel/version /proc/cmdline /p
     >"$LAB_OUT/gpio-run.txt" 2>&1 &
 gpio_pid=$!
 # chrony's figures go into the capture once `ppsbench run` can sample them (--chrony).
+# The refid is given because chronyd here reads /tmp/chrony.conf, not the packaged file.
 chrony_opt=
-if [ -n "$chronyd_pid" ] && "$pb" run --help 2>&1 | grep -q -- '--chrony'; then
+if [ -n "$chronyd_pid" ] && "$pb" run --help 2>&1 | grep -q -- '--chrony-refid'; then
+    chrony_opt="--chrony auto --chrony-refid PPS"
+elif [ -n "$chronyd_pid" ] && "$pb" run --help 2>&1 | grep -q -- '--chrony'; then
     chrony_opt="--chrony auto"
 fi
 echo "run_chrony=${chrony_opt:+1}" >>"$status"
-# shellcheck disable=SC2086 # chrony_opt is two words or none
+# shellcheck disable=SC2086 # chrony_opt is words or nothing
 "$pb" run --source "pps:$LAB_PPS_DEV" --period "${LAB_PERIOD_MS}ms" --count "$LAB_COUNT" \
     --label "$LAB_CONFIG-$LAB_MODE" -o "$LAB_OUT/pps.csv" --quiet $chrony_opt >"$LAB_OUT/pps-run.txt" 2>&1
 echo "pps_run_rc=$?" >>"$status"
