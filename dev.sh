@@ -4,8 +4,15 @@
 #                   when it exists, otherwise the built-in (simulated) demo
 #   ./dev.sh test   install what is needed, build, and run every test: a warnings-as-errors
 #                   build, then the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#                   and, as root, the real-kernel lab (below) at the end
 #   ./dev.sh build  install and build only
-# Environment: PPSBENCH_JOBS (parallel jobs, default: nproc), PPSBENCH_DURATION (run: 10m).
+#   ./dev.sh lab [run-lab.sh options]
+#                   build, then boot Debian's stock, threadirqs and PREEMPT_RT kernels under QEMU
+#                   with the lab's PPS module and run ppsbench in them (tests/lab/, docs/lab.md);
+#                   needs root (it installs QEMU and friends), downloads ~160 MB once
+# Environment: PPSBENCH_JOBS (parallel jobs, default: nproc), PPSBENCH_DURATION (run: 10m),
+#   PPSBENCH_SKIP_LAB=1 (test: skip the lab), PPSBENCH_LAB_CACHE (lab downloads; default
+#   tests/lab/.cache).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -57,6 +64,14 @@ check_format() {
   echo "dev.sh: clang-format: clean"
 }
 
+run_lab() {  # [run-lab.sh options]
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "dev.sh: the lab needs root: it installs qemu-system-x86 and boots kernels (sudo ./dev.sh lab)" >&2
+    return 1
+  fi
+  tests/lab/run-lab.sh --ppsbench build/ppsbench "$@"
+}
+
 case "${1:-}" in
   run)
     install_packages "${build_packages[@]}"
@@ -78,13 +93,28 @@ case "${1:-}" in
       -DPPSBENCH_BUILD_BENCH=OFF
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
       ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
+    # The lab last: it is the slowest part (a few minutes) and needs root.
+    if [ "${PPSBENCH_SKIP_LAB:-0}" = 1 ]; then
+      echo "dev.sh: lab: SKIPPED because PPSBENCH_SKIP_LAB=1"
+    elif [ "$(id -u)" -ne 0 ]; then
+      echo "dev.sh: lab: SKIPPED because it needs root (it installs QEMU and boots kernels); run sudo ./dev.sh lab"
+    else
+      echo "dev.sh: now the real-kernel lab (tests/lab/run-lab.sh; PPSBENCH_SKIP_LAB=1 skips it)"
+      run_lab
+    fi
+    ;;
+  lab)
+    shift
+    install_packages "${build_packages[@]}"
+    configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    run_lab "$@"
     ;;
   build)
     install_packages "${build_packages[@]}"
     configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
     ;;
   *)
-    echo "usage: ./dev.sh run|test|build" >&2
+    echo "usage: ./dev.sh run|test|build|lab" >&2
     exit 2
     ;;
 esac

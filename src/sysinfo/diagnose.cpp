@@ -158,6 +158,80 @@ ContextFinding assess_gpio(const KernelInfo& kernel, const PpsDevice& pps) {
     return {TimestampContext::hard_irq, verdict(Severity::ok, check, message)};
 }
 
+// The project's lab module (tests/lab/module/ppsbench_lab.c): the same rules as pps-gpio, but
+// the handler shape comes from the module's `mode` parameter, so the messages name that file
+// instead of /proc/kallsyms, and the fix is a module parameter.
+ContextFinding assess_lab(const KernelInfo& kernel, const PpsDevice& pps) {
+    constexpr std::string_view kParameter = "/sys/module/ppsbench_lab/parameters/mode";
+    constexpr std::string_view kLabFix =
+        "Load ppsbench_lab with mode=split, the shape of pps-gpio since upstream stable "
+        "6.1.188 (RT-safe). mode=nothread (IRQF_NO_THREAD) also gives edge timestamps but is "
+        "not RT-safe: pps_event() takes a spinlock_t and wakes waiters in hard-IRQ context.";
+    const auto* thread = irq_thread(pps);
+    const bool forced = kernel.forced_irq_threading();
+    const std::string check = "pps-timestamp-context";
+    switch (pps.handler) {
+        case HandlerKind::split: {
+            std::string message = fmt::format(
+                "the lab module runs its split handler (mode=split in {}): the hard-IRQ part "
+                "takes the timestamp at the edge",
+                kParameter);
+            if (thread != nullptr) {
+                message +=
+                    fmt::format("; the thread {} only runs pps_event()", describe_thread(*thread));
+            }
+            return {TimestampContext::hard_irq, verdict(Severity::ok, check, message + ".")};
+        }
+        case HandlerKind::no_thread:
+            return {TimestampContext::hard_irq,
+                    verdict(Severity::ok, check,
+                            fmt::format("the lab module requested its single handler with "
+                                        "IRQF_NO_THREAD (mode=nothread in {}), so it is never "
+                                        "force-threaded and the timestamp is taken in hard IRQ "
+                                        "at the edge.{}",
+                                        kParameter,
+                                        kernel.preempt_rt
+                                            ? " This is not RT-safe: pps_event() then takes a "
+                                              "spinlock_t and wakes waiters in hard-IRQ context."
+                                            : ""))};
+        case HandlerKind::single:
+            if (!forced) {
+                return {TimestampContext::hard_irq,
+                        verdict(Severity::ok, check,
+                                fmt::format("the lab module's single handler (mode=threaded in "
+                                            "{}) runs in hard IRQ: neither PREEMPT_RT nor "
+                                            "threadirqs forces it into a thread.",
+                                            kParameter))};
+            }
+            if (thread != nullptr) {
+                return {TimestampContext::thread,
+                        verdict(Severity::fail, check,
+                                fmt::format("PPS timestamps are taken in the thread {}, not at "
+                                            "the interrupt edge: {} force-threads the lab "
+                                            "module's single handler (mode=threaded in {}), so "
+                                            "pps_get_ts() runs only after that thread is woken "
+                                            "and scheduled.",
+                                            describe_thread(*thread), forcing_reason(kernel),
+                                            kParameter),
+                                std::string(kLabFix))};
+            }
+            return {TimestampContext::unknown,
+                    verdict(Severity::warn, check,
+                            fmt::format("{} force-threads the lab module's single handler "
+                                        "(mode=threaded in {}), yet no irq/{}- thread was found.",
+                                        forcing_reason(kernel), kParameter,
+                                        pps.irq ? std::to_string(pps.irq->number) : "N"),
+                            "Check `grep irq/ /proc/[0-9]*/comm`.")};
+        case HandlerKind::unknown:
+            break;
+    }
+    return {
+        TimestampContext::unknown,
+        verdict(Severity::warn, check,
+                fmt::format("the lab module's handler mode could not be read from {}.", kParameter),
+                "Check that ppsbench_lab is loaded and sysfs is mounted.")};
+}
+
 ContextFinding assess_ldisc(const KernelInfo& kernel, const PpsDevice& pps) {
     const std::string check = "pps-timestamp-context";
     if (is_usb_tty(pps)) {
@@ -208,6 +282,8 @@ ContextFinding assess(const SystemFingerprint& fingerprint) {
             return assess_gpio(fingerprint.kernel, *fingerprint.pps);
         case PpsDriverKind::pps_ldisc:
             return assess_ldisc(fingerprint.kernel, *fingerprint.pps);
+        case PpsDriverKind::ppsbench_lab:
+            return assess_lab(fingerprint.kernel, *fingerprint.pps);
         default:
             return {};
     }
@@ -335,6 +411,15 @@ void check_driver(const PpsDevice& pps, std::vector<Verdict>& out) {
                             pps.driver.empty() ? "" : ", driver " + pps.driver),
                 "Check /sys/class/pps/" + pps.id + "/device/uevent."));
             break;
+        case PpsDriverKind::ppsbench_lab:
+            out.push_back(verdict(
+                Severity::warn, check,
+                "ppsbench-lab is ppsbench's own test module: its edges come from a kernel "
+                "timer that raises a virtual GPIO interrupt, so measurements describe that path "
+                "on this kernel, not PPS reception.",
+                "Use it to test ppsbench (tests/lab/); measure the device of the real PPS "
+                "signal."));
+            break;
         case PpsDriverKind::pps_gpio:
             break;
     }
@@ -343,6 +428,7 @@ void check_driver(const PpsDevice& pps, std::vector<Verdict>& out) {
 void check_irq(const SystemFingerprint& fp, std::vector<Verdict>& out) {
     const auto& pps = *fp.pps;
     const bool has_own_irq = pps.kind == PpsDriverKind::pps_gpio ||
+                             pps.kind == PpsDriverKind::ppsbench_lab ||
                              (pps.kind == PpsDriverKind::pps_ldisc && !is_usb_tty(pps));
     if (!has_own_irq) {
         return;

@@ -117,7 +117,14 @@ std::string device_id(const SysRoot& root, const std::string& device) {
     return candidate;
 }
 
+// The PPS source name of the project's lab module (tests/lab/module/ppsbench_lab.c).
+constexpr std::string_view kLabSourceName = "ppsbench-lab";
+constexpr std::string_view kLabModeParameter = "/sys/module/ppsbench_lab/parameters/mode";
+
 PpsDriverKind classify(const PpsDevice& pps) {
+    if (pps.name == kLabSourceName) {
+        return PpsDriverKind::ppsbench_lab;
+    }
     if (pps.driver == "pps-gpio" || pps.driver == "pps_gpio") {
         return PpsDriverKind::pps_gpio;
     }
@@ -340,6 +347,19 @@ void read_handler_kind(const SysRoot& root, PpsDevice& pps) {
     }
 }
 
+// The lab module has every handler symbol loaded whatever its `mode`, so kallsyms cannot tell
+// its shapes apart; its mode parameter says which one it requested (see HandlerKind).
+void read_lab_handler_kind(const SysRoot& root, PpsDevice& pps) {
+    const auto mode = root.read_line(std::string(kLabModeParameter)).value_or("");
+    if (mode == "split") {
+        pps.handler = HandlerKind::split;
+    } else if (mode == "threaded") {
+        pps.handler = HandlerKind::single;
+    } else if (mode == "nothread") {
+        pps.handler = HandlerKind::no_thread;
+    }
+}
+
 std::optional<PpsDevice> read_pps_device(const SysRoot& root, const std::string& id,
                                          const FingerprintOptions& options,
                                          const KernelInfo& kernel,
@@ -386,6 +406,8 @@ std::optional<PpsDevice> read_pps_device(const SysRoot& root, const std::string&
     }
     if (pps.kind == PpsDriverKind::pps_gpio) {
         read_handler_kind(root, pps);
+    } else if (pps.kind == PpsDriverKind::ppsbench_lab) {
+        read_lab_handler_kind(root, pps);
     }
     pps.irq = read_irq(root, kernel, processes, irq_action_name(pps));
     return pps;
@@ -533,6 +555,8 @@ std::string_view to_string(PpsDriverKind kind) {
             return "pps-ktimer";
         case PpsDriverKind::ptp:
             return "ptp";
+        case PpsDriverKind::ppsbench_lab:
+            return "ppsbench-lab";
         case PpsDriverKind::unknown:
             break;
     }
@@ -545,6 +569,8 @@ std::string_view to_string(HandlerKind kind) {
             return "split";
         case HandlerKind::single:
             return "single";
+        case HandlerKind::no_thread:
+            return "no-thread";
         case HandlerKind::unknown:
             break;
     }

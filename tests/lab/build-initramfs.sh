@@ -60,6 +60,9 @@ copy_with_libs() {
     local bin="$1" dest="$2" lib
     [[ -x "$bin" ]] || lab_die "--bin $bin: not an executable file"
     cp -L "$bin" "$dest"
+    # A RelWithDebInfo ppsbench is mostly DWARF; the guest needs none of it, and every byte of
+    # the initramfs is decompressed by emulated instructions at each boot.
+    strip --strip-debug "$dest" 2>/dev/null || true
     # ldd prints "name => /path (addr)" or "/path (addr)"; a static binary makes it fail.
     while read -r lib; do
         [[ -e "$stage$lib" ]] && continue

@@ -3,7 +3,8 @@
 #
 # Usage: check-results.sh RESULTS_DIR
 #   RESULTS_DIR/<config>/<mode>/{info.txt,records.txt,ppsfetch.txt,gpioevents.txt,irqthreads.txt}
-# Writes RESULTS_DIR/summary.md and RESULTS_DIR/summary.tsv. Exit 1 when any check fails.
+# Writes RESULTS_DIR/summary.md, summary.tsv and check-results.counts ("PASSED FAILED").
+# Exit 1 when any check fails.
 #
 # What is asserted (facts and order only; emulated timing is too noisy for absolute numbers):
 #  1. /dev/ppsN and /dev/gpiochipN exist; ppsfetch and gpioevents got every pulse they asked for.
@@ -29,10 +30,17 @@ res="$1"
 [[ -d "$res" ]] || lab_die "no results directory $res"
 factor="${PPSBENCH_LAB_ORDER_FACTOR:-2}"
 
-fails=0
+fails=0 passes=0
 fail() { printf '[lab] FAIL %s\n' "$*" >&2; fails=$((fails + 1)); }
-pass() { printf '[lab] ok   %s\n' "$*" >&2; }
+pass() { printf '[lab] ok   %s\n' "$*" >&2; passes=$((passes + 1)); }
 
+# ns_diff(a, b) = a - b for decimal strings of up to 19 digits whose difference is below 2^53:
+# the high digits are subtracted apart from the low 12, so no intermediate exceeds 2^53.
+# shellcheck disable=SC2016 # awk source
+awk_ns_diff='function ns_diff(a, b,   la, lb) { la = length(a); lb = length(b)
+    if (la < 16 || lb < 16) return a - b
+    return (substr(a, 1, la - 12) - substr(b, 1, lb - 12)) * 1000000000000 + (substr(a, la - 11) - substr(b, lb - 11)) }'
+export awk_ns_diff
 median() { # reads numbers, prints the median (mean of the two middle values for even n)
     sort -n | awk '{v[NR]=$1} END{if(NR==0){print "nan"; exit} m=int((NR+1)/2); if(NR%2) print v[m]; else printf "%.0f\n", (v[m]+v[m+1])/2}'
 }
@@ -44,6 +52,8 @@ printf 'config\tkernel\tmode\tcontext\tirq_thread\tfetched\tmatched\tmedian_ts_m
 
 for cdir in "$res"/*/; do
     config=$(basename "$cdir")
+    # A configuration is a directory that came from a boot; others (ppsbench/) are derived.
+    [[ -f "$res/$config.console.log" ]] || continue
     for mdir in "$cdir"*/; do
         mode=$(basename "$mdir")
         [[ "$mode" == boot ]] && continue
@@ -71,9 +81,12 @@ for cdir in "$res"/*/; do
         # 2. exact equality, joined on the PPS sequence number; prints per matched pulse:
         #    hardirq comm ts-intended ts-raised
         joined="$mdir/joined.txt"
-        awk 'NR==FNR { if ($1 !~ /^#/ && $8 > 0) { ts[$8]=$6; hi[$8]=$9; comm[$8]=$12; d0[$8]=$6-$2; d1[$8]=$6-$4 } next }
+        # awk numbers are doubles, exact only to 2^53 (~104 days in ns): compare the 19-digit
+        # timestamps as strings and subtract them with ns_diff().
+        awk "$awk_ns_diff"'
+             NR==FNR { if ($1 !~ /^#/ && $8 > 0) { ts[$8]=$6; hi[$8]=$9; comm[$8]=$12; d0[$8]=ns_diff($6, $2); d1[$8]=ns_diff($6, $4) } next }
              $1=="assert" { if (!($2 in ts)) { print "MISSING", $2; next }
-                            if (ts[$2] != $3) { print "DIFF", $2, $3, ts[$2]; next }
+                            if (ts[$2] "" != $3 "") { print "DIFF", $2, $3, ts[$2]; next }
                             print "OK", $2, hi[$2], comm[$2], d0[$2], d1[$2] }' "$rec" "$mdir/ppsfetch.txt" >"$joined"
         matched=$(grep -c '^OK' "$joined" || true)
         if ((count > 0 && matched == count)); then
@@ -177,6 +190,8 @@ done < <(tail -n +2 "$tsv")
     done
 } >"$res/summary.md"
 cat "$res/summary.md"
+# run-lab.sh adds these up for its final "lab: N passed, M failed" line.
+printf '%d %d\n' "$passes" "$fails" >"$res/check-results.counts"
 
 if ((fails)); then
     lab_log "$fails check(s) failed"

@@ -9,12 +9,16 @@
 #   --period-ms MS    pulse period (default 100)
 #   --bin PATH        extra binary for the guest, with its libraries (repeatable)
 #   --script PATH     extra guest test script, run for every mode (repeatable)
+#   --ppsbench BIN    phase 2: put the ppsbench binary BIN (and chronyd/chronyc when the host has
+#                     them) into the guest, run guest/ppsbench.sh for every mode, and check its
+#                     captures, doctor verdicts, compare and gate with check-ppsbench.sh
 #   --host-hook PATH  run `PATH RESULTS_DIR` on the host after the checks (e.g. ppsbench compare)
 #   --results DIR     where results go (default $PPSBENCH_LAB_CACHE/results)
 # Environment: PPSBENCH_LAB_CACHE (downloads and builds; default tests/lab/.cache),
 #   PPSBENCH_LAB_EXTRA_BINS, PPSBENCH_LAB_GUEST_SCRIPTS, PPSBENCH_LAB_HOST_HOOK (same as the
 #   options), PPSBENCH_LAB_BOOT_TIMEOUT (seconds per boot, default 300),
-#   PPSBENCH_LAB_ORDER_FACTOR (default 2).
+#   PPSBENCH_LAB_ORDER_FACTOR (default 2), PPSBENCH_LAB_PPSBENCH (same as --ppsbench).
+# The last line on stderr is `lab: N passed, M failed` (checks; a failed boot counts as failed).
 # Exit: 0 all checks passed, 1 a check or a boot failed, 2 bad usage.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -26,8 +30,9 @@ count=30
 period_ms=100
 results="${PPSBENCH_LAB_CACHE}/results"
 host_hook="${PPSBENCH_LAB_HOST_HOOK:-}"
+ppsbench_bin="${PPSBENCH_LAB_PPSBENCH:-}"
 initramfs_args=()
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
 while (($#)); do
     case "$1" in
         --configs) configs="$2"; shift 2 ;;
@@ -37,6 +42,7 @@ while (($#)); do
         --bin) initramfs_args+=(--bin "$2"); shift 2 ;;
         --script) initramfs_args+=(--script "$2"); shift 2 ;;
         --host-hook) host_hook="$2"; shift 2 ;;
+        --ppsbench) ppsbench_bin="$2"; shift 2 ;;
         --results) results="$2"; shift 2 ;;
         -h | --help) usage ;;
         *) printf '[lab] unknown argument %s\n' "$1" >&2; usage ;;
@@ -44,6 +50,16 @@ while (($#)); do
 done
 [[ "$count" =~ ^[1-9][0-9]*$ ]] || { lab_log "--count must be a positive integer"; exit 2; }
 [[ "$period_ms" =~ ^[1-9][0-9]*$ ]] || { lab_log "--period-ms must be a positive integer"; exit 2; }
+
+if [[ -n "$ppsbench_bin" ]]; then
+    [[ -x "$ppsbench_bin" ]] || { lab_log "--ppsbench $ppsbench_bin: not an executable; build it first (cmake --build build)"; exit 2; }
+    ppsbench_bin="$(cd "$(dirname "$ppsbench_bin")" && pwd)/$(basename "$ppsbench_bin")"
+    initramfs_args+=(--bin "$ppsbench_bin" --script "$here/guest/ppsbench.sh")
+    # chronyd in the guest is optional: without it the chrony checks are skipped, not failed.
+    for b in /usr/sbin/chronyd /usr/bin/chronyc; do
+        if [[ -x "$b" ]]; then initramfs_args+=(--bin "$b"); else lab_log "no $b on the host: the guest runs without chrony (apt-get install chrony)"; fi
+    done
+fi
 
 # config -> kernel flavour and extra kernel arguments
 config_flavour() { case "$1" in stock | threadirqs) echo amd64 ;; rt) echo rt-amd64 ;; *) return 1 ;; esac; }
@@ -68,20 +84,27 @@ step() { # step NAME CMD...: run and time it
 t_start=$(date +%s.%N)
 
 initrd="${PPSBENCH_LAB_CACHE}/initramfs.cpio.gz"
-step "fetch" "$here/fetch.sh" "${flavours[@]}" || exit 1
-step "build module" "$here/build-module.sh" "${flavours[@]}" || exit 1
-step "build initramfs" "$here/build-initramfs.sh" -o "$initrd" "${initramfs_args[@]}" || exit 1
+# A preparation step that fails ends the lab; CI still gets its summary line.
+prepare() {
+    step "$@" && return 0
+    printf '%s\n' "${timings[@]}" >&2
+    printf 'lab: 0 passed, 1 failed (%s failed)\n' "$1" >&2
+    exit 1
+}
+prepare "fetch" "$here/fetch.sh" "${flavours[@]}"
+prepare "build module" "$here/build-module.sh" "${flavours[@]}"
+prepare "build initramfs" "$here/build-initramfs.sh" -o "$initrd" "${initramfs_args[@]}"
 
 rm -rf "$results"
 mkdir -p "$results"
-boot_failed=0
+boot_failed=0 boot_failed_n=0
 for c in "${config_list[@]}"; do
     log="$results/$c.console.log"
     # shellcheck disable=SC2046 # the config's kernel arguments are words on purpose
     if ! PPSBENCH_LAB_INITRD="$initrd" step "boot $c" "$here/boot.sh" "$(config_flavour "$c")" "$log" \
         $(config_args "$c") "ppsbench.config=$c" "ppsbench.modes=$modes" \
         "ppsbench.count=$count" "ppsbench.period_ms=$period_ms"; then
-        boot_failed=1
+        boot_failed=1 boot_failed_n=$((boot_failed_n + 1))
     fi
     # Split the console into files: "@@LAB FILE mode/name" ... "@@LAB EOF".
     tr -d '\r' <"$log" | awk -v dir="$results/$c" '
@@ -92,6 +115,9 @@ done
 
 check_rc=0
 step "check" "$here/check-results.sh" "$results" || check_rc=$?
+if [[ -n "$ppsbench_bin" ]]; then
+    PPSBENCH_LAB_PPSBENCH="$ppsbench_bin" step "check ppsbench" "$here/check-ppsbench.sh" "$results" || check_rc=1
+fi
 hook_rc=0
 if [[ -n "$host_hook" ]]; then
     step "host hook" "$host_hook" "$results" || hook_rc=$?
@@ -103,4 +129,13 @@ total=$(echo "$(date +%s.%N) - $t_start" | bc)
     printf '%-28s %6.1f s\n' "total" "$total"
 } | tee "$results/timings.txt" >&2
 lab_log "results in $results (summary.md, summary.tsv, <config>/<mode>/...)"
+# One line for CI logs: the check scripts leave "PASSED FAILED" in RESULTS/*.counts.
+passed=0 failed=0
+for f in "$results"/*.counts; do
+    [[ -f "$f" ]] || continue
+    read -r p f_ <"$f"
+    passed=$((passed + p)) failed=$((failed + f_))
+done
+failed=$((failed + boot_failed_n + (hook_rc != 0)))
+printf 'lab: %d passed, %d failed\n' "$passed" "$failed" >&2
 ((boot_failed == 0 && check_rc == 0 && hook_rc == 0)) || exit 1

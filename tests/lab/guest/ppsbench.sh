@@ -1,0 +1,99 @@
+# shellcheck shell=sh
+# Phase-2 guest test: the real ppsbench binary against the lab module, for every handler mode.
+# Added by `run-lab.sh --ppsbench BIN` (as a --script); runs after 10-phase1.sh, in busybox sh.
+# It only captures; every check is done on the host (check-ppsbench.sh) against records.txt,
+# the module's ground truth, which /init saves after all scripts ran.
+#
+# Writes to $LAB_OUT: doctor.json (+ .err), pps.csv, gpio.csv, their stdout/stderr
+# (pps-run.txt, gpio-run.txt), and ppsbench.txt with the exit codes; chrony.txt and
+# chronyd.log when chronyd is in the initramfs.
+set -u
+pb=/usr/bin/ppsbench
+status="$LAB_OUT/ppsbench.txt"
+: >"$status"
+[ -x "$pb" ] || { echo "no $pb in the initramfs (run-lab.sh --ppsbench BIN)" >>"$status"; exit 1; }
+
+# chronyd with the lab's PPS device as its only refclock, so the doctor sees a real chronyd
+# using /dev/ppsN. -x: never touch the guest's clock (the captures are checked against the
+# module's timestamps, which must not be stepped mid-run); `local stratum 1` because a PPS
+# refclock without `lock` has no time of day of its own. rate: the lab's pulses are not 1 Hz.
+chronyd_pid=
+if [ -x /usr/bin/chronyd ]; then
+    rate=$((1000 / LAB_PERIOD_MS))
+    [ "$rate" -ge 1 ] || rate=1
+    mkdir -p /run/chrony /var/lib/chrony
+    chmod 0770 /run/chrony
+    cat >/tmp/chrony.conf <<EOF
+refclock PPS $LAB_PPS_DEV refid PPS rate $rate poll 0 dpoll 0
+local stratum 1
+bindcmdaddress /run/chrony/chronyd.sock
+cmdport 0
+driftfile /var/lib/chrony/drift
+EOF
+    /usr/bin/chronyd -x -d -u root -f /tmp/chrony.conf >"$LAB_OUT/chronyd.log" 2>&1 &
+    chronyd_pid=$!
+    echo "chronyd_pid=$chronyd_pid" >>"$status"
+fi
+
+# The doctor reads /proc and /sys here, on a real kernel with the module loaded; its pulse
+# check waits 1.2 s for new edges, so the module's pulses must be arriving.
+"$pb" doctor "$LAB_PPS_DEV" --format json >"$LAB_OUT/doctor.json" 2>"$LAB_OUT/doctor.err"
+echo "doctor_rc=$?" >>"$status"
+
+# The raw files the doctor read, for fixture trees (tests/sysinfo/fixtures/lab-*): busybox
+# head prints "==> FILE <==" before each.
+pps_sys="/sys/class/pps/${LAB_PPS_DEV#/dev/}"
+thread_pid=$(grep -l "^irq/$LAB_IRQ-" /proc/[0-9]*/comm 2>/dev/null | head -n 1 | cut -d/ -f3)
+head -n 200 /proc/sys/kernel/osrelease /proc/sys/kernel/version /proc/cmdline /proc/uptime \
+    /sys/kernel/realtime "$pps_sys/name" "$pps_sys/path" "$pps_sys/mode" "$pps_sys/assert" \
+    "$pps_sys/clear" "$pps_sys/device/uevent" /sys/module/ppsbench_lab/parameters/mode \
+    /proc/interrupts "/proc/irq/$LAB_IRQ/smp_affinity_list" "/proc/irq/$LAB_IRQ/effective_affinity_list" \
+    ${thread_pid:+/proc/$thread_pid/comm /proc/$thread_pid/stat /proc/$thread_pid/status} \
+    >"$LAB_OUT/sysfs-snapshot.txt" 2>&1
+
+# ppsbench run samples chrony at its start and end: give chronyd time to select the PPS
+# refclock first (about 3 s at poll 0 under TCG), or every sample says "not synchronised".
+if [ -n "$chronyd_pid" ] && [ -x /usr/bin/chronyc ]; then
+    waited=0
+    while [ "$waited" -lt 20 ] && ! /usr/bin/chronyc -n tracking 2>/dev/null | grep -q '^Reference ID.*(PPS)'; do
+        sleep 0.5
+        waited=$((waited + 1))
+    done
+    echo "chrony_sync_wait_halfseconds=$waited" >>"$status"
+fi
+
+# The same edges through both paths at once: line 0 feeds /dev/ppsN (RFC 2783), line 1 the GPIO
+# character device (libgpiod). Each capture is joined with the records on the host.
+"$pb" run --source "gpio:${LAB_GPIOCHIP_DEV#/dev/}:$LAB_GPIO_LINE" --period "${LAB_PERIOD_MS}ms" \
+    --count "$LAB_COUNT" --label "$LAB_CONFIG-$LAB_MODE-gpio" -o "$LAB_OUT/gpio.csv" --quiet \
+    >"$LAB_OUT/gpio-run.txt" 2>&1 &
+gpio_pid=$!
+# chrony's figures go into the capture once `ppsbench run` can sample them (--chrony).
+# The refid is given because chronyd here reads /tmp/chrony.conf, not the packaged file.
+chrony_opt=
+if [ -n "$chronyd_pid" ] && "$pb" run --help 2>&1 | grep -q -- '--chrony-refid'; then
+    chrony_opt="--chrony auto --chrony-refid PPS"
+elif [ -n "$chronyd_pid" ] && "$pb" run --help 2>&1 | grep -q -- '--chrony'; then
+    chrony_opt="--chrony auto"
+fi
+echo "run_chrony=${chrony_opt:+1}" >>"$status"
+# shellcheck disable=SC2086 # chrony_opt is words or nothing
+"$pb" run --source "pps:$LAB_PPS_DEV" --period "${LAB_PERIOD_MS}ms" --count "$LAB_COUNT" \
+    --label "$LAB_CONFIG-$LAB_MODE" -o "$LAB_OUT/pps.csv" --quiet $chrony_opt >"$LAB_OUT/pps-run.txt" 2>&1
+echo "pps_run_rc=$?" >>"$status"
+wait "$gpio_pid"
+echo "gpio_run_rc=$?" >>"$status"
+
+if [ -n "$chronyd_pid" ]; then
+    if [ -x /usr/bin/chronyc ]; then
+        for what in sources sourcestats tracking; do
+            echo "== chronyc $what"
+            /usr/bin/chronyc -n -h /run/chrony/chronyd.sock "$what" 2>&1
+        done >"$LAB_OUT/chrony.txt"
+    fi
+    kill "$chronyd_pid" 2>/dev/null
+    wait "$chronyd_pid" 2>/dev/null
+fi
+# The module notes pps_seq just after pps_event() has woken the reader: let the last one land.
+sleep 0.3
+exit 0
