@@ -75,13 +75,15 @@ run_lab() {  # [run-lab.sh options]
 case "${1:-}" in
   run)
     install_packages "${build_packages[@]}"
-    configure_and_build build -DCMAKE_BUILD_TYPE=Release -DPPSBENCH_BUILD_TESTS=OFF
+    # Its own build folder: the test build's settings (-Werror, sanitizers) stay out of it.
+    configure_and_build build-release -DCMAKE_BUILD_TYPE=Release -DPPSBENCH_BUILD_TESTS=OFF \
+      -DPPSBENCH_WERROR=OFF
     if [ -e /dev/pps0 ]; then
-      exec ./build/ppsbench run --source pps:/dev/pps0 --duration "${PPSBENCH_DURATION:-10m}" \
+      exec ./build-release/ppsbench run --source pps:/dev/pps0 --duration "${PPSBENCH_DURATION:-10m}" \
         --label "$(uname -r)"
     fi
     echo "dev.sh: no /dev/pps0 here, so running the simulated demo"
-    exec ./build/ppsbench demo
+    exec ./build-release/ppsbench demo
     ;;
   test)
     install_packages "${build_packages[@]}" "${test_packages[@]}"

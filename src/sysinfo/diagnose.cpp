@@ -513,8 +513,10 @@ std::string cpu_ranges(std::vector<int> cpus) {
         while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) {
             ++j;
         }
-        text += (text.empty() ? "" : ",") +
-                (i == j ? std::to_string(cpus[i]) : fmt::format("{}-{}", cpus[i], cpus[j]));
+        if (!text.empty()) {
+            text += ',';
+        }
+        text += i == j ? std::to_string(cpus[i]) : fmt::format("{}-{}", cpus[i], cpus[j]);
         i = j + 1;
     }
     return text;
