@@ -25,7 +25,7 @@ SystemFingerprint load(const std::filesystem::path& root) {
     return read_fingerprint(options);
 }
 
-const Verdict& context_verdict(const std::vector<Verdict>& verdicts) {
+Verdict context_verdict(const std::vector<Verdict>& verdicts) {
     for (const auto& verdict : verdicts) {
         if (verdict.check == "pps-timestamp-context") {
             return verdict;
@@ -96,7 +96,7 @@ TEST(LabDriver, NoThreadModeIsHardIrqButNotRtSafe) {
     const auto fp = load(copy.root());
     EXPECT_EQ(fp.pps->handler, HandlerKind::no_thread);
     EXPECT_EQ(to_json(fp)["pps"]["handler"], "no-thread");
-    const auto& verdict = context_verdict(diagnose(fp));
+    const Verdict verdict = context_verdict(diagnose(fp));
     EXPECT_EQ(verdict.severity, Severity::ok);
     EXPECT_THAT(verdict.message, HasSubstr("IRQF_NO_THREAD"));
     EXPECT_THAT(verdict.message, HasSubstr("not RT-safe"));
@@ -109,7 +109,7 @@ TEST(LabDriver, ThreadedModeOnStockKernelIsHardIrq) {
     copy.remove("/proc/115");
     const auto fp = load(copy.root());
     EXPECT_FALSE(fp.kernel.forced_irq_threading());
-    const auto& verdict = context_verdict(diagnose(fp));
+    const Verdict verdict = context_verdict(diagnose(fp));
     EXPECT_EQ(verdict.severity, Severity::ok);
     EXPECT_EQ(timestamp_context(fp), TimestampContext::hard_irq);
 }
@@ -119,7 +119,7 @@ TEST(LabDriver, ThreadirqsForcesTheThreadedModeToo) {
     make_stock(copy);
     copy.write("/proc/cmdline", "console=ttyS0 threadirqs\n");
     const auto fp = load(copy.root());
-    const auto& verdict = context_verdict(diagnose(fp));
+    const Verdict verdict = context_verdict(diagnose(fp));
     EXPECT_EQ(verdict.severity, Severity::fail);
     EXPECT_THAT(verdict.message, HasSubstr("the threadirqs boot option force-threads"));
 }
@@ -129,7 +129,7 @@ TEST(LabDriver, UnreadableModeIsUnknownNotGuessed) {
     copy.remove("/sys/module/ppsbench_lab");
     const auto fp = load(copy.root());
     EXPECT_EQ(fp.pps->handler, HandlerKind::unknown);
-    const auto& verdict = context_verdict(diagnose(fp));
+    const Verdict verdict = context_verdict(diagnose(fp));
     EXPECT_EQ(verdict.severity, Severity::warn);
     EXPECT_EQ(timestamp_context(fp), TimestampContext::unknown);
 }
