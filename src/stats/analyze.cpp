@@ -153,7 +153,7 @@ class PhaseFolder {
           p_(period_ns),
           near_(period_ns <= std::numeric_limits<std::int64_t>::max() / 8 ? 4 * period_ns : 0) {}
 
-    std::int64_t operator()(std::int64_t timestamp) {
+    [[gnu::always_inline]] std::int64_t operator()(std::int64_t timestamp) {
         std::int64_t d = 0;
         std::int64_t r = 0;
         if (have_ && !__builtin_sub_overflow(timestamp, last_, &d) && d > -near_ &&

@@ -20,6 +20,9 @@ struct Prepared {
     std::span<const double> raw;
     double reference = 0;
     bool any_missing = false;
+    // Where the missing samples are, ascending, when they are few (else empty): MDEV then runs
+    // the stretches that touch none of them without a NaN test per read.
+    std::vector<std::size_t> holes;
 
     std::size_t size() const { return raw.size(); }
     double operator[](std::size_t i) const { return raw[i] - reference; }
@@ -33,6 +36,18 @@ Prepared prepare(std::span<const double> phase) {
     p.reference = first == phase.end() ? 0.0 : *first;
     p.any_missing = first != phase.begin() ||
                     std::any_of(first, phase.end(), [](double v) { return std::isnan(v); });
+    if (p.any_missing) {
+        const std::size_t most = phase.size() / 16;  // denser holes leave no long stretches
+        for (std::size_t i = 0; i < phase.size(); ++i) {
+            if (std::isnan(phase[i])) {
+                if (p.holes.size() == most) {
+                    p.holes = {};
+                    break;
+                }
+                p.holes.push_back(i);
+            }
+        }
+    }
     return p;
 }
 
@@ -168,7 +183,45 @@ void mdev_group(const Prepared& x, double tau0, std::span<const std::size_t> ms,
             terms[q] = last[q] + 1;
         }
     } else {
-        for (std::size_t j = 0; j < common; ++j) {
+        // Between holes: every read in x[j, j + 3m] of every tau is present for j < stop, so
+        // v() is x[] and the missing counts stay as they are; the same operations in the same
+        // order as the general step below, without its NaN tests.
+        std::size_t cursor[max_group][4] = {};  // per tau and offset: next hole at or past j + o
+        std::size_t j = 0;
+        auto stretch_end = [&] {
+            std::size_t stop = common;
+            for (std::size_t q = 0; q < g; ++q) {
+                for (std::size_t o = 0; o < 4; ++o) {
+                    const std::size_t offset = o * ms[q];
+                    std::size_t& c = cursor[q][o];
+                    while (c < x.holes.size() && x.holes[c] < j + offset) {
+                        ++c;
+                    }
+                    if (c < x.holes.size()) {
+                        stop = std::min(stop, x.holes[c] - offset);
+                    }
+                }
+            }
+            return stop;
+        };
+        while (j < common) {
+            if (!x.holes.empty()) {
+                const std::size_t stop = stretch_end();
+                for (; j < stop; ++j) {
+                    const double xj = x[j];
+                    for (std::size_t q = 0; q < g; ++q) {
+                        const std::size_t m = ms[q];
+                        if (missing_in_span[q] == 0) {
+                            sum[q] += inner[q] * inner[q];
+                            ++terms[q];
+                        }
+                        inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - xj;
+                    }
+                }
+                if (j == common) {
+                    break;
+                }
+            }
             const double vj = v(j);
             const std::size_t mj = missing(j);
             for (std::size_t q = 0; q < g; ++q) {
@@ -181,6 +234,7 @@ void mdev_group(const Prepared& x, double tau0, std::span<const std::size_t> ms,
                 missing_in_span[q] += missing(j + 3 * m);
                 missing_in_span[q] -= mj;
             }
+            ++j;
         }
         for (std::size_t q = 0; q < g; ++q) {
             const std::size_t m = ms[q];
