@@ -2,6 +2,11 @@
 
 #include "ppsbench/stats/confidence.hpp"
 
+#include <cstdint>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace ppsbench::stats::detail {
 
 RankSelector::RankSelector(std::vector<double> sample, bool whole, std::size_t n,
@@ -63,19 +68,39 @@ void RankSelector::flush() {
             equal_[j] += inside;
             continue;
         }
-        // Branch-free compaction: every value is written, only those inside advance.
-        const std::size_t old_size = w.values.size();
-        w.values.resize(old_size + count);
-        double* out = w.values.data() + old_size;
-        std::size_t inside = 0;
-        for (std::size_t i = 0; i < count; ++i) {
+        // Few values fall inside a window (a few percent): count those below it and flag those
+        // inside two at a time, and append only the flagged ones.
+        std::size_t i = 0;
+#if defined(__SSE2__)
+        const __m128d lo2 = _mm_set1_pd(lo);
+        const __m128d hi2 = _mm_set1_pd(hi);
+        __m128i below2 = _mm_setzero_si128();
+        for (; i + 2 <= count; i += 2) {
+            const __m128d v = _mm_loadu_pd(batch_ + i);
+            // Ordered comparisons, false for NaN, as the scalar ones below.
+            below2 = _mm_sub_epi64(below2, _mm_castpd_si128(_mm_cmplt_pd(v, lo2)));
+            const int in = _mm_movemask_pd(_mm_and_pd(_mm_cmple_pd(lo2, v), _mm_cmple_pd(v, hi2)));
+            if (in != 0) [[unlikely]] {
+                if ((in & 1) != 0) {
+                    w.values.push_back(batch_[i]);
+                }
+                if ((in & 2) != 0) {
+                    w.values.push_back(batch_[i + 1]);
+                }
+            }
+        }
+        std::uint64_t lanes[2];
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(lanes), below2);
+        below += static_cast<std::size_t>(lanes[0] + lanes[1]);
+#endif
+        for (; i < count; ++i) {
             const double v = batch_[i];
             below += static_cast<std::size_t>(v < lo);
-            out[inside] = v;
-            inside += static_cast<std::size_t>(v >= lo) & static_cast<std::size_t>(v <= hi);
+            if (v >= lo && v <= hi) {
+                w.values.push_back(v);
+            }
         }
         below_[j] += below;
-        w.values.resize(old_size + inside);
     }
 }
 

@@ -48,9 +48,14 @@ class PulseIndex {
         starts_.push_back(0);
         firsts_.push_back(0);
         std::int64_t k = 0;
+        // An interval within a quarter period of the period rounds to one period for certain:
+        // no division and no llround call for the usual pulse.
+        const double near_low = 0.75 * period_ns;
+        const double near_high = 1.25 * period_ns;
         for (std::size_t i = 1; i < n; ++i) {
             const auto d = static_cast<double>(t[i] - t[i - 1]);
-            const std::int64_t step = std::llround(d / period_ns);
+            const std::int64_t step =
+                d >= near_low && d <= near_high ? 1 : std::llround(d / period_ns);
             k += step;
             if (step != 1) {
                 starts_.push_back(i);
