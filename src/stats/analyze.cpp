@@ -156,8 +156,7 @@ class PhaseFolder {
     [[gnu::always_inline]] std::int64_t operator()(std::int64_t timestamp) {
         std::int64_t d = 0;
         std::int64_t r = 0;
-        if (have_ && !__builtin_sub_overflow(timestamp, last_, &d) && d > -near_ &&
-            d < near_) {
+        if (have_ && !__builtin_sub_overflow(timestamp, last_, &d) && d > -near_ && d < near_) {
             r = r_ + d;  // |r| < 5P: no overflow (near_ is 0 for a huge period)
             while (r >= p_) {
                 r -= p_;
