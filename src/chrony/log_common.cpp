@@ -1,6 +1,7 @@
 #include "chrony/log_common.hpp"
 
 #include <fmt/format.h>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -27,6 +28,17 @@ std::optional<T> parse_int(std::string_view text) {
 }
 
 }  // namespace
+
+std::ifstream open_log(const std::string& path, std::string_view log_name) {
+    std::ifstream in(path);
+    if (!in) {
+        throw core::InputError(
+            fmt::format("cannot open {}: {}; check the path (chrony writes it to its logdir, e.g. "
+                        "/var/log/chrony/{})",
+                        path, core::errno_message(errno), log_name));
+    }
+    return in;
+}
 
 std::vector<std::string_view> split_whitespace(std::string_view line) {
     std::vector<std::string_view> words;

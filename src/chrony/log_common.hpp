@@ -3,6 +3,7 @@
 // Private to the chrony module: what the refclocks.log and tracking.log importers share.
 
 #include <cstdint>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,10 @@
 namespace ppsbench::chrony::detail {
 
 std::vector<std::string_view> split_whitespace(std::string_view line);
+
+// Opens a chrony log for reading, or throws core::InputError naming the path and where chrony
+// writes that log (`log_name`: "refclocks.log", "tracking.log").
+std::ifstream open_log(const std::string& path, std::string_view log_name);
 
 // chrony's banner: "=====" rules and the column header, repeated every `logbanner` lines.
 bool is_banner(std::string_view line);

@@ -192,13 +192,7 @@ RefclocksImport import_refclocks_log(std::istream& in, const std::string& name,
 
 RefclocksImport import_refclocks_log(const std::string& path,
                                      const RefclocksImportOptions& options) {
-    std::ifstream in(path);
-    if (!in) {
-        throw core::InputError(
-            fmt::format("cannot open {}: {}; check the path (chrony writes it "
-                        "to its logdir, e.g. /var/log/chrony/refclocks.log)",
-                        path, core::errno_message(errno)));
-    }
+    std::ifstream in = detail::open_log(path, "refclocks.log");
     return import_refclocks_log(in, path, options);
 }
 

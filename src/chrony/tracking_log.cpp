@@ -131,13 +131,7 @@ TrackingImport import_tracking_log(std::istream& in, const std::string& name,
 }
 
 TrackingImport import_tracking_log(const std::string& path, const TrackingImportOptions& options) {
-    std::ifstream in(path);
-    if (!in) {
-        throw core::InputError(
-            fmt::format("cannot open {}: {}; check the path (chrony writes it "
-                        "to its logdir, e.g. /var/log/chrony/tracking.log)",
-                        path, core::errno_message(errno)));
-    }
+    std::ifstream in = detail::open_log(path, "tracking.log");
     return import_tracking_log(in, path, options);
 }
 
