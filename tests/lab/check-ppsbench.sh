@@ -58,9 +58,6 @@ pass() { printf '[lab] ok   %s\n' "$*" >&2; passes=$((passes + 1)); }
 kv() { sed -n "s/^$1=//p" "$2" | head -n 1; }
 # Pulse lines (sequence,edge,timestamp_ns[,extra columns]); comments and the header are not.
 data_lines() { grep -E '^[0-9]+,(assert|clear),-?[0-9]+(,-?[0-9]+)*$' "$1" | cut -d, -f1-3 || true; }
-median() {
-    sort -n | awk '{v[NR]=$1} END{if(NR==0){print "nan"; exit} m=int((NR+1)/2); if(NR%2) print v[m]; else printf "%.0f\n", (v[m]+v[m+1])/2}'
-}
 
 # config/mode -> "thread" or "hard" (from the records), for the cross-run checks.
 declare -A context_of=()

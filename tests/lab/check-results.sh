@@ -41,9 +41,6 @@ awk_ns_diff='function ns_diff(a, b,   la, lb) { la = length(a); lb = length(b)
     if (la < 16 || lb < 16) return a - b
     return (substr(a, 1, la - 12) - substr(b, 1, lb - 12)) * 1000000000000 + (substr(a, la - 11) - substr(b, lb - 11)) }'
 export awk_ns_diff
-median() { # reads numbers, prints the median (mean of the two middle values for even n)
-    sort -n | awk '{v[NR]=$1} END{if(NR==0){print "nan"; exit} m=int((NR+1)/2); if(NR%2) print v[m]; else printf "%.0f\n", (v[m]+v[m+1])/2}'
-}
 us() { awk -v n="$1" 'BEGIN{if(n=="nan") print "n/a"; else printf "%.1f", n/1000}'; }
 kv() { sed -n "s/^$1=//p" "$2" | head -n 1; }
 

@@ -35,3 +35,9 @@ lab_need_pkgs() {
 # shellcheck disable=SC2034 # used by the scripts that source this file
 lab_flavours=(amd64 rt-amd64)
 lab_kdir() { printf '%s/kernels/%s' "${PPSBENCH_LAB_CACHE}" "$1"; }
+
+# Reads numbers on stdin, prints their median (the mean of the two middle values for even n,
+# rounded to whole ns), or "nan" when there are none.
+median() {
+    sort -n | awk '{v[NR]=$1} END{if(NR==0){print "nan"; exit} m=int((NR+1)/2); if(NR%2) print v[m]; else printf "%.0f\n", (v[m]+v[m+1])/2}'
+}
