@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "phase_data.hpp"
 #include "ppsbench/capture/capture_loop.hpp"
 #include "ppsbench/capture/source_factory.hpp"
 #include "ppsbench/core/duration.hpp"
@@ -116,22 +117,8 @@ void measure_report(const std::string& path) {
     }
 }
 
-// Random walk plus white phase noise, in seconds (as stats_bench).
-std::vector<double> phase_seconds(std::size_t n) {
-    std::vector<double> x(n);
-    std::uint64_t state = 7;
-    double walk = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        const double u = static_cast<double>(state >> 11) * 0x1.0p-53 - 0.5;
-        walk += u * 1e-10;
-        x[i] = u * 2e-9 + walk;
-    }
-    return x;
-}
-
 void measure_allan(std::size_t n) {
-    const auto x = phase_seconds(n);
+    const auto x = ppsbench::bench::phase_seconds(n);
     double best_wall = INFINITY;
     double best_cpu = INFINITY;
     std::size_t taus = 0;

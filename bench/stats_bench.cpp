@@ -12,6 +12,7 @@
 #include <map>
 #include <vector>
 
+#include "phase_data.hpp"
 #include "ppsbench/core/pulse.hpp"
 #include "ppsbench/stats/analyze.hpp"
 #include "ppsbench/stats/stability.hpp"
@@ -50,19 +51,6 @@ const std::vector<core::Pulse>& pulses(std::size_t n) {
     return v;
 }
 
-std::vector<double> phase_seconds(std::size_t n) {
-    std::vector<double> x(n);
-    std::uint64_t state = 7;
-    double walk = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        const double u = static_cast<double>(state >> 11) * 0x1.0p-53 - 0.5;
-        walk += u * 1e-10;
-        x[i] = u * 2e-9 + walk;
-    }
-    return x;
-}
-
 double peak_rss_mb() {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
@@ -87,7 +75,7 @@ BENCHMARK(BM_Analyze)
     ->UseRealTime();
 
 void BM_AllanFamilyOctaves(benchmark::State& state) {
-    const auto x = phase_seconds(static_cast<std::size_t>(state.range(0)));
+    const auto x = ppsbench::bench::phase_seconds(static_cast<std::size_t>(state.range(0)));
     for (auto _ : state) {
         auto s = stats::compute_stability(x, 1.0);
         benchmark::DoNotOptimize(s);
@@ -98,7 +86,7 @@ BENCHMARK(BM_AllanFamilyOctaves)->Arg(1'000'000)->Unit(benchmark::kMillisecond)-
 
 template <std::vector<double> (*F)(std::span<const double>, double, std::span<const std::size_t>)>
 void BM_OneDeviation(benchmark::State& state) {
-    const auto x = phase_seconds(static_cast<std::size_t>(state.range(0)));
+    const auto x = ppsbench::bench::phase_seconds(static_cast<std::size_t>(state.range(0)));
     const auto factors = stats::octave_factors(x.size());
     for (auto _ : state) {
         auto d = F(x, 1.0, factors);
@@ -115,7 +103,7 @@ BENCHMARK(BM_OneDeviation<stats::modified_adev>)
     ->Unit(benchmark::kMillisecond);
 
 void BM_Mtie(benchmark::State& state) {
-    const auto x = phase_seconds(static_cast<std::size_t>(state.range(0)));
+    const auto x = ppsbench::bench::phase_seconds(static_cast<std::size_t>(state.range(0)));
     const auto factors = stats::octave_factors(x.size());
     for (auto _ : state) {
         auto d = stats::mtie(x, factors);
