@@ -51,7 +51,14 @@ install_packages() {
 configure_and_build() {  # DIR [cmake args...]
   local dir=$1
   shift
-  cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
+  # ccache when the machine has it: paths relative to the checkout, so every clone and worktree
+  # of the project shares one cache (a rebuild after a small change takes seconds, not minutes).
+  local launcher=()
+  if command -v ccache >/dev/null 2>&1; then
+    export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  cmake -S . -B "$dir" -G Ninja "${launcher[@]}" "$@" >/dev/null
   cmake --build "$dir" -j "$jobs"
 }
 
