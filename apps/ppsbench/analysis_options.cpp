@@ -1,9 +1,11 @@
 #include "analysis_options.hpp"
 
 #include <fmt/format.h>
+#include <cmath>
 
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "source_options.hpp"
 
 namespace ppsbench::app {
 
@@ -25,14 +27,14 @@ report::AnalysisSettings to_settings(const AnalysisArguments& arguments,
                                      const po::variables_map& vm) {
     report::AnalysisSettings settings;
     if (vm.count("period") != 0U) {
-        settings.period_ns = core::parse_duration(arguments.period, "--period").count();
+        settings.period_ns = parse_period(arguments.period).count();
     }
     if (arguments.detrend != 1 && arguments.detrend != 2) {
         throw core::UsageError(
             fmt::format("--detrend {}: use 1 (linear) or 2 (quadratic)", arguments.detrend));
     }
     settings.detrend_degree = arguments.detrend;
-    if (!(arguments.outlier_k > 0)) {
+    if (!(arguments.outlier_k > 0) || !std::isfinite(arguments.outlier_k)) {
         throw core::UsageError(
             fmt::format("--outlier-k {}: must be positive, e.g. 8", arguments.outlier_k));
     }

@@ -61,6 +61,7 @@ class CompareCommand final : public Command {
         if (!(confidence > 0 && confidence < 1)) {
             throw core::UsageError("--confidence: use a level between 0 and 1, e.g. 0.95");
         }
+        check_output_files(outputs);
         const auto renderer = report::make_renderer(format);
         auto settings = to_settings(analysis, vm);
         settings.keep_series = true;  // the bootstrap resamples the pulses

@@ -57,6 +57,7 @@ class ReportCommand final : public Command {
             throw core::UsageError(
                 "report: name at least one capture file, e.g. 'ppsbench report stock.csv'");
         }
+        check_output_files(outputs);
         const auto renderer = report::make_renderer(format);
         auto settings = to_settings(analysis, vm);
         settings.keep_series = outputs.wants_series();

@@ -111,7 +111,7 @@ TEST(RunCommand, BadInputGetsOneLineNamingTheFixAndExitTwo) {
         {{"--source", "sim:hardirq", "--edge", "up"}, "--edge up"},
         {{"--source", "sim:hardirq", "--period", "0"}, "--period"},
         {{"--source", "sim:hardirq", "--count", "1", "-o", "/nonexistent-dir/x.csv"},
-         "directory does not exist"},
+         "the folder /nonexistent-dir does not exist"},
         {{"--source", "sim:hardirq", "--count", "3", "--duration", "1m"}, "not both"},
         {{"--source", "sim:hardirq", "--cpu", "4096"}, "--cpu 4096: no such CPU"},
         {{"--source", "sim:hardirq", "--rt-priority", "200"}, "--rt-priority 200: must be"},
