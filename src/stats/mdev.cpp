@@ -64,13 +64,23 @@ template <std::size_t G>
 template <std::size_t G>
 [[gnu::always_inline]] inline void mdev_dense(const Prepared& x, std::span<const std::size_t> ms,
                                               MdevState& s) {
+    double inner[max_group];  // local copies, as in mdev_stretch()
+    double sum[max_group];
+    for (std::size_t q = 0; q < G; ++q) {
+        inner[q] = s.inner[q];
+        sum[q] = s.sum[q];
+    }
     for (std::size_t j = 0; j < s.common; ++j) {
         const double xj = x[j];
         for (std::size_t q = 0; q < G; ++q) {
             const std::size_t m = ms[q];
-            s.sum[q] += s.inner[q] * s.inner[q];
-            s.inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - xj;
+            sum[q] += inner[q] * inner[q];
+            inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - xj;
         }
+    }
+    for (std::size_t q = 0; q < G; ++q) {
+        s.inner[q] = inner[q];
+        s.sum[q] = sum[q];
     }
     for (std::size_t q = 0; q < G; ++q) {
         const std::size_t m = ms[q];
@@ -89,16 +99,33 @@ template <std::size_t G>
 template <std::size_t G>
 [[gnu::always_inline]] inline void mdev_stretch(const Prepared& x, std::span<const std::size_t> ms,
                                                 MdevState& s, std::size_t begin, std::size_t stop) {
+    // The hot loop works on local copies: stores into `s` could alias the samples as far as
+    // the compiler knows, and would force a reload of every running sum per sample.
+    double inner[max_group];
+    double sum[max_group];
+    std::size_t terms[max_group];
+    bool used[max_group];
+    for (std::size_t q = 0; q < G; ++q) {
+        inner[q] = s.inner[q];
+        sum[q] = s.sum[q];
+        terms[q] = s.terms[q];
+        used[q] = s.missing_in_span[q] == 0;
+    }
     for (std::size_t j = begin; j < stop; ++j) {
         const double xj = x[j];
         for (std::size_t q = 0; q < G; ++q) {
             const std::size_t m = ms[q];
-            if (s.missing_in_span[q] == 0) {
-                s.sum[q] += s.inner[q] * s.inner[q];
-                ++s.terms[q];
+            if (used[q]) {
+                sum[q] += inner[q] * inner[q];
+                ++terms[q];
             }
-            s.inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - xj;
+            inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - xj;
         }
+    }
+    for (std::size_t q = 0; q < G; ++q) {
+        s.inner[q] = inner[q];
+        s.sum[q] = sum[q];
+        s.terms[q] = terms[q];
     }
 }
 

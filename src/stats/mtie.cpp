@@ -122,7 +122,9 @@ void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
 // run side by side, into best_a and best_b.
 [[gnu::always_inline]] inline void straddling_windows(const double* next, std::size_t last,
                                                       const double* sh, const double* sl,
-                                                      double& best_a, double& best_b) {
+                                                      double& best_a_out, double& best_b_out) {
+    double best_a = best_a_out;  // local: the loops below keep it in a register
+    double best_b = best_b_out;
     const std::size_t split = (last + 1) / 2 + 1;  // part A: j in [1, split), B: [split, last]
     double reduce_high[2] = {-INFINITY, -INFINITY};
     double reduce_low[2] = {INFINITY, INFINITY};
@@ -161,6 +163,8 @@ void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
         low_b = std::min(low_b, low_of(next[jb - 1]));
         best_b = std::max(best_b, std::max(sh[jb], high_b) - std::min(sl[jb], low_b));
     }
+    best_a_out = best_a;
+    best_b_out = best_b;
 }
 
 double mtie_large(std::span<const double> x, std::size_t width, std::vector<double>& suffix_high,
