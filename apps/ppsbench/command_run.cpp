@@ -112,11 +112,8 @@ class RunCommand final : public Command {
         } else if (!run.output_path.empty()) {
             check_output_path(run.output_path, "-o", run.overwrite);
         }
-        const bool is_sim = std::all_of(source.specs.begin(), source.specs.end(),
-                                        [](const auto& spec) { return spec.starts_with("sim:"); });
-        if (is_sim && !run.limits.count && !run.limits.duration && !source.pace_realtime()) {
-            run.limits.duration = std::chrono::hours{1};
-        }
+        // A simulation without --count or --duration gets a default length: the session
+        // decides that from the opened sources (session::effective_limits).
         run.limits.first_pulse_timeout =
             vm.count("timeout") != 0U
                 ? core::parse_duration(timeout, "--timeout")
