@@ -46,9 +46,8 @@ Duration parse_duration(std::string_view text, std::string_view what) {
     std::string_view suffix(ptr, static_cast<std::size_t>(end - ptr));
     if (suffix.empty() && value > 0) {
         // A bare number is ambiguous: "--max-sigma 3" meant 3 µs, not 3 s.
-        throw UsageError(fmt::format(
-            "{}: '{}' has no unit; say which, e.g. {}us, {}ms or {}s", what, text, text, text,
-            text));
+        throw UsageError(fmt::format("{}: '{}' has no unit; say which, e.g. {}us, {}ms or {}s",
+                                     what, text, text, text, text));
     }
     double scale = 0;  // stays 0 for an unknown (or missing) unit
     for (const auto& unit : units) {

@@ -16,8 +16,8 @@ std::uint64_t parse_count(std::string_view text, std::string_view option, std::u
         !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
     const auto [ptr, ec] = std::from_chars(begin, end, value);
     if (!digits_only || ec != std::errc{} || ptr != end || value < min || value > max) {
-        throw UsageError(fmt::format("{} {}: use a whole number from {} to {}", option, text, min,
-                                     max));
+        throw UsageError(
+            fmt::format("{} {}: use a whole number from {} to {}", option, text, min, max));
     }
     return value;
 }

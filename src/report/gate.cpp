@@ -113,8 +113,8 @@ GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current
                 "'ppsbench run --chrony auto' while chronyd uses the PPS refclock",
                 current.file));
         }
-        result.checks.push_back(absolute_check(current, "chrony RMS offset", static_cast<double>(*end),
-                                               *limits.max_rms_offset_ns,
+        result.checks.push_back(absolute_check(current, "chrony RMS offset",
+                                               static_cast<double>(*end), *limits.max_rms_offset_ns,
                                                format_ns(*limits.max_rms_offset_ns)));
     }
     if (limits.max_missed) {

@@ -15,7 +15,8 @@ using testing::run_ppsbench;
 using testing::TempDir;
 
 std::string capture(const TempDir& dir, int seed, int count) {
-    const auto path = dir.file("run-" + std::to_string(seed) + "-" + std::to_string(count) + ".csv");
+    const auto path =
+        dir.file("run-" + std::to_string(seed) + "-" + std::to_string(count) + ".csv");
     const auto result = run_ppsbench({"run", "-s", "sim:hardirq", "--seed", std::to_string(seed),
                                       "--count", std::to_string(count), "-q", "-o", path});
     EXPECT_EQ(result.exit_code, 0) << result.err;

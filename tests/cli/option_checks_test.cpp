@@ -24,8 +24,8 @@ void expect_refusals(const TempDir& dir, const std::vector<Refusal>& cases) {
     for (const auto& c : cases) {
         const auto result = run_ppsbench(c.args);
         EXPECT_EQ(result.exit_code, 2) << c.reason << "\n" << result.out << result.err;
-        EXPECT_TRUE(contains(result.err, c.reason)) << "wanted " << c.reason << "\ngot "
-                                                    << result.err;
+        EXPECT_TRUE(contains(result.err, c.reason))
+            << "wanted " << c.reason << "\ngot " << result.err;
         EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
     }
     for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
@@ -70,9 +70,9 @@ TEST(StrictOptions, OutputPathsNameTheRealProblem) {
     TempDir dir;
     std::filesystem::create_directory(dir.path() / "adir");
     const auto stock = dir.file("stock.csv");
-    ASSERT_EQ(run_ppsbench({"run", "-q", "-s", "sim:hardirq", "--count", "150", "-o", stock})
-                  .exit_code,
-              0);
+    ASSERT_EQ(
+        run_ppsbench({"run", "-q", "-s", "sim:hardirq", "--count", "150", "-o", stock}).exit_code,
+        0);
     testing::write_text(dir.file("taken.svg"), "keep me");
     const std::vector<std::string> run{"run", "-q", "-s", "sim:hardirq", "--count", "5"};
     auto run_to = [&](const std::string& path) {
@@ -81,29 +81,27 @@ TEST(StrictOptions, OutputPathsNameTheRealProblem) {
         return args;
     };
     expect_refusals(
-        dir,
-        {
-            // main: "file exists; pass --force"
-            {run_to(dir.file("adir")), "-o " + dir.file("adir") + ": is a directory"},
-            // main: "the directory does not exist"
-            {run_to("/proc/x.csv"), "/proc is on the virtual file system proc"},
-            {run_to("/sys/x.csv"), "virtual file system sysfs"},
-            {run_to(dir.file("missing/x.csv")), "the folder " + dir.file("missing") +
-                                                    " does not exist; create it first"},
-            {run_to(stock), "the file exists; pass --force"},
-            // main: SVG written into a .png
-            {{"report", stock, "--plot", dir.file("p.png")}, "name the file .svg"},
-            // main: --plot and --junit overwrote files without --force
-            {{"report", stock, "--plot", dir.file("taken.svg")}, "--plot " + dir.file("taken.svg") +
-                                                                      ": the file exists"},
-            {{"report", stock, "--prometheus", dir.file("adir")}, "is a directory"},
-            {{"compare", "--baseline", stock, stock, "--plot", dir.file("no/p.svg")},
-             "does not exist"},
-            {{"gate", stock, "--max-sigma", "3us", "--junit", stock}, "the file exists"},
-        });
+        dir, {
+                 // main: "file exists; pass --force"
+                 {run_to(dir.file("adir")), "-o " + dir.file("adir") + ": is a directory"},
+                 // main: "the directory does not exist"
+                 {run_to("/proc/x.csv"), "/proc is on the virtual file system proc"},
+                 {run_to("/sys/x.csv"), "virtual file system sysfs"},
+                 {run_to(dir.file("missing/x.csv")),
+                  "the folder " + dir.file("missing") + " does not exist; create it first"},
+                 {run_to(stock), "the file exists; pass --force"},
+                 // main: SVG written into a .png
+                 {{"report", stock, "--plot", dir.file("p.png")}, "name the file .svg"},
+                 // main: --plot and --junit overwrote files without --force
+                 {{"report", stock, "--plot", dir.file("taken.svg")},
+                  "--plot " + dir.file("taken.svg") + ": the file exists"},
+                 {{"report", stock, "--prometheus", dir.file("adir")}, "is a directory"},
+                 {{"compare", "--baseline", stock, stock, "--plot", dir.file("no/p.svg")},
+                  "does not exist"},
+                 {{"gate", stock, "--max-sigma", "3us", "--junit", stock}, "the file exists"},
+             });
     EXPECT_EQ(testing::read_text(dir.file("taken.svg")), "keep me");
-    const auto forced =
-        run_ppsbench({"report", stock, "--plot", dir.file("taken.svg"), "--force"});
+    const auto forced = run_ppsbench({"report", stock, "--plot", dir.file("taken.svg"), "--force"});
     EXPECT_EQ(forced.exit_code, 0) << forced.err;
     EXPECT_TRUE(contains(testing::read_text(dir.file("taken.svg")), "<svg"));
 }
@@ -112,9 +110,9 @@ TEST(StrictOptions, OutputPathsNameTheRealProblem) {
 TEST(StrictOptions, GateChecksTheJunitPathBeforeJudging) {
     TempDir dir;
     const auto stock = dir.file("stock.csv");
-    ASSERT_EQ(run_ppsbench({"run", "-q", "-s", "sim:hardirq", "--count", "150", "-o", stock})
-                  .exit_code,
-              0);
+    ASSERT_EQ(
+        run_ppsbench({"run", "-q", "-s", "sim:hardirq", "--count", "150", "-o", stock}).exit_code,
+        0);
     const auto result = run_ppsbench(
         {"gate", stock, "--max-sigma", "3us", "--junit", dir.file("nowhere/gate.xml")});
     EXPECT_EQ(result.exit_code, 2) << result.err;
