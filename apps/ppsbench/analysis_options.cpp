@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <cmath>
+#include <iostream>
 
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
@@ -44,6 +45,14 @@ report::AnalysisSettings to_settings(const AnalysisArguments& arguments,
             static_cast<double>(core::parse_duration(arguments.bin_width, "--bin-width").count());
     }
     return settings;
+}
+
+void print_warnings(const std::vector<report::RunAnalysis>& runs) {
+    for (const auto& run : runs) {
+        for (const auto& warning : run.warnings) {
+            std::cerr << "ppsbench: warning: " << warning << "\n";
+        }
+    }
 }
 
 }  // namespace ppsbench::app

@@ -80,6 +80,7 @@ class CompareCommand final : public Command {
             columns.erase(columns.begin());  // no chrony data: drop the empty RMS offset column
         }
         const std::vector<report::RunAnalysis> others(runs.begin() + 1, runs.end());
+        print_warnings(runs);
         const auto comparison = report::compare(runs.front(), others, columns, confidence);
         if (format == "json") {
             std::cout << report::comparison_json(comparison).dump(2) << "\n";

@@ -1,6 +1,6 @@
 #include <fmt/format.h>
-#include <limits>
 #include <iostream>
+#include <limits>
 
 #include "command.hpp"
 #include "options.hpp"

@@ -8,9 +8,9 @@
 #include "options.hpp"
 #include "output_files.hpp"
 #include "output_path.hpp"
-#include "ppsbench/core/option_value.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/option_value.hpp"
 #include "ppsbench/report/gate.hpp"
 
 namespace ppsbench::app {
@@ -122,6 +122,8 @@ class GateCommand final : public Command {
         if (current.size() != 1 || baseline.size() > 1) {
             throw core::UsageError("gate: the baseline and the current run must be one run each");
         }
+        print_warnings(current);
+        print_warnings(baseline);
         const auto result = report::evaluate_gate(baseline.empty() ? nullptr : &baseline.front(),
                                                   current.front(), limits);
         std::cout << report::gate_summary(result, current.front());

@@ -14,6 +14,20 @@
 namespace ppsbench::app {
 namespace {
 
+// --histogram with --format json: the histogram as data under each run, never text after the
+// document.
+void add_histograms(nlohmann::json& document, const std::vector<report::RunAnalysis>& runs) {
+    for (std::size_t i = 0; i < runs.size() && i < document["runs"].size(); ++i) {
+        const auto& h = runs[i].stats.histogram;
+        document["runs"][i]["histogram"] = h ? nlohmann::json{{"lower_edge_ns", h->lower_edge},
+                                                              {"bin_width_ns", h->bin_width},
+                                                              {"counts", h->counts},
+                                                              {"underflow", h->underflow},
+                                                              {"overflow", h->overflow}}
+                                             : nlohmann::json(nullptr);
+    }
+}
+
 class ReportCommand final : public Command {
   public:
     std::string_view name() const override { return "report"; }
@@ -67,8 +81,18 @@ class ReportCommand final : public Command {
                 runs.push_back(std::move(run));
             }
         }
+        if (histogram && format == "csv") {
+            throw core::UsageError(
+                "--histogram: a CSV holds one table; use --format json for the histogram as data, "
+                "or text for the chart");
+        }
+        print_warnings(runs);
         if (format == "json") {
-            std::cout << report::report_json(runs).dump(2) << "\n";
+            auto document = report::report_json(runs);
+            if (histogram) {
+                add_histograms(document, runs);
+            }
+            std::cout << document.dump(2) << "\n";
         } else if (verbose) {
             renderer->render_all(report::detail_tables(runs), std::cout);
         } else {
@@ -92,7 +116,7 @@ class ReportCommand final : public Command {
             std::cout << "\n";
             renderer->render(latency::latency_table(latency_runs), std::cout);
         }
-        if (histogram) {
+        if (histogram && format != "json") {
             std::cout << "\n" << report::ascii_histograms(runs);
         }
         write_output_files(outputs, runs);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "analysis_options.hpp"
 #include "command.hpp"
 #include "options.hpp"
 #include "output_path.hpp"
@@ -152,6 +153,7 @@ class RunCommand final : public Command {
         const auto file = store::read_capture_file(outcome.output_path);
         const std::vector<report::RunAnalysis> runs{report::analyze_capture(file, {})};
         const auto renderer = report::make_text_renderer();
+        print_warnings(runs);
         renderer->render(report::runs_table(runs, report::default_metrics(runs)), std::cout);
         if (const auto chrony = report::chrony_table(runs)) {
             std::cout << "\n";
@@ -181,6 +183,7 @@ class RunCommand final : public Command {
         const std::vector<report::RunAnalysis> runs{report::analyze_capture(a, {}),
                                                     report::analyze_capture(b, {})};
         const auto renderer = report::make_text_renderer();
+        print_warnings(runs);
         renderer->render(report::runs_table(runs, report::default_metrics(runs)), std::cout);
         std::cout << "\n";
         renderer->render(latency::dual_table(latency::summarize_dual(a, b)), std::cout);

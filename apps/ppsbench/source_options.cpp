@@ -58,8 +58,8 @@ capture::SourceOptions to_source_options(const SourceArguments& source,
     }
     options.edges = *edges;
     options.period = parse_period(source.period);
-    options.seed = core::parse_count(source.seed, "--seed", 0,
-                                     std::numeric_limits<std::uint64_t>::max());
+    options.seed =
+        core::parse_count(source.seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
     if (source.pace != "fast" && source.pace != "realtime") {
         throw core::UsageError(fmt::format("--pace {}: use fast or realtime", source.pace));
     }

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "options.hpp"
-#include "ppsbench/core/duration.hpp"
 #include "ppsbench/capture/source_factory.hpp"
+#include "ppsbench/core/duration.hpp"
 
 namespace ppsbench::app {
 

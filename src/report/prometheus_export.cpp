@@ -1,13 +1,19 @@
 #include "ppsbench/report/prometheus_export.hpp"
 
+#include <fmt/format.h>
 #include <cmath>
+#include <set>
+
+#include "ppsbench/core/error.hpp"
 
 namespace ppsbench::report {
 
 namespace {
 
+// The file tells apart runs that share a label, source and host (two captures of one kernel).
 std::map<std::string, std::string> labels_of(const RunAnalysis& run) {
     return {{"run", run.label},
+            {"file", run.file},
             {"source", run.meta.value("source", std::string())},
             {"host", run.meta.value("host", std::string())},
             {"simulated", run.simulated ? "true" : "false"}};
@@ -29,6 +35,16 @@ double ns_to_s(double ns) {
 }  // namespace
 
 std::vector<PrometheusFamily> prometheus_families(const std::vector<RunAnalysis>& runs) {
+    // node_exporter's textfile collector rejects a file with two identical series.
+    std::set<std::map<std::string, std::string>> seen;
+    for (const auto& run : runs) {
+        if (!seen.insert(labels_of(run)).second) {
+            throw core::InputError(fmt::format(
+                "--prometheus: {} is named twice; its series would be identical (node_exporter "
+                "rejects such a file): give each run once",
+                run.file));
+        }
+    }
     std::vector<PrometheusFamily> families;
     families.push_back(family("ppsbench_pulses", "Pulses analysed in the run.", runs,
                               [](const RunAnalysis& r) { return double(r.stats.pulses); }));

@@ -211,10 +211,18 @@ TEST(ReportCommand, ReadsTornFilesAndWarnsOnce) {
     auto text = testing::read_text(path);
     text = text.substr(0, text.rfind("# end"));  // the crash came before the end record
     testing::write_text(path, text + "21,assert,17672");
-    const auto result = run_ppsbench({"report", path});
-    EXPECT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_TRUE(contains(result.out, "the last line is incomplete")) << result.out;
-    EXPECT_TRUE(contains(result.out, "no end record")) << result.out;
+    // Warnings go to stderr in every format (issue 12: they went to stdout in text mode and
+    // vanished in CSV mode), once each.
+    for (const char* format : {"text", "csv", "json", "markdown"}) {
+        const auto result = run_ppsbench({"report", "--format", format, path});
+        EXPECT_EQ(result.exit_code, 0) << result.err;
+        EXPECT_TRUE(contains(result.err, "warning: " + path + ": the last line is incomplete"))
+            << format << ": " << result.err;
+        EXPECT_TRUE(contains(result.err, "no end record")) << format << ": " << result.err;
+        EXPECT_FALSE(contains(result.out, "incomplete")) << format << ": " << result.out;
+        const auto first = result.err.find("no end record");
+        EXPECT_EQ(result.err.find("no end record", first + 1), std::string::npos) << result.err;
+    }
 }
 
 TEST(ReportCommand, BadFilesAreOneLineErrors) {
