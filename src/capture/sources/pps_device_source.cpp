@@ -142,6 +142,19 @@ WaitResult PpsDeviceSource::wait(core::Duration timeout) {
     const auto ns = timeout.count();
     const timespec limit{static_cast<time_t>(ns / core::ns_per_second),
                          static_cast<long>(ns % core::ns_per_second)};
+    if (ns > 0) {
+        // A waiting PPS_FETCH returns at the *next* event: one that arrived since the last
+        // fetch (before this call) would be passed over, so look at the current state first.
+        // `latency` drives an edge and then waits; a fast hard-IRQ path has often stamped it
+        // by then (found by the lab's jumper wire, where every such edge went unseen).
+        if (const auto now = fetch(timespec{0, 0}); now == WaitResult::ready) {
+            return now;
+        }
+    }
+    return fetch(limit);
+}
+
+WaitResult PpsDeviceSource::fetch(const timespec& limit) {
     pps_info_t fetched{};
     // Blocks in the kernel (PPS_FETCH) until the next edge, a signal or the timeout.
     if (time_pps_fetch(fd_, PPS_TSFMT_TSPEC, &fetched, &limit) != 0) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <ctime>
 #include <string>
 
 #include "ppsbench/capture/pulse_source.hpp"
@@ -22,6 +23,9 @@ class PpsDeviceSource final : public PulseSource {
     const SourceInfo& info() const override { return info_; }
 
   private:
+    // One PPS_FETCH with this limit (zero: no wait, the current state); queues new edges.
+    WaitResult fetch(const timespec& limit);
+
     SourceInfo info_;
     std::string device_;
     int fd_ = -1;
