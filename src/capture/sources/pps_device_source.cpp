@@ -154,12 +154,30 @@ WaitResult PpsDeviceSource::wait(core::Duration timeout) {
     return fetch(limit);
 }
 
+bool PpsDeviceSource::vanished() const {
+    struct stat open_device {};
+    struct stat named {};
+    if (::fstat(fd_, &open_device) != 0) {
+        return false;  // cannot tell; the next fetch reports a broken fd itself
+    }
+    return ::stat(device_.c_str(), &named) != 0 || named.st_rdev != open_device.st_rdev;
+}
+
 WaitResult PpsDeviceSource::fetch(const timespec& limit) {
     pps_info_t fetched{};
     // Blocks in the kernel (PPS_FETCH) until the next edge, a signal or the timeout.
     if (time_pps_fetch(fd_, PPS_TSFMT_TSPEC, &fetched, &limit) != 0) {
         const int err = errno;
         if (err == ETIMEDOUT) {
+            // The kernel does not wake a waiting reader when the device is unregistered (its
+            // driver unloaded): the fd stays valid and every fetch simply times out. So a quiet
+            // second is also the moment to check that the device node is still this device.
+            if (vanished()) {
+                throw core::MeasurementError(fmt::format(
+                    "{}: the device disappeared mid-run (its driver was unloaded or the device "
+                    "removed); the pulses captured so far are kept",
+                    device_));
+            }
             return WaitResult::timeout;
         }
         if (err == EINTR) {

@@ -25,6 +25,8 @@ class PpsDeviceSource final : public PulseSource {
   private:
     // One PPS_FETCH with this limit (zero: no wait, the current state); queues new edges.
     WaitResult fetch(const timespec& limit);
+    // The device node no longer names the device this source has open (removed or replaced).
+    bool vanished() const;
 
     SourceInfo info_;
     std::string device_;
