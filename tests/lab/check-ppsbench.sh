@@ -25,9 +25,10 @@
 # these run on ppsbench's own raw captures:
 #  5. compare prints the stock / threadirqs / PREEMPT_RT table of the raw captures and of the
 #     delay captures (text and Markdown).
-#  6. gate --max-ratio 1.25 on the PPS-only raw captures (pps-b.csv, pps-c.csv): the
-#     force-threaded run (threadirqs/threaded, rt/threaded) against the split run of the same
-#     boot exits 1; every hard-IRQ mode's run C against its run B exits 0 (A/A), and that σ
+#  6. gate --max-ratio 1.25 on raw captures: the force-threaded run A (threadirqs/threaded,
+#     rt/threaded; pps.csv, with the GPIO capture woken by the same edges) against the split
+#     run A of the same boot exits 1 (run B, PPS alone, is logged); every hard-IRQ mode's
+#     PPS-only run C against its run B exits 0 (A/A), and that σ
 #     ratio's 95 % interval lies within ×0.8–×1.25 of the ratio. Under a SCHED_FIFO 60 CPU hog
 #     (pps-rthog.csv) against run B: exit 1 for a force-threaded handler, 0 for a hard-IRQ one. The
 #     SCHED_OTHER spinner (pps-otherhog.csv) is logged, not asserted.
@@ -361,11 +362,20 @@ else
             fail "gate $what, --max-ratio 1.25: exit $rc, expected $want: $(grep -m1 -E '\[(pass|FAIL)\]' "$out/$name.txt" | sed 's/^ *//')"
         fi
     }
-    # A regression: the force-threaded handler against the split one, same kernel, same boot.
+    # A regression: the force-threaded handler against the split one, same kernel, same boot,
+    # in run A, where a second reader (the GPIO capture) is woken by every edge as chronyd or
+    # gpsd would be. On an otherwise idle CPU (run B) the thread adds a near-constant delay and
+    # the σ ratio stays near 1.25 (docs/lab.md): run and logged, not asserted.
     for c in threadirqs rt; do
         [[ "${context_of[$c/threaded]:-}" == thread && "${context_of[$c/split]:-}" == hard ]] || continue
-        gate_expect 1 "gate-raw-$c-threaded" "$res/$c/split/pps-b.csv" "$res/$c/threaded/pps-b.csv" \
-            "$c/threaded (thread) against $c/split (hard IRQ)"
+        gate_expect 1 "gate-raw-$c-threaded" "$res/$c/split/pps.csv" "$res/$c/threaded/pps.csv" \
+            "$c/threaded (thread) against $c/split (hard IRQ), run A"
+        rc=0
+        run_logged "$out/gate-idle-$c-threaded.txt" "$pb" gate --baseline "$res/$c/split/pps-b.csv" \
+            "$res/$c/threaded/pps-b.csv" --max-ratio 1.25 || rc=$?
+        ci=$(grep -m1 -oE 'ratio [0-9.]+, 95 % CI [0-9.]+–[0-9.]+' "$out/gate-idle-$c-threaded.txt" || true)
+        printf '%s\t%s\t%s\t%s\n' "gate-idle-$c-threaded" "-" "$rc" "$ci" >>"$out/gates.tsv"
+        lab_log "info (not asserted): $c/threaded against $c/split, run B (idle CPU): exit $rc ($ci)"
     done
     # No regression, A/A: two separate runs of one hard-IRQ handler in one boot, and the
     # width of the σ ratio's 95 % interval relative to the ratio (wanted: inside ×0.8–×1.25).
@@ -426,8 +436,8 @@ if [[ -n "$tmin" && -n "$hmax" ]]; then
 fi
 
 # 7b. latency over the jumper wire, by order: a force-threaded PPS handler's drive -> timestamp
-#     median is more than $factor x every hard-IRQ PPS one's, and more than $factor x every
-#     GPIO line event's (gpiolib-cdev stamps events in its hard-IRQ handler, also on RT).
+#     median is more than $factor x every hard-IRQ PPS one's, and above every GPIO line
+#     event's (gpiolib-cdev stamps events in its hard-IRQ handler, also on RT).
 if [[ -s "$out/latency.tsv" ]]; then
     tmin="" hmax="" gmax=""
     while IFS=$'\t' read -r c m sense d50 _ _ _; do
@@ -441,10 +451,12 @@ if [[ -s "$out/latency.tsv" ]]; then
         fi
     done <"$out/latency.tsv"
     if [[ -n "$tmin" && -n "$hmax" && -n "$gmax" ]]; then
-        if ((tmin > factor * hmax && tmin > factor * gmax)); then
-            pass "latency order: fastest thread-context PPS drive -> timestamp median $tmin ns > $factor x slowest hard-IRQ PPS ($hmax ns) and GPIO ($gmax ns) medians"
+        # The GPIO event is stamped in hard IRQ too, but after the PPS line's handler (the wire
+        # raises line 0, then line 1), so it is only required to be below the thread's.
+        if ((tmin > factor * hmax && tmin > gmax)); then
+            pass "latency order: fastest thread-context PPS drive -> timestamp median $tmin ns > $factor x slowest hard-IRQ PPS median ($hmax ns), and > slowest GPIO median ($gmax ns)"
         else
-            fail "latency order: fastest thread-context PPS drive -> timestamp median $tmin ns is not above $factor x slowest hard-IRQ PPS ($hmax ns) and GPIO ($gmax ns) medians"
+            fail "latency order: fastest thread-context PPS drive -> timestamp median $tmin ns is not above $factor x slowest hard-IRQ PPS median ($hmax ns) and the slowest GPIO median ($gmax ns)"
         fi
     fi
 fi
