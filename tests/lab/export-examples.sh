@@ -31,9 +31,11 @@ mkdir -p "$dest/captures"
 for id in stock/threaded rt/threaded rt/split; do
     [[ -d "$res/$id" ]] || continue
     n=${id/\//-}
-    for f in pps-b.csv pps-rthog.csv latency-pps.csv doctor.json chrony.txt records.txt; do
+    for f in pps-b.csv pps-rthog.csv latency-pps.csv doctor.json chrony.txt; do
         [[ -f "$res/$id/$f" ]] && cp "$res/$id/$f" "$dest/captures/$n.$f"
     done
+    # The module's records of the whole mode are ~400 kB: the header and the first 300 edges.
+    [[ -f "$res/$id/records.txt" ]] && head -n 303 "$res/$id/records.txt" >"$dest/captures/$n.records-head.txt"
 done
 for f in dual-1.csv dual-2.csv dual-run.txt chrony-kill.csv chrony-kill-run.txt rmmod.csv rmmod-run.txt faults.txt; do
     [[ -f "$res/rt/split/$f" ]] && cp "$res/rt/split/$f" "$dest/captures/rt-split.$f"
