@@ -24,9 +24,9 @@ void add_analysis_options(po::options_description& options, AnalysisArguments& a
     // clang-format on
 }
 
-report::AnalysisSettings to_settings(const AnalysisArguments& arguments,
-                                     const po::variables_map& vm) {
-    report::AnalysisSettings settings;
+analysis::AnalysisSettings to_settings(const AnalysisArguments& arguments,
+                                       const po::variables_map& vm) {
+    analysis::AnalysisSettings settings;
     if (vm.count("period") != 0U) {
         settings.period_ns = parse_period(arguments.period).count();
     }
@@ -47,7 +47,7 @@ report::AnalysisSettings to_settings(const AnalysisArguments& arguments,
     return settings;
 }
 
-void print_warnings(const std::vector<report::RunAnalysis>& runs) {
+void print_warnings(const std::vector<analysis::RunAnalysis>& runs) {
     for (const auto& run : runs) {
         for (const auto& warning : run.warnings) {
             std::cerr << "ppsbench: warning: " << warning << "\n";

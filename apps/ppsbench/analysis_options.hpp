@@ -3,7 +3,7 @@
 #include <string>
 
 #include "options.hpp"
-#include "ppsbench/report/run_analysis.hpp"
+#include "ppsbench/analysis/run_analysis.hpp"
 
 namespace ppsbench::app {
 
@@ -16,11 +16,11 @@ struct AnalysisArguments {
 };
 
 void add_analysis_options(po::options_description& options, AnalysisArguments& arguments);
-report::AnalysisSettings to_settings(const AnalysisArguments& arguments,
-                                     const po::variables_map& vm);
+analysis::AnalysisSettings to_settings(const AnalysisArguments& arguments,
+                                       const po::variables_map& vm);
 
 // Every warning (torn file, no end record, a period that does not fit) goes to stderr, once,
 // in every output format, so stdout holds only the table or document asked for.
-void print_warnings(const std::vector<report::RunAnalysis>& runs);
+void print_warnings(const std::vector<analysis::RunAnalysis>& runs);
 
 }  // namespace ppsbench::app

@@ -8,10 +8,11 @@
 #include "options.hpp"
 #include "output_files.hpp"
 #include "output_path.hpp"
+#include "ppsbench/analysis/gate.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/option_value.hpp"
-#include "ppsbench/report/gate.hpp"
+#include "ppsbench/render/gate_text.hpp"
 
 namespace ppsbench::app {
 namespace {
@@ -31,10 +32,10 @@ class GateCommand final : public Command {
         std::string max_p2p;
         std::string max_rms;
         std::string junit;
-        report::GateLimits limits;
+        analysis::GateLimits limits;
         double max_ratio = 0;
         std::string max_missed;
-        std::string min_pulses = std::to_string(report::GateLimits::default_min_pulses);
+        std::string min_pulses = std::to_string(analysis::GateLimits::default_min_pulses);
         bool force = false;
         AnalysisArguments analysis;
         // clang-format off
@@ -114,23 +115,23 @@ class GateCommand final : public Command {
         }
         auto settings = to_settings(analysis, vm);
         settings.keep_series = true;
-        const auto current = report::load_runs(files.front(), settings);
-        std::vector<report::RunAnalysis> baseline;
+        const auto current = analysis::load_runs(files.front(), settings);
+        std::vector<analysis::RunAnalysis> baseline;
         if (!baseline_path.empty()) {
-            baseline = report::load_runs(baseline_path, settings);
+            baseline = analysis::load_runs(baseline_path, settings);
         }
         if (current.size() != 1 || baseline.size() > 1) {
             throw core::UsageError("gate: the baseline and the current run must be one run each");
         }
         print_warnings(current);
         print_warnings(baseline);
-        const auto result = report::evaluate_gate(baseline.empty() ? nullptr : &baseline.front(),
-                                                  current.front(), limits);
-        std::cout << report::gate_summary(result, current.front());
+        const auto result = analysis::evaluate_gate(baseline.empty() ? nullptr : &baseline.front(),
+                                                    current.front(), limits);
+        std::cout << render::gate_summary(result, current.front());
         if (!junit.empty()) {
             std::ostringstream xml;
-            report::write_junit("ppsbench gate " + current.front().label,
-                                report::gate_junit(result), xml);
+            render::write_junit("ppsbench gate " + current.front().label,
+                                render::gate_junit(result), xml);
             write_file_atomically(junit, xml.str(), "--junit");
         }
         return result.failed() ? static_cast<int>(core::ExitCode::failed) : 0;

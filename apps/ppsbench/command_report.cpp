@@ -5,18 +5,19 @@
 #include "command.hpp"
 #include "options.hpp"
 #include "output_files.hpp"
+#include "ppsbench/analysis/report.hpp"
+#include "ppsbench/analysis/report_document.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/latency/latency_summary.hpp"
-#include "ppsbench/report/renderer.hpp"
-#include "ppsbench/report/run_tables.hpp"
-#include "ppsbench/store/capture_reader.hpp"
+#include "ppsbench/render/latency_tables.hpp"
+#include "ppsbench/render/renderer.hpp"
+#include "ppsbench/render/run_tables.hpp"
 
 namespace ppsbench::app {
 namespace {
 
 // --histogram with --format json: the histogram as data under each run, never text after the
 // document.
-void add_histograms(nlohmann::json& document, const std::vector<report::RunAnalysis>& runs) {
+void add_histograms(nlohmann::json& document, const std::vector<analysis::RunAnalysis>& runs) {
     for (std::size_t i = 0; i < runs.size() && i < document["runs"].size(); ++i) {
         const auto& h = runs[i].stats.histogram;
         document["runs"][i]["histogram"] = h ? nlohmann::json{{"lower_edge_ns", h->lower_edge},
@@ -48,9 +49,9 @@ class ReportCommand final : public Command {
         options.add_options()
             ("file", po::value(&files)->multitoken(), "capture files (positional)")
             ("format,f", po::value(&format)->default_value(format),
-             "text, markdown, csv or json (json: the documented ppsbench.report/1 schema)")
+             (render::format_names() + " (json: the documented ppsbench.report/1 schema)").c_str())
             ("metrics,m", po::value(&metrics),
-             ("columns to show, comma-separated: " + report::metric_names()).c_str())
+             ("columns to show, comma-separated: " + analysis::metric_names()).c_str())
             ("verbose,v", po::bool_switch(&verbose),
              "also the distribution, detrended and period-jitter, events and stability tables")
             ("histogram", po::bool_switch(&histogram), "also a text histogram of each run");
@@ -72,52 +73,42 @@ class ReportCommand final : public Command {
                 "report: name at least one capture file, e.g. 'ppsbench report stock.csv'");
         }
         check_output_files(outputs);
-        const auto renderer = report::make_renderer(format);
-        auto settings = to_settings(analysis, vm);
-        settings.keep_series = outputs.wants_series();
-        std::vector<report::RunAnalysis> runs;
-        for (const auto& path : files) {
-            for (auto& run : report::load_runs(path, settings)) {
-                runs.push_back(std::move(run));
-            }
-        }
         if (histogram && format == "csv") {
             throw core::UsageError(
                 "--histogram: a CSV holds one table; use --format json for the histogram as data, "
                 "or text for the chart");
         }
+        const auto renderer = render::make_renderer(format);
+        auto settings = to_settings(analysis, vm);
+        settings.keep_series = outputs.wants_series();
+        const auto report = analysis::load_report(files, settings);
+        const auto& runs = report.runs;
         print_warnings(runs);
-        if (format == "json") {
-            auto document = report::report_json(runs);
-            if (histogram) {
-                add_histograms(document, runs);
-            }
-            std::cout << document.dump(2) << "\n";
-        } else if (verbose) {
-            renderer->render_all(report::detail_tables(runs), std::cout);
+        std::vector<render::Table> tables;
+        if (verbose) {
+            tables = render::detail_tables(runs);
         } else {
-            const auto columns = vm.count("metrics") != 0U ? report::parse_metrics(metrics)
-                                                           : report::default_metrics(runs);
-            renderer->render(report::runs_table(runs, columns), std::cout);
-            if (const auto chrony = report::chrony_table(runs)) {
-                std::cout << "\n";
-                renderer->render(*chrony, std::cout);
+            tables.push_back(render::runs_table(runs, vm.count("metrics") != 0U
+                                                          ? analysis::parse_metrics(metrics)
+                                                          : render::default_metrics(runs)));
+            if (auto chrony = render::chrony_table(runs)) {
+                tables.push_back(std::move(*chrony));
             }
         }
         // Latency files (ppsbench latency) also get their two delay distributions.
-        std::vector<latency::LatencySummary> latency_runs;
-        for (const auto& run : runs) {
-            if (run.meta.value("kind", std::string()) == "latency") {
-                latency_runs.push_back(
-                    latency::summarize_latency(store::read_capture_file(run.file)));
-            }
+        if (!report.latency.empty()) {
+            tables.push_back(render::latency_table(report.latency));
         }
-        if (!latency_runs.empty() && format != "json") {
-            std::cout << "\n";
-            renderer->render(latency::latency_table(latency_runs), std::cout);
+        if (histogram && format == "json") {
+            // The histogram as data in the one document, never text after it.
+            auto document = analysis::report_document(report);
+            add_histograms(document, runs);
+            std::cout << document.dump(2) << "\n";
+        } else {
+            renderer->render_report(report, tables, std::cout);
         }
         if (histogram && format != "json") {
-            std::cout << "\n" << report::ascii_histograms(runs);
+            std::cout << "\n" << render::ascii_histograms(runs);
         }
         write_output_files(outputs, runs);
         return 0;

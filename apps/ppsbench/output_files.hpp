@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "options.hpp"
-#include "ppsbench/report/run_analysis.hpp"
+#include "ppsbench/analysis/run_analysis.hpp"
 
 namespace ppsbench::app {
 
@@ -23,6 +23,6 @@ void check_output_files(const OutputFiles& outputs);
 // Writes via a temporary file in the same folder and rename, so a reader (node_exporter, a
 // browser, CI) never sees a half-written file and a failed write leaves nothing behind.
 void write_file_atomically(const std::string& path, const std::string& text, const char* option);
-void write_output_files(const OutputFiles& outputs, const std::vector<report::RunAnalysis>& runs);
+void write_output_files(const OutputFiles& outputs, const std::vector<analysis::RunAnalysis>& runs);
 
 }  // namespace ppsbench::app
