@@ -153,7 +153,7 @@ WaitResult PpsDeviceSource::wait(core::Duration timeout) {
 bool PpsDeviceSource::vanished() const {
     struct stat open_device {};
     struct stat named {};
-    if (::fstat(fd_, &open_device) != 0) {
+    if (::fstat(fd_.get(), &open_device) != 0) {
         return false;  // cannot tell; the next fetch reports a broken fd itself
     }
     return ::stat(device_.c_str(), &named) != 0 || named.st_rdev != open_device.st_rdev;
