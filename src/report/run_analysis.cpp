@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <sstream>
 
 #include "ppsbench/chrony/json.hpp"
 #include "ppsbench/core/duration.hpp"
@@ -146,13 +148,17 @@ RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettin
     return run;
 }
 
-std::vector<RunAnalysis> load_runs(const std::string& path, const AnalysisSettings& settings) {
-    std::ifstream in(path);
-    const int first = in.peek();
-    if (in && first == '{') {
-        nlohmann::json document = nlohmann::json::parse(in, nullptr, false);
-        if (document.is_discarded() || document.value("schema", "") != report_schema ||
-            !document.contains("runs") || !document["runs"].is_array()) {
+namespace {
+
+// A summary (JSON) or a capture file, by its first byte.
+std::vector<RunAnalysis> runs_from_text(std::string_view text, const std::string& path,
+                                        const AnalysisSettings& settings) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && text[first] == '{') {
+        nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+        if (document.is_discarded() || !document.is_object() ||
+            document.value("schema", "") != report_schema || !document.contains("runs") ||
+            !document["runs"].is_array()) {
             throw core::InputError(fmt::format(
                 "{}: not a ppsbench summary (expected JSON with \"schema\": \"{}\" from "
                 "'ppsbench report --format json')",
@@ -163,6 +169,40 @@ std::vector<RunAnalysis> load_runs(const std::string& path, const AnalysisSettin
             runs.push_back(run_from_json(run, path));
         }
         return runs;
+    }
+    return {analyze_capture(store::parse_capture_text(text, path), settings)};
+}
+
+// Standard input ("-") and pipes (/dev/stdin, <(...)) can be read only once: the whole stream
+// is read, then parsed from memory.
+bool is_stream(const std::string& path) {
+    std::error_code ec;
+    return path == "-" ||
+           (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec) &&
+            !std::filesystem::is_directory(path, ec));
+}
+
+}  // namespace
+
+std::vector<RunAnalysis> load_runs(const std::string& path, const AnalysisSettings& settings) {
+    if (is_stream(path)) {
+        std::ifstream file;
+        if (path != "-") {
+            file.open(path, std::ios::binary);
+            if (!file) {
+                throw core::InputError(fmt::format("{}: cannot open; check the path", path));
+            }
+        }
+        std::istream& in = path == "-" ? std::cin : file;
+        std::ostringstream text;
+        text << in.rdbuf();
+        return runs_from_text(text.str(), path == "-" ? "(stdin)" : path, settings);
+    }
+    std::ifstream in(path);
+    if (in && in.peek() == '{') {
+        std::ostringstream text;
+        text << in.rdbuf();
+        return runs_from_text(text.str(), path, settings);
     }
     return {analyze_capture(store::read_capture_file(path), settings)};
 }
