@@ -48,13 +48,15 @@ void read_all(const std::vector<std::string>& files, import::FileKind kind, Read
     }
 }
 
+// The importer's metadata (store::to_json of its RunMeta) as the `# meta` line; `end` gets the
+// stop reason and pulse count every import shares.
 void write_capture(const std::string& output, bool force, const nlohmann::json& metadata,
-                   const std::vector<core::Pulse>& pulses, nlohmann::json end) {
+                   const std::vector<core::Pulse>& pulses, store::EndRecord end) {
     store::CaptureWriter writer(output, metadata, force);
     writer.write(pulses);
-    end["stop_reason"] = "end_of_stream";
-    end["pulses"] = pulses.size();
-    writer.write_note("end", end);
+    end.stop_reason = store::StopReason::end_of_stream;
+    end.pulses = pulses.size();
+    writer.write_end(end);
     writer.close();
 }
 
@@ -72,8 +74,9 @@ int import_refclocks(const std::vector<std::string>& files, const std::string& o
     read_all(files, import::FileKind::chrony_refclocks, reader);
     const auto imported = reader.finish();
     print_problems(imported.problems, imported.problem_count);
-    write_capture(output, force, imported.metadata, imported.pulses,
-                  {{"skipped_lines", imported.problem_count}});
+    store::EndRecord end;
+    end.skipped_lines = imported.problem_count;
+    write_capture(output, force, imported.metadata, imported.pulses, end);
     std::cout << fmt::format("{} pulses of refclock {} written to {}", imported.pulses.size(),
                              imported.refid, output);
     if (imported.problem_count > 0) {
@@ -88,11 +91,12 @@ int import_capture(const import::CaptureImport& imported, const std::string& out
     for (const auto& note : imported.notes) {
         std::cerr << "ppsbench: note: " << note << "\n";
     }
-    write_capture(output, force, imported.metadata, imported.pulses,
-                  {{"skipped_lines", imported.problem_count},
-                   {"duplicates", imported.duplicates},
-                   {"missed_pulses", imported.gaps.missed_pulses},
-                   {"unseen_events", imported.gaps.unseen_events}});
+    store::EndRecord end;
+    end.skipped_lines = imported.problem_count;
+    end.duplicates = imported.duplicates;
+    end.missed_pulses = imported.gaps.missed_pulses;
+    end.unseen_events = imported.gaps.unseen_events;
+    write_capture(output, force, imported.metadata, imported.pulses, end);
     std::cout << fmt::format(
         "{} pulses written to {} ({} repeated lines removed, {} missed pulses, {} sequence skips "
         "without a time gap (unseen events), {} lines skipped)\n",

@@ -8,6 +8,7 @@
 #include "chrony/log_common.hpp"
 #include "ppsbench/chrony/logs.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/text.hpp"
 
 namespace ppsbench::chrony {
 namespace {
@@ -130,7 +131,7 @@ void TrackingLogReader::read(std::istream& in, const std::string& name) {
             continue;
         }
         previous_was_banner = false;
-        const auto f = detail::split_whitespace(line);
+        const auto f = core::split_whitespace(line);
         if (f.size() != names.size()) {
             problems.add(n, fmt::format("has {} fields, expected {} (chrony 4.x tracking.log)",
                                         f.size(), names.size()));

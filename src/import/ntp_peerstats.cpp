@@ -1,7 +1,6 @@
 #include "ppsbench/import/ntp_peerstats.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <charconv>
@@ -11,7 +10,9 @@
 #include "chrony/log_common.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/version.hpp"
+#include "ppsbench/core/text.hpp"
+#include "ppsbench/core/utc_time.hpp"
+#include "ppsbench/store/run_record.hpp"
 
 namespace ppsbench::import {
 namespace {
@@ -59,7 +60,7 @@ void PeerstatsReader::read(std::istream& in, const std::string& name) {
     while (std::getline(in, line)) {
         ++n;
         ++result_.lines;
-        const auto f = chrony::detail::split_whitespace(line);
+        const auto f = core::split_whitespace(line);
         if (f.empty()) {
             continue;
         }
@@ -148,7 +149,9 @@ CaptureImport PeerstatsReader::finish() {
         if (first_second && second <= previous_second) {
             chrony::detail::ProblemLog problem(files_[r.file], options_.strict);
             problem.add(r.line, fmt::format("time {} is not after the previous line's ({})",
-                                            utc_iso8601(second), utc_iso8601(previous_second)));
+                                            core::format_utc(second, core::UtcPrecision::seconds),
+                                            core::format_utc(previous_second,
+                                                             core::UtcPrecision::seconds)));
             ++result.problem_count;
             for (auto& p : problem.take()) {
                 if (result.problems.size() < chrony::max_kept_problems) {
@@ -192,29 +195,18 @@ CaptureImport PeerstatsReader::finish() {
     if (other_peer_lines > 0) {
         result.notes.push_back(fmt::format("{} lines of other peers skipped", other_peer_lines));
     }
-    const std::int64_t start = result.pulses.front().timestamp_ns;
-    result.metadata = nlohmann::json{
-        {"tool", "ppsbench"},
-        {"tool_version", version_string},
-        {"label", peer},
-        {"source", fmt::format("ntp-peerstats:{}", fmt::join(files_, ","))},
-        {"source_kind", "ntp-peerstats"},
-        {"simulated", false},
-        {"edge", "assert"},
-        {"period_ns", core::ns_per_second},
-        {"clock", "realtime"},
-        {"start_time", utc_iso8601(start)},
-        {"start_realtime_ns", start},
-        {"import",
-         {{"format", "ntp-peerstats"},
-          {"file", files_.size() == 1 ? nlohmann::json(name) : nlohmann::json(files_)},
-          {"peer", peer},
-          {"lines", result.lines},
-          {"pulses", result.pulses.size()},
-          {"poll_interval_s", poll_s},
-          {"other_peer_lines", other_peer_lines},
-          {"skipped_lines", result.problem_count}}},
-    };
+    auto meta = import_run_meta("ntp-peerstats", peer, files_, core::EdgeSelection::assert_only,
+                                result.pulses.front().timestamp_ns);
+    meta.import =
+        nlohmann::json{{"format", "ntp-peerstats"},
+                       {"file", files_.size() == 1 ? nlohmann::json(name) : nlohmann::json(files_)},
+                       {"peer", peer},
+                       {"lines", result.lines},
+                       {"pulses", result.pulses.size()},
+                       {"poll_interval_s", poll_s},
+                       {"other_peer_lines", other_peer_lines},
+                       {"skipped_lines", result.problem_count}};
+    result.metadata = store::to_json(meta);
     return result;
 }
 

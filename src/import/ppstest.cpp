@@ -1,7 +1,6 @@
 #include "ppsbench/import/ppstest.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <charconv>
@@ -10,7 +9,7 @@
 #include "chrony/log_common.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/version.hpp"
+#include "ppsbench/store/run_record.hpp"
 
 namespace ppsbench::import {
 namespace {
@@ -218,32 +217,23 @@ CaptureImport PpstestReader::finish() {
         result.notes.push_back(fmt::format(
             "{} fetch errors (time_pps_fetch() timed out: no pulse for 3 s)", fetch_errors_));
     }
-    const std::int64_t start = result.pulses.front().timestamp_ns;
-    result.metadata = nlohmann::json{
-        {"tool", "ppsbench"},
-        {"tool_version", version_string},
-        {"label", device_.empty() ? std::string("ppstest") : device_},
-        {"source", fmt::format("ppstest:{}", fmt::join(files_, ","))},
-        {"source_kind", "ppstest"},
-        {"simulated", false},
-        {"edge", clear && assert_edge ? "both"
-                 : clear              ? "clear"
-                                      : "assert"},
-        {"period_ns", core::ns_per_second},
-        {"clock", "realtime"},
-        {"start_time", utc_iso8601(start)},
-        {"start_realtime_ns", start},
-        {"import",
-         {{"format", "ppstest"},
-          {"file", files_.size() == 1 ? nlohmann::json(name) : nlohmann::json(files_)},
-          {"lines", result.lines},
-          {"pulses", result.pulses.size()},
-          {"duplicates", result.duplicates},
-          {"fetch_errors", fetch_errors_},
-          {"missed_pulses", result.gaps.missed_pulses},
-          {"unseen_events", result.gaps.unseen_events},
-          {"skipped_lines", result.problem_count}}},
-    };
+    auto meta =
+        import_run_meta("ppstest", device_.empty() ? std::string("ppstest") : device_, files_,
+                        clear && assert_edge ? core::EdgeSelection::both
+                        : clear              ? core::EdgeSelection::clear_only
+                                             : core::EdgeSelection::assert_only,
+                        result.pulses.front().timestamp_ns);
+    meta.import =
+        nlohmann::json{{"format", "ppstest"},
+                       {"file", files_.size() == 1 ? nlohmann::json(name) : nlohmann::json(files_)},
+                       {"lines", result.lines},
+                       {"pulses", result.pulses.size()},
+                       {"duplicates", result.duplicates},
+                       {"fetch_errors", fetch_errors_},
+                       {"missed_pulses", result.gaps.missed_pulses},
+                       {"unseen_events", result.gaps.unseen_events},
+                       {"skipped_lines", result.problem_count}};
+    result.metadata = store::to_json(meta);
     return result;
 }
 

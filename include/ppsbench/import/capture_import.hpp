@@ -8,16 +8,19 @@
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ppsbench/chrony/logs.hpp"
 #include "ppsbench/core/pulse.hpp"
+#include "ppsbench/store/run_record.hpp"
 
 namespace ppsbench::import {
 
-// Holes in an imported pulse train, by report's rule (stats::find_missed_pulses, per edge):
-// a gap in time (> 1.5 periods) is a missed pulse; a sequence skip with no gap in time is an
-// event the kernel counted that never reached the log (`unseen`), not a missed pulse.
+// Holes in an imported pulse train, per edge, with the evidence report uses for missed pulses:
+// a gap in time (> 1.5 periods) is a missed pulse (as many as the time or the sequence says,
+// whichever is more); a sequence skip with no gap in time is an event the kernel counted that
+// never reached the log (`unseen`), not a missed pulse.
 struct GapCount {
     std::uint64_t missed_pulses = 0;
     std::uint64_t unseen_events = 0;
@@ -39,7 +42,11 @@ struct CaptureImport {
     std::vector<std::string> notes;
 };
 
-// "2024-01-31T12:00:00Z" for a capture's start_time.
-std::string utc_iso8601(std::int64_t ns);
+// The capture metadata every importer shares: a 1 s realtime train that started at its first
+// pulse (`start_ns`, shown to the second), `label`, and "FORMAT:file,file" as its source.
+// The caller adds its provenance as `import`.
+store::RunMeta import_run_meta(std::string_view format, std::string label,
+                               const std::vector<std::string>& files, core::EdgeSelection edges,
+                               std::int64_t start_ns);
 
 }  // namespace ppsbench::import
