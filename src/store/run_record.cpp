@@ -259,6 +259,12 @@ nlohmann::json to_json(const EndRecord& end) {
     if (end.skipped_lines) {
         j["skipped_lines"] = *end.skipped_lines;
     }
+    if (end.duplicates) {
+        j["duplicates"] = *end.duplicates;
+    }
+    if (end.unseen_events) {
+        j["unseen_events"] = *end.unseen_events;
+    }
     return j;
 }
 
@@ -295,6 +301,8 @@ EndRecord end_record_from_json(const nlohmann::json& json) {
     read(json, "signal", end.signal);
     read(json, "failure", end.failure);
     read(json, "skipped_lines", end.skipped_lines);
+    read(json, "duplicates", end.duplicates);
+    read(json, "unseen_events", end.unseen_events);
     return end;
 }
 
