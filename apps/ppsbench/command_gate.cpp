@@ -35,7 +35,6 @@ class GateCommand final : public Command {
         options.add_options()
             ("baseline,b", po::value(&baseline_path),
              "reference run: a capture file or a JSON summary from 'report --format json'")
-            ("current", po::value(&files)->multitoken(), "the run to check (positional)")
             ("max-ratio", po::value(&max_ratio),
              "fail when σ/σ(baseline) exceeds this with statistical support (e.g. 1.25)")
             ("max-sigma", po::value(&max_sigma), "fail when σ exceeds this (e.g. 3us)")
@@ -43,11 +42,14 @@ class GateCommand final : public Command {
             ("max-rms-offset", po::value(&max_rms),
              "fail when chrony's RMS offset at the end exceeds this (e.g. 1us)")
             ("max-missed", po::value(&max_missed), "fail when more pulses were missed")
-            ("confidence", po::value(&limits.confidence)->default_value(limits.confidence),
+            ("confidence", po::value(&limits.confidence)
+                 ->default_value(limits.confidence, human_default(limits.confidence)),
              "confidence level for the ratio rule")
             ("junit", po::value(&junit), "also write the checks as JUnit XML to this file");
         // clang-format on
         add_analysis_options(options, analysis);
+        po::options_description hidden;
+        hidden.add_options()("current", po::value(&files)->multitoken());
         po::positional_options_description positional;
         positional.add("current", -1);
         po::variables_map vm;
@@ -58,12 +60,12 @@ class GateCommand final : public Command {
                 "(the lower bound of the σ ratio's confidence interval is above it), so an "
                 "unchanged but noisy kernel does not fail CI.\nExit status: 0 pass, 1 "
                 "regression, 2 bad input.",
-                args, options, positional, vm)) {
+                args, options, positional, vm, hidden)) {
             return 0;
         }
         if (files.size() != 1) {
             throw core::UsageError(
-                "gate: name exactly one current run, e.g. 'ppsbench gate --baseline stock.csv "
+                "name exactly one current run, e.g. 'ppsbench gate --baseline stock.csv "
                 "rt.csv --max-ratio 1.25'");
         }
         if (vm.count("max-ratio") != 0U) {
@@ -90,14 +92,14 @@ class GateCommand final : public Command {
         if (!limits.max_ratio && !limits.max_sigma_ns && !limits.max_p2p_ns &&
             !limits.max_rms_offset_ns && !limits.max_missed) {
             throw core::UsageError(
-                "gate: give at least one limit (--max-ratio, --max-sigma, --max-p2p, "
+                "give at least one limit (--max-ratio, --max-sigma, --max-p2p, "
                 "--max-rms-offset, --max-missed)");
         }
         if (!(limits.confidence > 0 && limits.confidence < 1)) {
             throw core::UsageError("--confidence: use a level between 0 and 1, e.g. 0.95");
         }
         if (limits.max_ratio && baseline_path.empty()) {
-            throw core::UsageError("gate: --max-ratio needs --baseline FILE");
+            throw core::UsageError("--max-ratio needs --baseline FILE");
         }
         auto settings = to_settings(analysis, vm);
         settings.keep_series = true;
@@ -107,7 +109,7 @@ class GateCommand final : public Command {
             baseline = report::load_runs(baseline_path, settings);
         }
         if (current.size() != 1 || baseline.size() > 1) {
-            throw core::UsageError("gate: the baseline and the current run must be one run each");
+            throw core::UsageError("the baseline and the current run must be one run each");
         }
         const auto result = report::evaluate_gate(baseline.empty() ? nullptr : &baseline.front(),
                                                   current.front(), limits);

@@ -8,6 +8,7 @@
 #include "options.hpp"
 #include "ppsbench/chrony/logs.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/suggest.hpp"
 #include "ppsbench/store/capture_writer.hpp"
 
 namespace ppsbench::app {
@@ -95,8 +96,6 @@ class ImportCommand final : public Command {
         std::string offset = "raw";
         // clang-format off
         options.add_options()
-            ("format", po::value(&format), "chrony-refclocks or chrony-tracking (positional)")
-            ("log", po::value(&log), "the log file (positional)")
             ("output,o", po::value(&output),
              "file to write: a capture file (chrony-refclocks, required), or CSV "
              "(chrony-tracking; default stdout)")
@@ -108,6 +107,8 @@ class ImportCommand final : public Command {
              "chronyd's NTP clock)")
             ("strict", "stop at the first malformed line instead of skipping it");
         // clang-format on
+        po::options_description hidden;
+        hidden.add_options()("format", po::value(&format))("log", po::value(&log));
         po::positional_options_description positional;
         positional.add("format", 1).add("log", 1);
         po::variables_map vm;
@@ -118,12 +119,12 @@ class ImportCommand final : public Command {
                            "chrony-refclocks rebuilds each PPS pulse's timestamp from its raw "
                            "offset (docs/chrony.md) into a capture file for 'ppsbench report'; "
                            "chrony-tracking prints chrony's offset and RMS offset series as CSV.",
-                           args, options, positional, vm)) {
+                           args, options, positional, vm, hidden)) {
             return 0;
         }
         if (log.empty()) {
             throw core::UsageError(
-                "import: name the format and the log, e.g. 'ppsbench import chrony-refclocks "
+                "name the format and the log, e.g. 'ppsbench import chrony-refclocks "
                 "/var/log/chrony/refclocks.log -o run.csv'");
         }
         const bool force = vm.count("force") != 0U;
@@ -138,15 +139,16 @@ class ImportCommand final : public Command {
                 o.offset = chrony::RefclockOffset::cooked;
             } else {
                 throw core::UsageError(
-                    fmt::format("import: --offset '{}' is neither raw nor cooked", offset));
+                    fmt::format("--offset '{}' is neither raw nor cooked", offset));
             }
             return import_refclocks(log, output, force, o);
         }
         if (format == "chrony-tracking") {
             return import_tracking(log, output, force, strict);
         }
-        throw core::UsageError(fmt::format(
-            "import: unknown format '{}'; use chrony-refclocks or chrony-tracking", format));
+        throw core::UsageError(
+            fmt::format("unknown format '{}'{}; use chrony-refclocks or chrony-tracking", format,
+                        core::did_you_mean(format, {"chrony-refclocks", "chrony-tracking"})));
     }
 };
 

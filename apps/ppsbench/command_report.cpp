@@ -1,5 +1,6 @@
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "analysis_options.hpp"
 #include "command.hpp"
@@ -32,7 +33,6 @@ class ReportCommand final : public Command {
         AnalysisArguments analysis;
         // clang-format off
         options.add_options()
-            ("file", po::value(&files)->multitoken(), "capture files (positional)")
             ("format,f", po::value(&format)->default_value(format),
              "text, markdown, csv or json (json: the documented ppsbench.report/1 schema)")
             ("metrics,m", po::value(&metrics),
@@ -43,6 +43,8 @@ class ReportCommand final : public Command {
         // clang-format on
         add_analysis_options(options, analysis);
         add_output_file_options(options, outputs);
+        po::options_description hidden;
+        hidden.add_options()("file", po::value(&files)->multitoken());
         po::positional_options_description positional;
         positional.add("file", -1);
         po::variables_map vm;
@@ -50,14 +52,19 @@ class ReportCommand final : public Command {
                            "Reads capture files and prints one row per run: pulses, missed "
                            "pulses, and the mean, σ, peak-to-peak, RMS and p99 of the phase "
                            "offset (docs/metrics.md).",
-                           args, options, positional, vm)) {
+                           args, options, positional, vm, hidden)) {
             return 0;
         }
         if (files.empty()) {
             throw core::UsageError(
-                "report: name at least one capture file, e.g. 'ppsbench report stock.csv'");
+                "name at least one capture file, e.g. 'ppsbench report stock.csv'");
         }
         const auto renderer = report::make_renderer(format);
+        // A mistyped metric fails before any file is read.
+        std::optional<std::vector<report::Metric>> chosen;
+        if (vm.count("metrics") != 0U) {
+            chosen = report::parse_metrics(metrics);
+        }
         auto settings = to_settings(analysis, vm);
         settings.keep_series = outputs.wants_series();
         std::vector<report::RunAnalysis> runs;
@@ -71,8 +78,7 @@ class ReportCommand final : public Command {
         } else if (verbose) {
             renderer->render_all(report::detail_tables(runs), std::cout);
         } else {
-            const auto columns = vm.count("metrics") != 0U ? report::parse_metrics(metrics)
-                                                           : report::default_metrics(runs);
+            const auto columns = chosen ? *chosen : report::default_metrics(runs);
             renderer->render(report::runs_table(runs, columns), std::cout);
             if (const auto chrony = report::chrony_table(runs)) {
                 std::cout << "\n";

@@ -22,6 +22,9 @@ struct SourceArguments {
     bool pace_realtime() const { return pace == "realtime"; }
 };
 
+// The "Sources:" paragraph of a command's help: every SPEC --source accepts.
+extern const char* const source_specs_help;
+
 void add_source_options(po::options_description& options, SourceArguments& source);
 capture::SourceOptions to_source_options(const SourceArguments& source,
                                          const po::variables_map& vm);

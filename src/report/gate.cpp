@@ -34,7 +34,7 @@ GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current
     const auto& headline = current.stats.headline();
     if (limits.max_ratio) {
         if (baseline == nullptr) {
-            throw core::UsageError("gate: --max-ratio needs --baseline FILE");
+            throw core::UsageError("--max-ratio needs --baseline FILE");
         }
         const auto ratio = sigma_ratio(current, *baseline, limits.confidence);
         const auto ci = ratio.conservative();
@@ -70,10 +70,10 @@ GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current
     if (limits.max_rms_offset_ns) {
         const auto end = current.chrony ? current.chrony->rms_offset_end_ns() : std::nullopt;
         if (!end) {
-            throw core::UsageError(fmt::format(
-                "gate: --max-rms-offset: {} has no synchronised chrony sample; capture with "
-                "'ppsbench run --chrony auto' while chronyd uses the PPS refclock",
-                current.file));
+            throw core::UsageError(
+                fmt::format("--max-rms-offset: {} has no synchronised chrony sample; capture with "
+                            "'ppsbench run --chrony auto' while chronyd uses the PPS refclock",
+                            current.file));
         }
         result.checks.push_back(absolute_check("chrony RMS offset", static_cast<double>(*end),
                                                *limits.max_rms_offset_ns,

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/suggest.hpp"
 
 namespace ppsbench::report {
 
@@ -29,7 +30,9 @@ std::unique_ptr<Renderer> make_renderer(std::string_view format) {
     if (format == "json") {
         return make_json_renderer();
     }
-    throw core::UsageError(fmt::format("--format {}: use text, markdown, csv or json", format));
+    throw core::UsageError(
+        fmt::format("--format {}: use text, markdown, csv or json{}", format,
+                    core::did_you_mean(format, {"text", "markdown", "csv", "json"})));
 }
 
 std::size_t display_width(std::string_view text) {
