@@ -1,14 +1,17 @@
 #include "output_files.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/report/plot.hpp"
 #include "ppsbench/report/prometheus_export.hpp"
+#include "ppsbench/report/stability_plot_data.hpp"
 
 namespace ppsbench::app {
 
@@ -37,13 +40,30 @@ void write_file_atomically(const std::string& path, const std::string& text, con
     }
 }
 
+// Boost notifier for --plot and --plot-stability.
+auto svg_name(const char* option) {
+    return [option](const std::string& path) {
+        if (!path.ends_with(".svg")) {
+            throw core::UsageError(fmt::format(
+                "{} {}: plots are written as SVG; name the file {}.svg (rsvg-convert or a "
+                "browser turns it into PNG)",
+                option, path, std::filesystem::path(path).replace_extension().string()));
+        }
+    };
+}
+
 }  // namespace
 
 void add_output_file_options(po::options_description& options, OutputFiles& outputs) {
     // clang-format off
     options.add_options()
-        ("plot", po::value(&outputs.plot),
-         "write an SVG plot: offset histograms on a shared axis and the offset time series")
+        ("plot", po::value(&outputs.plot)->notifier(svg_name("--plot")),
+         "write an SVG plot (FILE.svg): offset histograms on a shared axis and the offset "
+         "time series")
+        ("plot-stability",
+         po::value(&outputs.stability_plot)->notifier(svg_name("--plot-stability")),
+         "write an SVG plot (FILE.svg) of ADEV, MDEV and TDEV against τ on log-log axes, one "
+         "line per run, with the white PM, flicker PM and white FM slopes")
         ("prometheus", po::value(&outputs.prometheus),
          "write the figures in Prometheus text format (node_exporter textfile collector)");
     // clang-format on
@@ -54,6 +74,20 @@ void write_output_files(const OutputFiles& outputs, const std::vector<report::Ru
         std::ostringstream svg;
         report::write_svg_plot(report::make_plot(runs), svg);
         write_file_atomically(outputs.plot, svg.str(), "--plot");
+    }
+    if (!outputs.stability_plot.empty()) {
+        const auto plot = report::make_stability_plot(runs);
+        const bool any = std::any_of(plot.runs.begin(), plot.runs.end(),
+                                     [](const auto& curve) { return !curve.tau_s.empty(); });
+        if (!any) {
+            throw core::InputError(fmt::format(
+                "--plot-stability {}: no run is long enough for a stability figure (it needs "
+                "at least 3 pulses); capture longer",
+                outputs.stability_plot));
+        }
+        std::ostringstream svg;
+        render::write_stability_svg(plot, svg);
+        write_file_atomically(outputs.stability_plot, svg.str(), "--plot-stability");
     }
     if (!outputs.prometheus.empty()) {
         std::ostringstream text;

@@ -8,13 +8,16 @@
 
 namespace ppsbench::app {
 
-// Files report and compare can write besides the table: an SVG plot and Prometheus metrics.
+// Files report and compare can write besides the table: SVG plots and Prometheus metrics.
 struct OutputFiles {
-    std::string plot;        // --plot FILE.svg
-    std::string prometheus;  // --prometheus FILE.prom
+    std::string plot;            // --plot FILE.svg
+    std::string stability_plot;  // --plot-stability FILE.svg
+    std::string prometheus;      // --prometheus FILE.prom
     bool wants_series() const { return !plot.empty(); }
 };
 
+// A plot name that does not end in .svg is refused while the options are parsed, before any
+// work: the plots are SVG only, and 'p.png' holding SVG would mislead every viewer.
 void add_output_file_options(po::options_description& options, OutputFiles& outputs);
 void write_output_files(const OutputFiles& outputs, const std::vector<report::RunAnalysis>& runs);
 

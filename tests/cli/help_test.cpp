@@ -85,5 +85,15 @@ TEST(UsageErrors, SuggestWhatATypoMeant) {
     EXPECT_TRUE(contains(stability.err, "(did you mean 'tdev@16s'?)")) << stability.err;
 }
 
+TEST(UsageErrors, APlotIsWrittenOnlyUnderAnSvgName) {
+    for (const auto& option : {"--plot", "--plot-stability"}) {
+        const auto r = run_ppsbench({"report", "x.csv", option, "p.png"});
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_TRUE(contains(r.err, std::string(option) + " p.png: plots are written as SVG; "
+                                                          "name the file p.svg"))
+            << r.err;
+    }
+}
+
 }  // namespace
 }  // namespace ppsbench

@@ -61,6 +61,25 @@ void expect_golden(const std::string& name, const std::vector<std::string>& args
         << " (PPSBENCH_UPDATE_GOLDEN=1 to accept an intended change)";
 }
 
+// A file an option writes (an SVG plot), compared like stdout.
+void expect_golden_file(const std::string& name, std::vector<std::string> args,
+                        const std::string& option) {
+    testing::TempDir dir;
+    const std::string written = dir.file(name);
+    args.insert(args.end(), {option, written});
+    const auto result = testing::run_ppsbench(args);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const std::string output = testing::read_text(written);
+    const std::string path = golden_dir + name;
+    if (std::getenv("PPSBENCH_UPDATE_GOLDEN") != nullptr) {
+        testing::write_text(path, output);
+        return;
+    }
+    EXPECT_TRUE(same_output(output, testing::read_text(path)))
+        << option << " output differs from " << path
+        << " (PPSBENCH_UPDATE_GOLDEN=1 to accept an intended change)";
+}
+
 class ReportGolden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ReportGolden, ReportOfFourRuns) {
@@ -92,6 +111,13 @@ INSTANTIATE_TEST_SUITE_P(EveryFormat, ReportGolden,
 TEST(ReportGolden, TextHistogram) {
     expect_golden("histogram.txt",
                   {"report", "--histogram", "--metrics", "sigma", fixtures + "rt.csv"});
+}
+
+TEST(ReportGolden, StabilityPlot) {
+    expect_golden_file("stability.svg",
+                       {"compare", "--baseline", fixtures + "stock.csv", fixtures + "rt.csv",
+                        fixtures + "rt-nothread.csv", fixtures + "faulty.csv"},
+                       "--plot-stability");
 }
 
 }  // namespace
