@@ -8,10 +8,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "ppsbench/analysis/plot_data.hpp"
+#include "ppsbench/analysis/stability_plot_data.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/report/plot.hpp"
-#include "ppsbench/report/prometheus_export.hpp"
-#include "ppsbench/report/stability_plot_data.hpp"
+#include "ppsbench/render/prometheus_export.hpp"
+#include "ppsbench/render/stability_plot.hpp"
+#include "ppsbench/render/svg_plot.hpp"
 
 namespace ppsbench::app {
 
@@ -60,6 +62,8 @@ void add_output_file_options(po::options_description& options, OutputFiles& outp
         ("plot", po::value(&outputs.plot)->notifier(svg_name("--plot")),
          "write an SVG plot (FILE.svg): offset histograms on a shared axis and the offset "
          "time series")
+        ("plot-log-counts", po::bool_switch(&outputs.plot_log_counts),
+         "--plot's histogram on a log axis, so tails of a few pulses show")
         ("plot-stability",
          po::value(&outputs.stability_plot)->notifier(svg_name("--plot-stability")),
          "write an SVG plot (FILE.svg) of ADEV, MDEV and TDEV against τ on log-log axes, one "
@@ -69,14 +73,17 @@ void add_output_file_options(po::options_description& options, OutputFiles& outp
     // clang-format on
 }
 
-void write_output_files(const OutputFiles& outputs, const std::vector<report::RunAnalysis>& runs) {
+void write_output_files(const OutputFiles& outputs,
+                        const std::vector<analysis::RunAnalysis>& runs) {
     if (!outputs.plot.empty()) {
         std::ostringstream svg;
-        report::write_svg_plot(report::make_plot(runs), svg);
+        auto plot = analysis::make_plot(runs);
+        plot.log_counts = outputs.plot_log_counts;
+        render::write_svg_plot(plot, svg);
         write_file_atomically(outputs.plot, svg.str(), "--plot");
     }
     if (!outputs.stability_plot.empty()) {
-        const auto plot = report::make_stability_plot(runs);
+        const auto plot = analysis::make_stability_plot(runs);
         const bool any = std::any_of(plot.runs.begin(), plot.runs.end(),
                                      [](const auto& curve) { return !curve.tau_s.empty(); });
         if (!any) {
@@ -91,7 +98,7 @@ void write_output_files(const OutputFiles& outputs, const std::vector<report::Ru
     }
     if (!outputs.prometheus.empty()) {
         std::ostringstream text;
-        report::write_prometheus(report::prometheus_families(runs), text);
+        render::write_prometheus(render::prometheus_families(runs), text);
         write_file_atomically(outputs.prometheus, text.str(), "--prometheus");
     }
 }

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "options.hpp"
-#include "ppsbench/report/run_analysis.hpp"
+#include "ppsbench/analysis/run_analysis.hpp"
 
 namespace ppsbench::app {
 
@@ -12,13 +12,14 @@ namespace ppsbench::app {
 struct OutputFiles {
     std::string plot;            // --plot FILE.svg
     std::string stability_plot;  // --plot-stability FILE.svg
-    std::string prometheus;      // --prometheus FILE.prom
+    bool plot_log_counts = false;
+    std::string prometheus;  // --prometheus FILE.prom
     bool wants_series() const { return !plot.empty(); }
 };
 
 // A plot name that does not end in .svg is refused while the options are parsed, before any
 // work: the plots are SVG only, and 'p.png' holding SVG would mislead every viewer.
 void add_output_file_options(po::options_description& options, OutputFiles& outputs);
-void write_output_files(const OutputFiles& outputs, const std::vector<report::RunAnalysis>& runs);
+void write_output_files(const OutputFiles& outputs, const std::vector<analysis::RunAnalysis>& runs);
 
 }  // namespace ppsbench::app

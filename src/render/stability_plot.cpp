@@ -55,7 +55,7 @@ struct Panel {
     const char* statistic;
     const char* axis_label;
     bool in_seconds;  // TDEV: tick labels in ns/µs/ms
-    std::vector<double> StabilityCurve::*values;
+    std::vector<double> analysis::StabilityCurve::*values;
     std::vector<Slope> slopes;
 };
 
@@ -65,17 +65,17 @@ std::vector<Panel> panels() {
         {"ADEV",
          "Allan deviation σy(τ)",
          false,
-         &StabilityCurve::adev,
+         &analysis::StabilityCurve::adev,
          {{"white/flicker PM", "−1", -1.0}, {"white FM", "−1/2", -0.5}}},
         {"MDEV",
          "modified Allan deviation",
          false,
-         &StabilityCurve::mdev,
+         &analysis::StabilityCurve::mdev,
          {{"white PM", "−3/2", -1.5}, {"flicker PM", "−1", -1.0}, {"white FM", "−1/2", -0.5}}},
         {"TDEV",
          "time deviation σx(τ)",
          true,
-         &StabilityCurve::tdev_s,
+         &analysis::StabilityCurve::tdev_s,
          {{"white PM", "−1/2", -0.5}, {"flicker PM", "0", 0.0}, {"white FM", "+1/2", 0.5}}},
     };
 }
@@ -185,7 +185,7 @@ struct LegendEntry {
 
 // Entries left to right, a new row when the next would not fit; the width of a label is
 // estimated (7.5 px a character at 12 px DejaVu Sans), which is all an SVG writer can do.
-std::vector<LegendEntry> legend_layout(const StabilityPlot& plot) {
+std::vector<LegendEntry> legend_layout(const analysis::StabilityPlot& plot) {
     std::vector<LegendEntry> entries;
     double x = first_panel_left;
     double y = legend_top;
@@ -204,7 +204,7 @@ std::vector<LegendEntry> legend_layout(const StabilityPlot& plot) {
 
 }  // namespace
 
-void write_stability_svg(const StabilityPlot& plot, std::ostream& out) {
+void write_stability_svg(const analysis::StabilityPlot& plot, std::ostream& out) {
     const auto legend = legend_layout(plot);
     const double height = legend.back().y + 22;
     out << fmt::format(
@@ -275,7 +275,7 @@ void write_stability_svg(const StabilityPlot& plot, std::ostream& out) {
             << "\n";
 
         // Reference slopes through the first run's first drawable point.
-        const StabilityCurve* anchor_run = nullptr;
+        const analysis::StabilityCurve* anchor_run = nullptr;
         std::size_t anchor = 0;
         for (const auto& run : plot.runs) {
             const auto& values = run.*panel.values;

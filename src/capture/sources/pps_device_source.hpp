@@ -5,6 +5,7 @@
 
 #include "ppsbench/capture/pulse_source.hpp"
 #include "ppsbench/capture/source_factory.hpp"
+#include "ppsbench/core/unique_fd.hpp"
 
 namespace ppsbench::capture {
 
@@ -24,7 +25,7 @@ class PpsDeviceSource final : public PulseSource {
   private:
     SourceInfo info_;
     std::string device_;
-    int fd_ = -1;
+    core::UniqueFd fd_;
     std::uint64_t last_assert_ = 0;
     std::uint64_t last_clear_ = 0;
     std::int64_t opened_ns_ = 0;  // CLOCK_REALTIME when the device was opened

@@ -44,11 +44,16 @@ echo "doctor_rc=$?" >>"$status"
 # head prints "==> FILE <==" before each.
 pps_sys="/sys/class/pps/${LAB_PPS_DEV#/dev/}"
 thread_pid=$(grep -l "^irq/$LAB_IRQ-" /proc/[0-9]*/comm 2>/dev/null | head -n 1 | cut -d/ -f3)
+# The handler symbols, as the doctor finds them, and the other IRQ threads' names (they show
+# that the process list was readable when the PPS IRQ has no thread).
+grep pps_gpio_ /proc/kallsyms >/tmp/kallsyms 2>&1
+other_threads=$(grep -l "^irq/" /proc/[0-9]*/comm 2>/dev/null | grep -v "^/proc/$thread_pid/" | head -n 3)
 head -n 200 /proc/sys/kernel/osrelease /proc/sys/kernel/version /proc/cmdline /proc/uptime \
     /sys/kernel/realtime "$pps_sys/name" "$pps_sys/path" "$pps_sys/mode" "$pps_sys/assert" \
-    "$pps_sys/clear" "$pps_sys/device/uevent" /sys/module/ppsbench_lab/parameters/mode \
+    "$pps_sys/clear" "$pps_sys/device/uevent" /tmp/kallsyms \
     /proc/interrupts "/proc/irq/$LAB_IRQ/smp_affinity_list" "/proc/irq/$LAB_IRQ/effective_affinity_list" \
     ${thread_pid:+/proc/$thread_pid/comm /proc/$thread_pid/stat /proc/$thread_pid/status} \
+    $other_threads \
     >"$LAB_OUT/sysfs-snapshot.txt" 2>&1
 
 # ppsbench run samples chrony at its start and end: give chronyd time to select the PPS

@@ -13,7 +13,7 @@
  * task, and which task) and the PPS sequence number it got. That record is what the lab's
  * tests compare user-space captures against.
  *
- * Handler modes:
+ * Handler modes, and how the module looks like pps-gpio to a reader of /proc and /sys:
  *   threaded  request_irq() with one handler, like pps-gpio before the split: on PREEMPT_RT or
  *             with threadirqs it is force-threaded, so the timestamp is taken after the
  *             irq/N thread wakes, not at the edge.
@@ -23,6 +23,13 @@
  *   split     request_threaded_irq() with IRQF_ONESHOT: the primary handler only takes the
  *             timestamp (ONESHOT keeps it out of forced threading), the thread calls
  *             pps_event(). This is the shape of pps-gpio since upstream stable 6.1.188.
+ *
+ * The handler shape is chosen when the module is built (LAB_SPLIT_HANDLER=1 for split, see
+ * ../build-module.sh), and the handlers carry pps-gpio's symbol names (pps_gpio_irq_handler,
+ * pps_gpio_irq_hardirq), so /proc/kallsyms tells the shapes apart exactly as it does for the
+ * real driver. The PPS source, and with it the IRQ action and the irq/N- thread, is named in
+ * the style of a device-tree pps-gpio node (LAB_PPS_NAME). So `ppsbench doctor` diagnoses this
+ * module through its ordinary pps-gpio path; it has no knowledge of the lab.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -45,7 +52,8 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
-#define LAB_NAME "ppsbench-lab"
+#define LAB_NAME "ppsbench-lab"     /* platform device, GPIO chip and IRQ chip */
+#define LAB_PPS_NAME "pps-gpio-lab" /* PPS source and IRQ action: pps-gpio's naming */
 #define LAB_NLINES 2
 #define LAB_LINE_PPS 0
 #define LAB_LINE_GPIO 1
@@ -54,9 +62,16 @@ static unsigned int period_ms = 100;
 module_param(period_ms, uint, 0444);
 MODULE_PARM_DESC(period_ms, "pulse period in ms; edges are at exact multiples of it in CLOCK_REALTIME (default 100)");
 
+#ifndef LAB_SPLIT_HANDLER
+#define LAB_SPLIT_HANDLER 0
+#endif
+#if LAB_SPLIT_HANDLER
+static char *mode = "split";
+#else
 static char *mode = "threaded";
+#endif
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "PPS handler: threaded (old pps-gpio), nothread (IRQF_NO_THREAD), split (hard-IRQ timestamp + threaded pps_event)");
+MODULE_PARM_DESC(mode, "PPS handler: threaded (old pps-gpio) or nothread (IRQF_NO_THREAD) in the single-handler build; split (hard-IRQ timestamp + threaded pps_event) in the split build");
 
 static unsigned int records = 2048;
 module_param(records, uint, 0444);
@@ -294,8 +309,9 @@ static void lab_note_event(struct lab *l, u64 edge, s64 event_ns)
 	raw_spin_unlock_irqrestore(&l->ring_lock, flags);
 }
 
+#if !LAB_SPLIT_HANDLER
 /* Old pps-gpio shape: timestamp and pps_event() in one handler (threaded and nothread modes). */
-static irqreturn_t ppsbench_lab_irq_handler(int irq, void *data)
+static irqreturn_t pps_gpio_irq_handler(int irq, void *data)
 {
 	struct lab *l = data;
 	struct pps_event_time ts;
@@ -310,9 +326,9 @@ static irqreturn_t ppsbench_lab_irq_handler(int irq, void *data)
 	lab_note_event(l, edge, event_ns);
 	return IRQ_HANDLED;
 }
-
+#else
 /* Split shape, primary part: only the timestamp, in hard-IRQ context even on PREEMPT_RT. */
-static irqreturn_t ppsbench_lab_irq_hardirq(int irq, void *data)
+static irqreturn_t pps_gpio_irq_hardirq(int irq, void *data)
 {
 	struct lab *l = data;
 	struct pps_event_time ts;
@@ -332,7 +348,7 @@ static irqreturn_t ppsbench_lab_irq_hardirq(int irq, void *data)
 }
 
 /* Split shape, threaded part: pps_event() takes a spinlock_t and wakes readers. */
-static irqreturn_t ppsbench_lab_irq_thread(int irq, void *data)
+static irqreturn_t pps_gpio_irq_thread(int irq, void *data)
 {
 	struct lab *l = data;
 	struct pps_event_time ts;
@@ -348,6 +364,7 @@ static irqreturn_t ppsbench_lab_irq_thread(int irq, void *data)
 	lab_note_event(l, edge, event_ns);
 	return IRQ_HANDLED;
 }
+#endif
 
 /* ---- /proc/ppsbench_lab ---- */
 
@@ -423,6 +440,9 @@ static int lab_parse_mode(const char *s, enum lab_mode *out)
 
 	if (i < 0)
 		return -EINVAL;
+	/* Only the handlers of this build's shape exist (see the top of the file). */
+	if ((i == LAB_SPLIT) != LAB_SPLIT_HANDLER)
+		return -EINVAL;
 	*out = i;
 	return 0;
 }
@@ -451,7 +471,8 @@ static int __init lab_init(void)
 	if (!l)
 		return -ENOMEM;
 	if (lab_parse_mode(mode, &l->mode)) {
-		pr_err("mode=%s: use threaded, nothread or split\n", mode);
+		pr_err("mode=%s: this build takes %s\n", mode,
+		       LAB_SPLIT_HANDLER ? "split" : "threaded or nothread");
 		ret = -EINVAL;
 		goto err_free;
 	}
@@ -501,7 +522,7 @@ static int __init lab_init(void)
 
 	/* Like pps-gpio: the PPS source's name is also the IRQ action's name, so the irq/N-name
 	 * thread and /proc/interrupts lead back to the PPS device. */
-	strscpy(l->info.name, LAB_NAME, PPS_MAX_NAME_LEN);
+	strscpy(l->info.name, LAB_PPS_NAME, PPS_MAX_NAME_LEN);
 	l->info.mode = PPS_CAPTUREASSERT | PPS_OFFSETASSERT | PPS_CANWAIT | PPS_TSFMT_TSPEC;
 	l->info.owner = THIS_MODULE;
 	l->info.dev = &l->pdev->dev;
@@ -526,19 +547,14 @@ static int __init lab_init(void)
 		goto err_desc;
 	}
 
-	switch (l->mode) {
-	case LAB_THREADED:
-		ret = request_irq(l->irq, ppsbench_lab_irq_handler, IRQF_TRIGGER_RISING, LAB_NAME, l);
-		break;
-	case LAB_NOTHREAD:
-		ret = request_irq(l->irq, ppsbench_lab_irq_handler, IRQF_TRIGGER_RISING | IRQF_NO_THREAD,
-				  LAB_NAME, l);
-		break;
-	case LAB_SPLIT:
-		ret = request_threaded_irq(l->irq, ppsbench_lab_irq_hardirq, ppsbench_lab_irq_thread,
-					   IRQF_TRIGGER_RISING | IRQF_ONESHOT, LAB_NAME, l);
-		break;
-	}
+#if LAB_SPLIT_HANDLER
+	ret = request_threaded_irq(l->irq, pps_gpio_irq_hardirq, pps_gpio_irq_thread,
+				   IRQF_TRIGGER_RISING | IRQF_ONESHOT, LAB_PPS_NAME, l);
+#else
+	ret = request_irq(l->irq, pps_gpio_irq_handler,
+			  IRQF_TRIGGER_RISING | (l->mode == LAB_NOTHREAD ? IRQF_NO_THREAD : 0),
+			  LAB_PPS_NAME, l);
+#endif
 	if (ret) {
 		pr_err("requesting IRQ %d (mode %s): %d\n", l->irq, lab_mode_names[l->mode], ret);
 		goto err_desc;
