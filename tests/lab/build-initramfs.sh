@@ -39,7 +39,7 @@ for applet in $(/bin/busybox --list); do
 done
 
 # Guest helpers, static so they need nothing from the guest.
-for h in ppsfetch gpioevents; do
+for h in ppsfetch gpioevents hog; do
     gcc -O2 -Wall -Wextra -Werror -static -o "$stage/usr/bin/$h" "$LAB_DIR/guest/$h.c"
 done
 

@@ -138,11 +138,42 @@ WaitResult PpsDeviceSource::wait(core::Duration timeout) {
     const auto ns = timeout.count();
     const timespec limit{static_cast<time_t>(ns / core::ns_per_second),
                          static_cast<long>(ns % core::ns_per_second)};
+    if (ns > 0) {
+        // A waiting PPS_FETCH returns at the *next* event: one that arrived since the last
+        // fetch (before this call) would be passed over, so look at the current state first.
+        // `latency` drives an edge and then waits; a fast hard-IRQ path has often stamped it
+        // by then (found by the lab's jumper wire, where every such edge went unseen).
+        if (const auto now = fetch(timespec{0, 0}); now == WaitResult::ready) {
+            return now;
+        }
+    }
+    return fetch(limit);
+}
+
+bool PpsDeviceSource::vanished() const {
+    struct stat open_device {};
+    struct stat named {};
+    if (::fstat(fd_.get(), &open_device) != 0) {
+        return false;  // cannot tell; the next fetch reports a broken fd itself
+    }
+    return ::stat(device_.c_str(), &named) != 0 || named.st_rdev != open_device.st_rdev;
+}
+
+WaitResult PpsDeviceSource::fetch(const timespec& limit) {
     pps_info_t fetched{};
     // Blocks in the kernel (PPS_FETCH) until the next edge, a signal or the timeout.
     if (time_pps_fetch(fd_.get(), PPS_TSFMT_TSPEC, &fetched, &limit) != 0) {
         const int err = errno;
         if (err == ETIMEDOUT) {
+            // The kernel does not wake a waiting reader when the device is unregistered (its
+            // driver unloaded): the fd stays valid and every fetch simply times out. So a quiet
+            // second is also the moment to check that the device node is still this device.
+            if (vanished()) {
+                throw core::MeasurementError(fmt::format(
+                    "{}: the device disappeared mid-run (its driver was unloaded or the device "
+                    "removed); the pulses captured so far are kept",
+                    device_));
+            }
             return WaitResult::timeout;
         }
         if (err == EINTR) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <ctime>
 #include <string>
 
 #include "ppsbench/capture/pulse_source.hpp"
@@ -23,6 +24,11 @@ class PpsDeviceSource final : public PulseSource {
     const SourceInfo& info() const override { return info_; }
 
   private:
+    // One PPS_FETCH with this limit (zero: no wait, the current state); queues new edges.
+    WaitResult fetch(const timespec& limit);
+    // The device node no longer names the device this source has open (removed or replaced).
+    bool vanished() const;
+
     SourceInfo info_;
     std::string device_;
     core::UniqueFd fd_;
