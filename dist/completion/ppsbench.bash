@@ -110,7 +110,7 @@ __ppsbench_complete() {
     __ppsbench_candidates
     # Readline completes only the text after the last ':' or '=' (COMP_WORDBREAKS), so the
     # candidates drop what comes before it; zsh (bashcompinit) replaces whole words.
-    local line=${COMP_LINE:0:COMP_POINT}
+    local line=${COMP_LINE:0:$COMP_POINT}
     local cur=${line##*[[:space:]]}
     local head=${cur%"${cur##*[:=]}"} i
     if [ -n "$head" ] && [[ ${COMP_WORDBREAKS-} == *"${head: -1}"* ]]; then
@@ -126,10 +126,10 @@ __ppsbench_complete() {
 
 __ppsbench_candidates() {
     COMPREPLY=()
-    local cur=${COMP_WORDS[COMP_CWORD]} prev=""
-    [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
+    local cur=${COMP_WORDS[$COMP_CWORD]} prev=""
+    [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[$((COMP_CWORD - 1))]}
     # bash splits "--metrics=a" and "pps:/dev/pps0" at = and :; put such words back together.
-    local line=${COMP_LINE:0:COMP_POINT}
+    local line=${COMP_LINE:0:$COMP_POINT}
     cur=${line##*[[:space:]]}
     local __ppsbench_program=${COMP_WORDS[0]}
 

@@ -11,3 +11,15 @@ add_test(NAME install.bash_completion
   COMMAND ${BASH_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/completion_test.sh $<TARGET_FILE:ppsbench>
     ${PROJECT_SOURCE_DIR}/dist/completion/ppsbench.bash)
 set_tests_properties(install.bash_completion PROPERTIES LABELS install)
+# The real prometheus-node-exporter scraping `run --prometheus` during a run (skips without it).
+add_test(NAME install.node_exporter
+  COMMAND ${BASH_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/node_exporter_test.sh $<TARGET_FILE:ppsbench>)
+set_tests_properties(install.node_exporter PROPERTIES LABELS install SKIP_RETURN_CODE 77
+  TIMEOUT 120)
+find_program(ZSH_EXECUTABLE zsh)
+if(ZSH_EXECUTABLE)
+  add_test(NAME install.zsh_completion
+    COMMAND ${ZSH_EXECUTABLE} -f ${CMAKE_CURRENT_LIST_DIR}/zsh_completion_test.zsh
+      $<TARGET_FILE:ppsbench> ${PROJECT_SOURCE_DIR}/dist/completion/ppsbench.bash)
+  set_tests_properties(install.zsh_completion PROPERTIES LABELS install)
+endif()
