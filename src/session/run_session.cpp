@@ -5,11 +5,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <ctime>
-#include <mutex>
 #include <optional>
 
 #include "ppsbench/capture/signals.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/session/capture_files.hpp"
 #include "ppsbench/session/chrony_monitor.hpp"
 #include "ppsbench/session/status_line.hpp"
 #include "ppsbench/store/capture_writer.hpp"
@@ -55,25 +55,6 @@ nlohmann::json kernel_identity() {
             {"version", uts.version},
             {"machine", uts.machine}};
 }
-
-// The capture thread writes pulses while the chrony thread writes notes: one lock keeps lines
-// whole. Uncontended almost always, so the capture path pays a few nanoseconds.
-class LockedWriter final : public core::PulseSink {
-  public:
-    explicit LockedWriter(store::CaptureWriter& writer) : writer_(writer) {}
-    void write(std::span<const core::Pulse> pulses) override {
-        const std::lock_guard lock(mutex_);
-        writer_.write(pulses);
-    }
-    void write_note(std::string_view tag, const nlohmann::json& body) {
-        const std::lock_guard lock(mutex_);
-        writer_.write_note(tag, body);
-    }
-
-  private:
-    store::CaptureWriter& writer_;
-    std::mutex mutex_;
-};
 
 bool is_device(const capture::SourceInfo& source) {
     return source.kind == "pps" || source.kind == "gpio";
@@ -148,8 +129,11 @@ RunOutcome execute_run(const RunOptions& options) {
     if (is_device(info)) {
         meta["system"] = system_fingerprint(info);
     }
-    store::CaptureWriter writer(outcome.output_path, meta, options.overwrite);
-    LockedWriter sink(writer);
+    CaptureFiles sink(outcome.output_path, meta, options.overwrite, options.rotate);
+    std::optional<LiveMetrics> live;
+    if (options.live) {
+        live.emplace(*options.live, info);
+    }
 
     std::optional<ChronyMonitor> chrony;
     const bool sample_chrony = options.chrony == RunOptions::Chrony::on ||
@@ -159,8 +143,11 @@ RunOutcome execute_run(const RunOptions& options) {
         if (sampler_options.device.empty() && info.kind == "pps") {
             sampler_options.device = info.details.value("device", std::string());
         }
-        chrony.emplace(sampler_options, [&sink](const nlohmann::json& sample) {
+        chrony.emplace(sampler_options, [&sink, &live](const nlohmann::json& sample) {
             sink.write_note("chrony", sample);
+            if (live) {
+                live->chrony_sample(sample);
+            }
         });
     }
 
@@ -175,6 +162,9 @@ RunOutcome execute_run(const RunOptions& options) {
             [&](std::span<const core::Pulse> batch, const capture::CaptureProgress& p) {
                 last_seen = p;
                 status.update(batch, p);
+                if (live) {
+                    live->update(batch, p);
+                }
             });
     } catch (const core::MeasurementError& e) {
         // The source died mid-run (device unplugged, driver unloaded) or the disk filled: what
@@ -187,9 +177,10 @@ RunOutcome execute_run(const RunOptions& options) {
         // else, so a retry with the same -o works.
         status.finish();
         chrony.reset();
-        writer.close();
-        if (writer.pulses_written() == 0) {
-            ::unlink(outcome.output_path.c_str());
+        live.reset();
+        sink.close();
+        if (sink.pulses_written() == 0) {
+            ::unlink(sink.current_path().c_str());
         }
         throw;
     }
@@ -198,6 +189,9 @@ RunOutcome execute_run(const RunOptions& options) {
         chrony->stop();
         outcome.chrony_notices = chrony->notices();
         chrony.reset();
+    }
+    if (live) {
+        live->stop();  // after chrony's final sample, so the last figures include it
     }
     outcome.progress = *progress;
     nlohmann::json end = {{"stop_reason", capture::to_string(progress->stop_reason)},
@@ -213,8 +207,9 @@ RunOutcome execute_run(const RunOptions& options) {
         end["failure"] = outcome.failure;
     }
     try {
-        writer.write_note("end", end);
-        writer.close();
+        sink.finish(end);
+        outcome.output_path = sink.current_path();
+        outcome.files = sink.paths();
     } catch (const core::MeasurementError&) {
         if (outcome.failure.empty()) {
             throw;
