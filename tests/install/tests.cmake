@@ -23,3 +23,7 @@ if(ZSH_EXECUTABLE)
       $<TARGET_FILE:ppsbench> ${PROJECT_SOURCE_DIR}/dist/completion/ppsbench.bash)
   set_tests_properties(install.zsh_completion PROPERTIES LABELS install)
 endif()
+add_test(NAME install.grafana_dashboard
+  COMMAND ${BASH_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/grafana_dashboard_test.sh
+    $<TARGET_FILE:ppsbench> ${PROJECT_SOURCE_DIR})
+set_tests_properties(install.grafana_dashboard PROPERTIES LABELS install)

@@ -8,10 +8,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=$(realpath -m "${1:-build-deb}")
 version=$(dpkg-parsechangelog -S Version)
+# dpkg-buildpackage writes the packages next to the source directory (OUT/src), then they move
+# to OUT. The copy's path never changes, so ccache finds a rebuild's objects.
 src=$out/src/ppsbench-$version
 
 mkdir -p "$out"
-rm -rf "$out/src" "$out"/ppsbench_*
+rm -rf "$out/src" "$out"/ppsbench_* "$out"/ppsbench-dbgsym_*
 mkdir -p "$src"
 # What git tracks plus new files not ignored: the tree as it would be committed.
 git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
@@ -29,6 +31,7 @@ export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-} parallel=${PPSBENCH_JOBS:-$(npr
     echo "build-deb.sh: dpkg-buildpackage failed; the log is $out/build.log" >&2
     exit 1
 }
+mv "$out"/src/ppsbench_"$version"_* "$out"/src/ppsbench-dbgsym_"$version"_* "$out"/
 deb=$(ls "$out"/ppsbench_"$version"_*.deb)
 echo "build-deb.sh: built $deb"
 dpkg-deb --field "$deb" Depends

@@ -27,3 +27,4 @@ echo "--- systemd-analyze verify"
 systemd-analyze verify /lib/systemd/system/ppsbench-monitor.service \
     /lib/systemd/system/ppsbench-nightly.service /lib/systemd/system/ppsbench-nightly.timer
 echo "verify: no findings"
+systemd-analyze security --offline=true /lib/systemd/system/ppsbench-monitor.service | tail -n 1
