@@ -21,9 +21,9 @@ void add_analysis_options(po::options_description& options, AnalysisArguments& a
     // clang-format on
 }
 
-report::AnalysisSettings to_settings(const AnalysisArguments& arguments,
-                                     const po::variables_map& vm) {
-    report::AnalysisSettings settings;
+analysis::AnalysisSettings to_settings(const AnalysisArguments& arguments,
+                                       const po::variables_map& vm) {
+    analysis::AnalysisSettings settings;
     if (vm.count("period") != 0U) {
         settings.period_ns = core::parse_duration(arguments.period, "--period").count();
     }

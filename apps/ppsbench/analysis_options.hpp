@@ -3,7 +3,7 @@
 #include <string>
 
 #include "options.hpp"
-#include "ppsbench/report/run_analysis.hpp"
+#include "ppsbench/analysis/run_analysis.hpp"
 
 namespace ppsbench::app {
 
@@ -16,7 +16,7 @@ struct AnalysisArguments {
 };
 
 void add_analysis_options(po::options_description& options, AnalysisArguments& arguments);
-report::AnalysisSettings to_settings(const AnalysisArguments& arguments,
-                                     const po::variables_map& vm);
+analysis::AnalysisSettings to_settings(const AnalysisArguments& arguments,
+                                       const po::variables_map& vm);
 
 }  // namespace ppsbench::app

@@ -5,10 +5,10 @@
 #include "command.hpp"
 #include "options.hpp"
 #include "output_files.hpp"
+#include "ppsbench/analysis/comparison.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/report/comparison.hpp"
-#include "ppsbench/report/renderer.hpp"
-#include "ppsbench/report/run_tables.hpp"
+#include "ppsbench/render/comparison_view.hpp"
+#include "ppsbench/render/renderer.hpp"
 
 namespace ppsbench::app {
 namespace {
@@ -34,10 +34,10 @@ class CompareCommand final : public Command {
             ("baseline,b", po::value(&baseline_path)->required(),
              "the run the others are compared with (capture file or saved JSON summary)")
             ("file", po::value(&files)->multitoken(), "the runs to compare (positional)")
-            ("format,f", po::value(&format)->default_value(format), "text, markdown, csv or json")
+            ("format,f", po::value(&format)->default_value(format), render::format_names().c_str())
             ("metrics,m", po::value(&metrics)->default_value(metrics),
              ("columns, comma-separated (chrony's RMS offset is left out when no run has it): " +
-              report::metric_names()).c_str())
+              analysis::metric_names()).c_str())
             ("confidence", po::value(&confidence)->default_value(confidence),
              "confidence level of the σ-ratio intervals");
         // clang-format on
@@ -61,30 +61,27 @@ class CompareCommand final : public Command {
         if (!(confidence > 0 && confidence < 1)) {
             throw core::UsageError("--confidence: use a level between 0 and 1, e.g. 0.95");
         }
-        const auto renderer = report::make_renderer(format);
+        const auto renderer = render::make_renderer(format);
         auto settings = to_settings(analysis, vm);
         settings.keep_series = true;  // the bootstrap resamples the pulses
-        std::vector<report::RunAnalysis> runs = report::load_runs(baseline_path, settings);
+        std::vector<analysis::RunAnalysis> runs = analysis::load_runs(baseline_path, settings);
         if (runs.size() != 1) {
             throw core::UsageError(fmt::format(
                 "--baseline {}: holds {} runs; a baseline is one run", baseline_path, runs.size()));
         }
         for (const auto& path : files) {
-            for (auto& run : report::load_runs(path, settings)) {
+            for (auto& run : analysis::load_runs(path, settings)) {
                 runs.push_back(std::move(run));
             }
         }
-        auto columns = report::parse_metrics(metrics);
+        auto columns = analysis::parse_metrics(metrics);
         if (vm["metrics"].defaulted() && !runs.front().chrony) {
             columns.erase(columns.begin());  // no chrony data: drop the empty RMS offset column
         }
-        const std::vector<report::RunAnalysis> others(runs.begin() + 1, runs.end());
-        const auto comparison = report::compare(runs.front(), others, columns, confidence);
-        if (format == "json") {
-            std::cout << report::comparison_json(comparison).dump(2) << "\n";
-        } else {
-            renderer->render(report::comparison_table(comparison, runs), std::cout);
-        }
+        const std::vector<analysis::RunAnalysis> others(runs.begin() + 1, runs.end());
+        const auto comparison = analysis::compare(runs.front(), others, columns, confidence);
+        renderer->render_comparison(comparison, render::comparison_table(comparison, runs),
+                                    std::cout);
         write_output_files(outputs, runs);
         return 0;
     }

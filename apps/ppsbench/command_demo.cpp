@@ -3,8 +3,8 @@
 
 #include "command.hpp"
 #include "options.hpp"
-#include "ppsbench/report/renderer.hpp"
-#include "ppsbench/report/run_tables.hpp"
+#include "ppsbench/render/renderer.hpp"
+#include "ppsbench/render/run_tables.hpp"
 #include "ppsbench/session/demo.hpp"
 
 namespace ppsbench::app {
@@ -38,16 +38,16 @@ class DemoCommand final : public Command {
         capture::SourceOptions source;
         source.seed = seed;
         const auto length = core::parse_duration(duration, "--duration");
-        std::vector<report::RunAnalysis> runs;
+        std::vector<analysis::RunAnalysis> runs;
         for (const auto& configuration : session::demo_configurations()) {
-            runs.push_back(report::analyze_capture(
+            runs.push_back(analysis::analyze_capture(
                 session::capture_in_memory(configuration, source, length), {}));
         }
-        auto table = report::runs_table(runs, report::default_metrics(runs));
+        auto table = render::runs_table(runs, render::default_metrics(runs));
         table.title =
             fmt::format("ppsbench demo: {} of simulated 1 Hz pulses per configuration (seed {})",
                         core::format_duration(length), seed);
-        report::make_text_renderer()->render(table, std::cout);
+        render::make_renderer("text")->render(table, std::cout);
         std::cout << "\nOn real hardware: ppsbench run --source pps:/dev/pps0 --duration 1h "
                      "--label stock -o stock.csv\n";
         return 0;

@@ -5,9 +5,10 @@
 #include "analysis_options.hpp"
 #include "command.hpp"
 #include "options.hpp"
+#include "ppsbench/analysis/gate.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/report/gate.hpp"
+#include "ppsbench/render/gate_text.hpp"
 
 namespace ppsbench::app {
 namespace {
@@ -27,7 +28,7 @@ class GateCommand final : public Command {
         std::string max_p2p;
         std::string max_rms;
         std::string junit;
-        report::GateLimits limits;
+        analysis::GateLimits limits;
         double max_ratio = 0;
         std::uint64_t max_missed = 0;
         AnalysisArguments analysis;
@@ -101,21 +102,21 @@ class GateCommand final : public Command {
         }
         auto settings = to_settings(analysis, vm);
         settings.keep_series = true;
-        const auto current = report::load_runs(files.front(), settings);
-        std::vector<report::RunAnalysis> baseline;
+        const auto current = analysis::load_runs(files.front(), settings);
+        std::vector<analysis::RunAnalysis> baseline;
         if (!baseline_path.empty()) {
-            baseline = report::load_runs(baseline_path, settings);
+            baseline = analysis::load_runs(baseline_path, settings);
         }
         if (current.size() != 1 || baseline.size() > 1) {
             throw core::UsageError("gate: the baseline and the current run must be one run each");
         }
-        const auto result = report::evaluate_gate(baseline.empty() ? nullptr : &baseline.front(),
-                                                  current.front(), limits);
-        std::cout << report::gate_summary(result, current.front());
+        const auto result = analysis::evaluate_gate(baseline.empty() ? nullptr : &baseline.front(),
+                                                    current.front(), limits);
+        std::cout << render::gate_summary(result, current.front());
         if (!junit.empty()) {
             std::ofstream out(junit, std::ios::trunc);
-            report::write_junit("ppsbench gate " + current.front().label,
-                                report::gate_junit(result), out);
+            render::write_junit("ppsbench gate " + current.front().label,
+                                render::gate_junit(result), out);
             if (!out) {
                 throw core::InputError(fmt::format(
                     "--junit {}: cannot write the file; choose a writable path", junit));

@@ -34,9 +34,11 @@ int import_refclocks(const std::string& log, const std::string& output, bool for
     print_problems(imported.problems, imported.problem_count);
     store::CaptureWriter writer(output, imported.metadata, force);
     writer.write(imported.pulses);
-    writer.write_note("end", {{"stop_reason", "end_of_stream"},
-                              {"pulses", imported.pulses.size()},
-                              {"skipped_lines", imported.problem_count}});
+    store::EndRecord end;
+    end.stop_reason = store::StopReason::end_of_stream;
+    end.pulses = imported.pulses.size();
+    end.skipped_lines = imported.problem_count;
+    writer.write_end(end);
     writer.close();
     std::cout << fmt::format("{} pulses of refclock {} from {} written to {}",
                              imported.pulses.size(), imported.refid, log, output);

@@ -6,7 +6,8 @@
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/latency/latency_summary.hpp"
-#include "ppsbench/report/renderer.hpp"
+#include "ppsbench/render/latency_tables.hpp"
+#include "ppsbench/render/renderer.hpp"
 #include "ppsbench/session/latency_session.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 
@@ -107,13 +108,13 @@ class LatencyCommand final : public Command {
         const auto outcome = session::execute_latency(latency);
         const auto summary =
             latency::summarize_latency(store::read_capture_file(outcome.output_path));
-        report::make_text_renderer()->render(latency::latency_table({summary}), std::cout);
+        render::make_renderer("text")->render(render::latency_table({summary}), std::cout);
         if (histogram) {
             for (const auto& [title, d] :
                  {std::pair{"drive → timestamp", &summary.drive_to_kernel},
                   std::pair{"timestamp → wake-up", &summary.kernel_to_wake}}) {
                 std::cout << "\n" << title << ":\n";
-                for (const auto& line : latency::histogram_lines(d->histogram)) {
+                for (const auto& line : render::histogram_lines(d->histogram)) {
                     std::cout << line << "\n";
                 }
             }

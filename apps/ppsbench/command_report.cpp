@@ -5,11 +5,11 @@
 #include "command.hpp"
 #include "options.hpp"
 #include "output_files.hpp"
+#include "ppsbench/analysis/report.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/latency/latency_summary.hpp"
-#include "ppsbench/report/renderer.hpp"
-#include "ppsbench/report/run_tables.hpp"
-#include "ppsbench/store/capture_reader.hpp"
+#include "ppsbench/render/latency_tables.hpp"
+#include "ppsbench/render/renderer.hpp"
+#include "ppsbench/render/run_tables.hpp"
 
 namespace ppsbench::app {
 namespace {
@@ -34,9 +34,9 @@ class ReportCommand final : public Command {
         options.add_options()
             ("file", po::value(&files)->multitoken(), "capture files (positional)")
             ("format,f", po::value(&format)->default_value(format),
-             "text, markdown, csv or json (json: the documented ppsbench.report/1 schema)")
+             (render::format_names() + " (json: the documented ppsbench.report/1 schema)").c_str())
             ("metrics,m", po::value(&metrics),
-             ("columns to show, comma-separated: " + report::metric_names()).c_str())
+             ("columns to show, comma-separated: " + analysis::metric_names()).c_str())
             ("verbose,v", po::bool_switch(&verbose),
              "also the distribution, detrended and period-jitter, events and stability tables")
             ("histogram", po::bool_switch(&histogram), "also a text histogram of each run");
@@ -57,42 +57,29 @@ class ReportCommand final : public Command {
             throw core::UsageError(
                 "report: name at least one capture file, e.g. 'ppsbench report stock.csv'");
         }
-        const auto renderer = report::make_renderer(format);
+        const auto renderer = render::make_renderer(format);
         auto settings = to_settings(analysis, vm);
         settings.keep_series = outputs.wants_series();
-        std::vector<report::RunAnalysis> runs;
-        for (const auto& path : files) {
-            for (auto& run : report::load_runs(path, settings)) {
-                runs.push_back(std::move(run));
-            }
-        }
-        if (format == "json") {
-            std::cout << report::report_json(runs).dump(2) << "\n";
-        } else if (verbose) {
-            renderer->render_all(report::detail_tables(runs), std::cout);
+        const auto report = analysis::load_report(files, settings);
+        const auto& runs = report.runs;
+        std::vector<render::Table> tables;
+        if (verbose) {
+            tables = render::detail_tables(runs);
         } else {
-            const auto columns = vm.count("metrics") != 0U ? report::parse_metrics(metrics)
-                                                           : report::default_metrics(runs);
-            renderer->render(report::runs_table(runs, columns), std::cout);
-            if (const auto chrony = report::chrony_table(runs)) {
-                std::cout << "\n";
-                renderer->render(*chrony, std::cout);
+            tables.push_back(render::runs_table(runs, vm.count("metrics") != 0U
+                                                          ? analysis::parse_metrics(metrics)
+                                                          : render::default_metrics(runs)));
+            if (auto chrony = render::chrony_table(runs)) {
+                tables.push_back(std::move(*chrony));
             }
         }
         // Latency files (ppsbench latency) also get their two delay distributions.
-        std::vector<latency::LatencySummary> latency_runs;
-        for (const auto& run : runs) {
-            if (run.meta.value("kind", std::string()) == "latency") {
-                latency_runs.push_back(
-                    latency::summarize_latency(store::read_capture_file(run.file)));
-            }
+        if (!report.latency.empty()) {
+            tables.push_back(render::latency_table(report.latency));
         }
-        if (!latency_runs.empty() && format != "json") {
-            std::cout << "\n";
-            renderer->render(latency::latency_table(latency_runs), std::cout);
-        }
+        renderer->render_report(report, tables, std::cout);
         if (histogram) {
-            std::cout << "\n" << report::ascii_histograms(runs);
+            std::cout << "\n" << render::ascii_histograms(runs);
         }
         write_output_files(outputs, runs);
         return 0;

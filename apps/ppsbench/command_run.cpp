@@ -7,8 +7,9 @@
 #include "options.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/latency/paired.hpp"
-#include "ppsbench/report/renderer.hpp"
-#include "ppsbench/report/run_tables.hpp"
+#include "ppsbench/render/latency_tables.hpp"
+#include "ppsbench/render/renderer.hpp"
+#include "ppsbench/render/run_tables.hpp"
 #include "ppsbench/session/capture_files.hpp"
 #include "ppsbench/session/dual_run.hpp"
 #include "ppsbench/session/run_session.hpp"
@@ -110,11 +111,8 @@ class RunCommand final : public Command {
             }
             run.limits.count = count;
         }
-        const bool is_sim = std::all_of(source.specs.begin(), source.specs.end(),
-                                        [](const auto& spec) { return spec.starts_with("sim:"); });
-        if (is_sim && !run.limits.count && !run.limits.duration && !source.pace_realtime()) {
-            run.limits.duration = std::chrono::hours{1};
-        }
+        // A simulation without --count or --duration gets a default length: the session
+        // decides that from the opened sources (session::effective_limits).
         run.limits.first_pulse_timeout =
             vm.count("timeout") != 0U
                 ? core::parse_duration(timeout, "--timeout")
@@ -181,10 +179,10 @@ class RunCommand final : public Command {
         }
         const auto outcome = session::execute_run(run);
         const auto file = store::read_capture_file(outcome.output_path);
-        const std::vector<report::RunAnalysis> runs{report::analyze_capture(file, {})};
-        const auto renderer = report::make_text_renderer();
-        renderer->render(report::runs_table(runs, report::default_metrics(runs)), std::cout);
-        if (const auto chrony = report::chrony_table(runs)) {
+        const std::vector<analysis::RunAnalysis> runs{analysis::analyze_capture(file, {})};
+        const auto renderer = render::make_renderer("text");
+        renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);
+        if (const auto chrony = render::chrony_table(runs)) {
             std::cout << "\n";
             renderer->render(*chrony, std::cout);
         }
@@ -217,12 +215,12 @@ class RunCommand final : public Command {
             session::execute_dual_run(run, {source.specs[0], source.specs[1]}, outputs);
         const auto a = store::read_capture_file(outputs[0]);
         const auto b = store::read_capture_file(outputs[1]);
-        const std::vector<report::RunAnalysis> runs{report::analyze_capture(a, {}),
-                                                    report::analyze_capture(b, {})};
-        const auto renderer = report::make_text_renderer();
-        renderer->render(report::runs_table(runs, report::default_metrics(runs)), std::cout);
+        const std::vector<analysis::RunAnalysis> runs{analysis::analyze_capture(a, {}),
+                                                      analysis::analyze_capture(b, {})};
+        const auto renderer = render::make_renderer("text");
+        renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);
         std::cout << "\n";
-        renderer->render(latency::dual_table(latency::summarize_dual(a, b)), std::cout);
+        renderer->render(render::dual_table(latency::summarize_dual(a, b)), std::cout);
         int status = 0;
         for (const auto& path : outcome.paths) {
             std::cout << fmt::format("{} pulses ({}) written to {}\n", path.progress.pulses,

@@ -6,9 +6,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "ppsbench/analysis/plot_data.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/report/plot.hpp"
-#include "ppsbench/report/prometheus_export.hpp"
+#include "ppsbench/render/prometheus_export.hpp"
+#include "ppsbench/render/svg_plot.hpp"
 
 namespace ppsbench::app {
 
@@ -49,15 +50,16 @@ void add_output_file_options(po::options_description& options, OutputFiles& outp
     // clang-format on
 }
 
-void write_output_files(const OutputFiles& outputs, const std::vector<report::RunAnalysis>& runs) {
+void write_output_files(const OutputFiles& outputs,
+                        const std::vector<analysis::RunAnalysis>& runs) {
     if (!outputs.plot.empty()) {
         std::ostringstream svg;
-        report::write_svg_plot(report::make_plot(runs), svg);
+        render::write_svg_plot(analysis::make_plot(runs), svg);
         write_file_atomically(outputs.plot, svg.str(), "--plot");
     }
     if (!outputs.prometheus.empty()) {
         std::ostringstream text;
-        report::write_prometheus(report::prometheus_families(runs), text);
+        render::write_prometheus(render::prometheus_families(runs), text);
         write_file_atomically(outputs.prometheus, text.str(), "--prometheus");
     }
 }

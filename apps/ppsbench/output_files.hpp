@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "options.hpp"
-#include "ppsbench/report/run_analysis.hpp"
+#include "ppsbench/analysis/run_analysis.hpp"
 
 namespace ppsbench::app {
 
@@ -16,6 +16,6 @@ struct OutputFiles {
 };
 
 void add_output_file_options(po::options_description& options, OutputFiles& outputs);
-void write_output_files(const OutputFiles& outputs, const std::vector<report::RunAnalysis>& runs);
+void write_output_files(const OutputFiles& outputs, const std::vector<analysis::RunAnalysis>& runs);
 
 }  // namespace ppsbench::app

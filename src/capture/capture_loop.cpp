@@ -16,12 +16,11 @@ namespace {
 using namespace std::chrono_literals;
 
 std::string no_pulse_hint(const SourceInfo& info, core::Duration waited) {
-    if (info.kind == "pps") {
+    if (!info.pps_device.empty()) {
         return fmt::format(
             "{}: no pulse within {}; check the GPS has a fix, the PPS wiring and the "
             "device tree/overlay, and that 'ppstest {}' shows pulses",
-            info.spec, core::format_duration(waited),
-            info.details.value("device", std::string("/dev/pps0")));
+            info.spec, core::format_duration(waited), info.pps_device);
     }
     return fmt::format("{}: no pulse within {}; check that the signal is connected", info.spec,
                        core::format_duration(waited));
@@ -47,24 +46,10 @@ class SequenceTracker {
 
 }  // namespace
 
-std::string_view to_string(StopReason reason) {
-    switch (reason) {
-        case StopReason::count_reached:
-            return "count";
-        case StopReason::duration_elapsed:
-            return "duration";
-        case StopReason::interrupted:
-            return "interrupted";
-        case StopReason::end_of_stream:
-            return "end_of_stream";
-    }
-    return "unknown";
-}
-
 CaptureProgress run_capture(PulseSource& source, core::PulseSink& sink, const CaptureLimits& limits,
                             StopFlag stop, const ProgressCallback& on_progress) {
     const SourceInfo& info = source.info();
-    std::array<core::Pulse, 64> buffer{};
+    std::array<core::Pulse, core::max_pulses_per_write> buffer{};
     CaptureProgress progress;
     SequenceTracker sequences;
     const std::int64_t started_ns = core::monotonic_now_ns();

@@ -1,50 +1,90 @@
 #include "ppsbench/chrony/conf.hpp"
 
 #include <glob.h>
+#include <strings.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
-#include <vector>
+
+#include "ppsbench/core/text.hpp"
 
 namespace ppsbench::chrony {
 namespace {
 
-std::vector<std::string_view> words(std::string_view line) {
-    std::vector<std::string_view> out;
-    std::size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) {
-            ++i;
+// chronyd's MAX_INCLUDE_LEVEL: the main file is level 1.
+constexpr int max_include_level = 10;
+
+bool is_directive(const ConfDirective& directive, const char* name) {
+    return ::strcasecmp(directive.words.front().c_str(), name) == 0;
+}
+
+class Reader {
+  public:
+    explicit Reader(const ConfFiles& files) : files_(files) {}
+
+    void read(const std::string& path, int level) {
+        if (level > max_include_level) {
+            return;
         }
-        const auto start = i;
-        while (i < line.size() && line[i] != ' ' && line[i] != '\t') {
-            ++i;
+        const auto text = files_.read(path);
+        if (!text) {
+            return;
         }
-        if (i > start) {
-            out.push_back(line.substr(start, i - start));
+        conf_.files.push_back(path);
+        for (auto& directive : parse_conf_text(*text, path)) {
+            if (is_directive(directive, "include") && directive.words.size() >= 2) {
+                for (const auto& included : files_.glob(directive.words[1])) {
+                    read(included, level + 1);
+                }
+            } else if (is_directive(directive, "confdir")) {
+                const std::vector<std::string> dirs(directive.words.begin() + 1,
+                                                    directive.words.end());
+                for (const auto& included : confdir_files(dirs)) {
+                    read(included, level + 1);
+                }
+            } else {
+                conf_.directives.push_back(std::move(directive));
+            }
         }
     }
-    return out;
-}
 
-bool is_comment(std::string_view word) {
-    // chrony.conf comments start with one of these characters.
-    return word.front() == '#' || word.front() == '!' || word.front() == ';' || word.front() == '%';
-}
+    ChronyConf take() { return std::move(conf_); }
 
-std::string read_file(const std::filesystem::path& path) {
+  private:
+    // By file name; the first directory listed wins a name several directories have.
+    std::vector<std::string> confdir_files(const std::vector<std::string>& dirs) const {
+        std::map<std::string, std::string> by_name;
+        for (const auto& dir : dirs) {
+            for (const auto& path : files_.glob(dir + "/*.conf")) {
+                by_name.emplace(std::filesystem::path(path).filename().string(), path);
+            }
+        }
+        std::vector<std::string> paths;
+        paths.reserve(by_name.size());
+        for (auto& [name, path] : by_name) {
+            paths.push_back(std::move(path));
+        }
+        return paths;
+    }
+
+    const ConfFiles& files_;
+    ChronyConf conf_;
+};
+
+std::optional<std::string> read_host_file(const std::string& path) {
     std::ifstream in(path);
     if (!in) {
-        return {};
+        return std::nullopt;
     }
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
 }
 
-std::vector<std::string> glob_paths(const std::string& pattern) {
+std::vector<std::string> glob_host(const std::string& pattern) {
     std::vector<std::string> paths;
     glob_t g{};
     if (::glob(pattern.c_str(), 0, nullptr, &g) == 0) {
@@ -56,56 +96,61 @@ std::vector<std::string> glob_paths(const std::string& pattern) {
     return paths;  // glob sorts by default
 }
 
-// chrony reads confdir/include files where the directive appears; expanding them in place
-// keeps refclock indices (for default refids) in chrony's order.
-void expand(const std::filesystem::path& path, int depth, std::string& out) {
-    if (depth > 4) {
-        return;
-    }
-    std::istringstream in(read_file(path));
-    for (std::string line; std::getline(in, line);) {
-        const auto w = words(line);
-        if (w.size() >= 2 && w[0] == "include") {
-            for (const auto& p : glob_paths(std::string(w[1]))) {
-                expand(p, depth + 1, out);
-            }
-        } else if (w.size() >= 2 && w[0] == "confdir") {
-            for (std::size_t d = 1; d < w.size(); ++d) {
-                for (const auto& p : glob_paths(std::string(w[d]) + "/*.conf")) {
-                    expand(p, depth + 1, out);
-                }
-            }
-        } else {
-            out += line;
-            out += '\n';
-        }
-    }
-}
-
 }  // namespace
 
-std::optional<std::string> refclock_refid_in(std::string_view conf_text, std::string_view device) {
-    int index = 0;
-    while (!conf_text.empty()) {
-        const auto end = conf_text.find('\n');
-        const auto line = conf_text.substr(0, end);
-        conf_text = end == std::string_view::npos ? std::string_view{} : conf_text.substr(end + 1);
+ConfFiles host_conf_files() {
+    return {read_host_file, glob_host};
+}
 
-        auto w = words(line);
-        const auto comment = std::find_if(w.begin(), w.end(), is_comment);
-        w.erase(comment, w.end());
-        if (w.size() < 3 || w[0] != "refclock") {
+std::vector<ConfDirective> parse_conf_text(std::string_view text, const std::string& file) {
+    constexpr std::string_view blanks = " \t\r\n";
+    std::vector<ConfDirective> directives;
+    int number = 0;
+    while (!text.empty()) {
+        const auto eol = text.find('\n');
+        std::string_view line = text.substr(0, eol);
+        text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+        ++number;
+        const auto first = line.find_first_not_of(blanks);
+        if (first == std::string_view::npos ||
+            std::string_view("#!;%").find(line[first]) != std::string_view::npos) {
+            continue;
+        }
+        line = line.substr(first, line.find_last_not_of(blanks) - first + 1);
+        ConfDirective directive;
+        directive.file = file;
+        directive.line = number;
+        directive.text = std::string(line);
+        for (const auto word : core::split_whitespace(line)) {
+            directive.words.emplace_back(word);
+        }
+        directives.push_back(std::move(directive));
+    }
+    return directives;
+}
+
+ChronyConf read_chrony_conf(const std::string& path, const ConfFiles& files) {
+    Reader reader(files);
+    reader.read(path, 1);
+    return reader.take();
+}
+
+std::optional<std::string> refclock_refid(const std::vector<ConfDirective>& directives,
+                                          std::string_view device) {
+    int index = 0;
+    for (const auto& directive : directives) {
+        const auto& w = directive.words;
+        if (w.size() < 3 || !is_directive(directive, "refclock")) {
             continue;
         }
         const int this_index = index++;
-        std::string_view parameter = w[2];
-        parameter = parameter.substr(0, parameter.find(':'));
+        const std::string_view parameter = std::string_view(w[2]).substr(0, w[2].find(':'));
         if (w[1] != "PPS" || parameter != device) {
             continue;
         }
         for (std::size_t i = 3; i + 1 < w.size(); ++i) {
             if (w[i] == "refid") {
-                return std::string(w[i + 1].substr(0, 4));
+                return w[i + 1].substr(0, 4);
             }
         }
         return "PPS" + std::to_string(this_index);
@@ -113,11 +158,13 @@ std::optional<std::string> refclock_refid_in(std::string_view conf_text, std::st
     return std::nullopt;
 }
 
+std::optional<std::string> refclock_refid_in(std::string_view conf_text, std::string_view device) {
+    return refclock_refid(parse_conf_text(conf_text, {}), device);
+}
+
 std::optional<std::string> find_refclock_refid(const std::string& conf_path,
                                                std::string_view device) {
-    std::string text;
-    expand(conf_path, 0, text);
-    return refclock_refid_in(text, device);
+    return refclock_refid(read_chrony_conf(conf_path, host_conf_files()).directives, device);
 }
 
 }  // namespace ppsbench::chrony

@@ -40,24 +40,6 @@ std::ifstream open_log(const std::string& path, std::string_view log_name) {
     return in;
 }
 
-std::vector<std::string_view> split_whitespace(std::string_view line) {
-    std::vector<std::string_view> words;
-    std::size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) {
-            ++i;
-        }
-        const auto start = i;
-        while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') {
-            ++i;
-        }
-        if (i > start) {
-            words.push_back(line.substr(start, i - start));
-        }
-    }
-    return words;
-}
-
 bool is_banner(std::string_view line) {
     const auto first = line.find_first_not_of(" \t");
     if (first == std::string_view::npos) {

@@ -13,8 +13,6 @@
 
 namespace ppsbench::chrony::detail {
 
-std::vector<std::string_view> split_whitespace(std::string_view line);
-
 // Opens a chrony log for reading, or throws core::InputError naming the path and where chrony
 // writes that log (`log_name`: "refclocks.log", "tracking.log").
 std::ifstream open_log(const std::string& path, std::string_view log_name);

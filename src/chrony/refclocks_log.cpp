@@ -7,7 +7,9 @@
 #include "ppsbench/chrony/logs.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/version.hpp"
+#include "ppsbench/core/text.hpp"
+#include "ppsbench/core/utc_time.hpp"
+#include "ppsbench/store/run_record.hpp"
 
 namespace ppsbench::chrony {
 namespace {
@@ -34,13 +36,7 @@ std::int64_t nearest_second_ns(std::int64_t t) {
 }
 
 std::string utc_iso8601(std::int64_t ns) {
-    const auto tp = std::chrono::sys_time<std::chrono::nanoseconds>(std::chrono::nanoseconds(ns));
-    const auto day = std::chrono::floor<std::chrono::days>(tp);
-    const std::chrono::year_month_day ymd{day};
-    const std::chrono::hh_mm_ss hms{std::chrono::floor<std::chrono::seconds>(tp - day)};
-    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", static_cast<int>(ymd.year()),
-                       static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
-                       hms.hours().count(), hms.minutes().count(), hms.seconds().count());
+    return core::format_utc(ns, core::UtcPrecision::seconds);
 }
 
 std::string list_refids(const std::map<std::string, std::size_t>& counts) {
@@ -67,7 +63,7 @@ RefclocksImport import_refclocks_log(std::istream& in, const std::string& name,
         if (detail::is_banner(line)) {
             continue;
         }
-        const auto f = detail::split_whitespace(line);
+        const auto f = core::split_whitespace(line);
         if (f.size() != 9) {
             problems.add(n, fmt::format("has {} fields, expected 9 ({})", f.size(), columns));
             continue;
@@ -162,31 +158,28 @@ RefclocksImport import_refclocks_log(std::istream& in, const std::string& name,
     result.problem_count = problems.count();
     result.problems = problems.take();
 
-    const std::int64_t start = result.pulses.empty() ? 0 : result.pulses.front().timestamp_ns;
-    result.metadata = nlohmann::json{
-        {"tool", "ppsbench"},
-        {"tool_version", version_string},
-        {"label", result.refid},
-        {"source", fmt::format("chrony-refclocks:{}", name)},
-        {"source_kind", "chrony-refclocks"},
-        {"simulated", false},
-        {"edge", "assert"},
-        {"period_ns", core::ns_per_second},
-        {"clock", "realtime"},
-        {"start_time", utc_iso8601(start)},
-        {"start_realtime_ns", start},
-        {"import",
-         {{"format", "chrony-refclocks"},
-          {"file", name},
-          {"refid", result.refid},
-          {"offset_column", options.offset == RefclockOffset::raw ? "raw" : "cooked"},
-          {"lines", result.lines},
-          {"pulses", result.pulses.size()},
-          {"filtered_lines", result.filtered_lines},
-          {"non_pps_lines", result.non_pps_lines},
-          {"other_refid_lines", result.other_refid_lines},
-          {"skipped_lines", result.problem_count}}},
-    };
+    store::RunMeta meta;
+    meta.label = result.refid;
+    meta.source = fmt::format("chrony-refclocks:{}", name);
+    meta.source_kind = "chrony-refclocks";
+    meta.simulated = false;
+    meta.edges = core::EdgeSelection::assert_only;
+    meta.period = std::chrono::seconds{1};
+    meta.clock = core::ClockId::realtime;
+    meta.start_realtime_ns = result.pulses.empty() ? 0 : result.pulses.front().timestamp_ns;
+    meta.start_time_precision = core::UtcPrecision::seconds;
+    meta.import =
+        nlohmann::json{{"format", "chrony-refclocks"},
+                       {"file", name},
+                       {"refid", result.refid},
+                       {"offset_column", options.offset == RefclockOffset::raw ? "raw" : "cooked"},
+                       {"lines", result.lines},
+                       {"pulses", result.pulses.size()},
+                       {"filtered_lines", result.filtered_lines},
+                       {"non_pps_lines", result.non_pps_lines},
+                       {"other_refid_lines", result.other_refid_lines},
+                       {"skipped_lines", result.problem_count}};
+    result.metadata = store::to_json(meta);
     return result;
 }
 

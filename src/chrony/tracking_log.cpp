@@ -6,6 +6,7 @@
 #include "chrony/log_common.hpp"
 #include "ppsbench/chrony/logs.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/text.hpp"
 
 namespace ppsbench::chrony {
 namespace {
@@ -66,7 +67,7 @@ TrackingImport import_tracking_log(std::istream& in, const std::string& name,
         if (detail::is_banner(line)) {
             continue;
         }
-        const auto f = detail::split_whitespace(line);
+        const auto f = core::split_whitespace(line);
         if (f.size() != names.size()) {
             problems.add(n, fmt::format("has {} fields, expected {} (chrony 4.x tracking.log)",
                                         f.size(), names.size()));

@@ -15,41 +15,12 @@
 #include <utility>
 
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/unique_fd.hpp"
 
 extern char** environ;
 
 namespace ppsbench::core {
 namespace {
-
-// Owns one file descriptor; closing on every path is what keeps a long capture from leaking a
-// pipe per chronyc call.
-class UniqueFd {
-  public:
-    UniqueFd() = default;
-    explicit UniqueFd(int fd) : fd_(fd) {}
-    UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-    UniqueFd& operator=(UniqueFd&& other) noexcept {
-        if (this != &other) {
-            reset();
-            fd_ = std::exchange(other.fd_, -1);
-        }
-        return *this;
-    }
-    UniqueFd(const UniqueFd&) = delete;
-    UniqueFd& operator=(const UniqueFd&) = delete;
-    ~UniqueFd() { reset(); }
-
-    int get() const { return fd_; }
-    void reset() {
-        if (fd_ >= 0) {
-            ::close(fd_);
-            fd_ = -1;
-        }
-    }
-
-  private:
-    int fd_ = -1;
-};
 
 struct Pipe {
     UniqueFd read_end;

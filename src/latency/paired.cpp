@@ -7,7 +7,6 @@
 
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/report/units.hpp"
 #include "ppsbench/stats/offsets.hpp"
 
 namespace ppsbench::latency {
@@ -200,68 +199,6 @@ DualSummary summarize_dual(const store::CaptureFile& a, const store::CaptureFile
     dual.time_base_a = time_base_stats(a);
     dual.time_base_b = time_base_stats(b);
     return dual;
-}
-
-report::Table dual_table(const DualSummary& dual) {
-    using report::format_ns;
-    report::Table table;
-    table.title = fmt::format("Two paths, one edge: A = {}, B = {}", dual.label_a, dual.label_b);
-    using report::Cell;
-    using report::Quantity;
-    table.columns = {
-        {"series", "series", Quantity::text},        {"pulses", "pulses", Quantity::text},
-        {"unpaired", "unpaired", Quantity::count},   {"p50", "p50_ns", Quantity::signed_time_ns},
-        {"p90", "p90_ns", Quantity::signed_time_ns}, {"p99", "p99_ns", Quantity::signed_time_ns},
-        {"max", "max_ns", Quantity::signed_time_ns}, {"mean", "mean_ns", Quantity::signed_time_ns},
-        {"σ", "stddev_ns", Quantity::time_ns},       {"p-p", "peak_to_peak_ns", Quantity::time_ns}};
-    const double none = std::numeric_limits<double>::quiet_NaN();
-    const auto path_row = [&](const char* name, std::size_t pulses, std::size_t unpaired,
-                              const stats::Summary& s) {
-        return std::vector<Cell>{Cell::of_text(fmt::format("{} {}", name, dual.jitter_measure)),
-                                 Cell::of_text(fmt::format("{}", pulses)),
-                                 Cell::of(static_cast<double>(unpaired)),
-                                 Cell::of(none),
-                                 Cell::of(none),
-                                 Cell::of(none),
-                                 Cell::of(s.max),
-                                 Cell::of(s.mean),
-                                 Cell::of(s.stddev),
-                                 Cell::of(s.peak_to_peak)};
-    };
-    table.rows.push_back(path_row("A", dual.pulses_a, dual.unpaired_a, dual.jitter_a));
-    table.rows.push_back(path_row("B", dual.pulses_b, dual.unpaired_b, dual.jitter_b));
-    const auto& d = dual.difference;
-    table.rows.push_back(
-        {Cell::of_text("B − A per edge"), Cell::of_text(fmt::format("{} pairs", dual.pairs)),
-         Cell::of(none), Cell::of(d.p50), Cell::of(d.p90), Cell::of(d.p99), Cell::of(d.summary.max),
-         Cell::of(d.summary.mean), Cell::of(d.summary.stddev), Cell::of(d.summary.peak_to_peak)});
-    if (dual.pairs > 0) {
-        table.footnotes.push_back(fmt::format(
-            "B − A: median {}, σ {} between edges; B is the later path on {:.1f} % of paired "
-            "edges.",
-            format_ns(d.p50, true), format_ns(d.summary.stddev), 100.0 * dual.fraction_b_later));
-    }
-    table.footnotes.push_back(fmt::format(
-        "Pairs: same edge, mutual nearest, less than P/2 = {} apart; a pulse one path missed "
-        "stays unpaired. Compared on CLOCK_{}.",
-        format_ns(static_cast<double>(dual.period_ns / 2)),
-        dual.clock == core::ClockId::realtime ? "REALTIME" : "MONOTONIC"));
-    for (const auto& [name, tb] :
-         {std::pair{"A", dual.time_base_a}, std::pair{"B", dual.time_base_b}}) {
-        if (tb) {
-            table.footnotes.push_back(fmt::format(
-                "{}: monotonic timestamps moved to CLOCK_REALTIME with {} offset samples (each "
-                "± {} or better); the offset moved {} over the run, largest jump {}{}.",
-                name, tb->samples, format_ns(static_cast<double>(tb->max_bracket_ns) / 2),
-                format_ns(static_cast<double>(tb->drift_ns), true),
-                format_ns(static_cast<double>(tb->largest_jump_ns), true),
-                std::llabs(tb->largest_jump_ns) > 1'000'000 ? " (a clock step)" : ""));
-        }
-    }
-    if (dual.simulated) {
-        table.footnotes.push_back("SIMULATED: at least one path comes from ppsbench's sim models.");
-    }
-    return table;
 }
 
 }  // namespace ppsbench::latency

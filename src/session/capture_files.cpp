@@ -15,15 +15,6 @@ std::int64_t next_seam(std::int64_t now_ns, core::Duration interval) {
     return (now_ns / step + 1) * step;
 }
 
-std::string utc_time(std::int64_t ns) {
-    const auto seconds = static_cast<std::time_t>(ns / core::ns_per_second);
-    std::tm tm{};
-    gmtime_r(&seconds, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return text;
-}
-
 }  // namespace
 
 std::string rotated_file_name(const std::string& pattern, std::int64_t realtime_ns) {
@@ -57,7 +48,7 @@ void check_rotation_pattern(const std::string& pattern, core::Duration interval)
     }
 }
 
-CaptureFiles::CaptureFiles(std::string path, nlohmann::json meta, bool overwrite,
+CaptureFiles::CaptureFiles(std::string path, store::RunMeta meta, bool overwrite,
                            std::optional<core::Duration> rotate)
     : meta_(std::move(meta)), overwrite_(overwrite), rotate_(rotate), pattern_(std::move(path)) {
     if (!rotate_) {
@@ -68,8 +59,8 @@ CaptureFiles::CaptureFiles(std::string path, nlohmann::json meta, bool overwrite
     const std::int64_t now = core::realtime_now_ns();
     next_seam_ns_ = next_seam(now, *rotate_);
     paths_.push_back(rotated_file_name(pattern_, now));
-    nlohmann::json file_meta = meta_;
-    file_meta["rotation"] = {{"index", 0}, {"interval_ns", rotate_->count()}};
+    store::RunMeta file_meta = meta_;
+    file_meta.rotation = store::Rotation{.index = 0, .interval = *rotate_, .previous_file = {}};
     writer_ = std::make_unique<store::CaptureWriter>(paths_.back(), file_meta, overwrite_);
 }
 
@@ -94,15 +85,24 @@ void CaptureFiles::write(std::span<const core::Pulse> pulses) {
 }
 
 void CaptureFiles::rotate_locked(std::int64_t now_ns) {
-    // Open the next file first: if that fails, the current one keeps receiving pulses.
+    // Open the next file first: if that fails, nothing has moved and the current file, with
+    // every pulse so far, is finished as the run's last.
     const std::size_t index = paths_.size();
     std::string next_path = rotated_file_name(pattern_, now_ns);
-    nlohmann::json file_meta = meta_;
-    file_meta["start_time"] = utc_time(now_ns);
-    file_meta["start_realtime_ns"] = now_ns;
-    file_meta["rotation"] = {
-        {"index", index}, {"interval_ns", rotate_->count()}, {"previous_file", paths_.back()}};
-    auto next = std::make_unique<store::CaptureWriter>(next_path, file_meta, overwrite_);
+    store::RunMeta file_meta = meta_;
+    file_meta.start_realtime_ns = now_ns;
+    file_meta.rotation =
+        store::Rotation{.index = index, .interval = *rotate_, .previous_file = paths_.back()};
+    std::unique_ptr<store::CaptureWriter> next;
+    try {
+        next = std::make_unique<store::CaptureWriter>(next_path, file_meta, overwrite_);
+    } catch (const core::InputError& e) {
+        // Mid-run this is a failed measurement, not bad input: the run stops here and the
+        // current file, which has every pulse so far, still gets the run's end record.
+        throw core::MeasurementError(
+            fmt::format("{}; the run stopped at this --rotate seam, every pulse so far is in {}",
+                        e.what(), paths_.back()));
+    }
 
     join_closer();
     std::unique_ptr<store::CaptureWriter> old = std::move(writer_);
@@ -110,13 +110,15 @@ void CaptureFiles::rotate_locked(std::int64_t now_ns) {
     pulses_before_ += old->pulses_written();
     paths_.push_back(std::move(next_path));
     next_seam_ns_ = next_seam(now_ns, *rotate_);
-    nlohmann::json end = {{"stop_reason", "rotated"},
-                          {"pulses_in_file", old->pulses_written()},
-                          {"next_file", paths_.back()},
-                          {"end_time", utc_time(now_ns)}};
+    store::EndRecord end;
+    end.stop_reason = store::StopReason::rotated;
+    end.pulses = pulses_before_;  // the run's so far, as the last file's end counts the run's
+    end.end_realtime_ns = now_ns;
+    end.rotation = store::RotatedFileEnd{
+        .pulses_in_file = old->pulses_written(), .next_file = paths_.back(), .files = {}};
     closer_ = std::thread([this, old = std::move(old), end = std::move(end)]() mutable {
         try {
-            old->write_note("end", end);
+            old->write_end(end);
             old->close();
         } catch (const std::exception& e) {
             closer_error_ = e.what();  // read after join
@@ -138,15 +140,14 @@ void CaptureFiles::write_note(std::string_view tag, const nlohmann::json& body) 
     writer_->write_note(tag, body);
 }
 
-void CaptureFiles::finish(const nlohmann::json& end) {
+void CaptureFiles::finish(store::EndRecord end) {
     const std::lock_guard lock(mutex_);
-    nlohmann::json last = end;
     if (rotate_) {
         // "pulses" and the other counts are the whole run's; this file's share is here.
-        last["files"] = paths_.size();
-        last["pulses_in_file"] = writer_->pulses_written();
+        end.rotation = store::RotatedFileEnd{
+            .pulses_in_file = writer_->pulses_written(), .next_file = {}, .files = paths_.size()};
     }
-    writer_->write_note("end", last);
+    writer_->write_end(end);
     writer_->close();
     join_closer();
 }

@@ -32,13 +32,12 @@ store::CaptureFile capture_in_memory(const DemoConfiguration& configuration,
     file.path = configuration.source_spec;
     RunOptions run;
     run.label = configuration.label;
-    file.meta = make_run_metadata(run, source->info());
+    file.set_meta(make_run_metadata(run, source->info()));
     VectorSink sink(file.pulses);
     capture::CaptureLimits limits;
     limits.duration = duration;
     const auto progress = capture::run_capture(*source, sink, limits, nullptr);
-    file.notes.push_back(
-        {"end", {{"stop_reason", capture::to_string(progress.stop_reason)}}, file.pulses.size()});
+    file.notes.push_back({"end", store::to_json(end_record(progress, 0, {})), file.pulses.size()});
     return file;
 }
 

@@ -1,17 +1,18 @@
 #include "ppsbench/session/dual_run.hpp"
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <unistd.h>
+#include <algorithm>
 #include <array>
 #include <atomic>
-#include <ctime>
 #include <exception>
 #include <memory>
 #include <thread>
 
 #include "ppsbench/capture/signals.hpp"
+#include "ppsbench/core/clock.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/utc_time.hpp"
 #include "ppsbench/latency/clocks.hpp"
 #include "ppsbench/latency/paired.hpp"
 #include "ppsbench/store/capture_writer.hpp"
@@ -64,16 +65,23 @@ class TimeBaseSink final : public core::PulseSink {
     explicit TimeBaseSink(store::CaptureWriter& writer) : writer_(writer) {}
     void write(std::span<const core::Pulse> pulses) override {
         const auto offset = latency::sample_clock_offset();
-        for (std::size_t i = 0; i < pulses.size(); ++i) {
-            extras_[2 * i] = offset.realtime_minus_monotonic_ns;
-            extras_[2 * i + 1] = offset.bracket_ns;
+        // The capture loop hands at most max_pulses_per_write; a larger batch from another
+        // caller goes in slices rather than past the end of extras_.
+        while (!pulses.empty()) {
+            const std::size_t n = std::min(pulses.size(), core::max_pulses_per_write);
+            for (std::size_t i = 0; i < n; ++i) {
+                extras_[columns * i] = offset.realtime_minus_monotonic_ns;
+                extras_[columns * i + 1] = offset.bracket_ns;
+            }
+            writer_.write_rows(pulses.first(n), std::span(extras_).first(columns * n));
+            pulses = pulses.subspan(n);
         }
-        writer_.write_rows(pulses, std::span(extras_).first(2 * pulses.size()));
     }
 
   private:
+    static constexpr std::size_t columns = 2;  // offset_column, bracket_column
     store::CaptureWriter& writer_;
-    std::array<std::int64_t, 2 * 64> extras_{};  // the capture loop hands at most 64 pulses
+    std::array<std::int64_t, columns * core::max_pulses_per_write> extras_{};
 };
 
 struct Path {
@@ -100,22 +108,12 @@ void remove_files(std::array<Path, 2>& paths, const std::array<std::string, 2>& 
     }
 }
 
-std::string utc_now() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", tm);
-}
-
 }  // namespace
 
 std::array<std::string, 2> dual_output_paths(const std::string& output_path) {
     std::string base = output_path;
     if (base.empty()) {
-        const std::time_t now = std::time(nullptr);
-        std::tm tm{};
-        gmtime_r(&now, &tm);
-        base = fmt::format("ppsbench-{:%Y%m%dT%H%M%SZ}.csv", tm);
+        base = fmt::format("ppsbench-{}.csv", core::format_utc_compact(core::realtime_now_ns()));
     }
     const auto slash = base.rfind('/');
     const auto dot = base.rfind('.');
@@ -137,15 +135,18 @@ DualRunOutcome execute_dual_run(const RunOptions& options, const std::array<std:
     for (std::size_t i = 0; i < 2; ++i) {
         paths[i].source = capture::open_source(specs[i], options.source);
     }
+    RunOptions run = options;
+    run.limits =
+        effective_limits(options.limits, {&paths[0].source->info(), &paths[1].source->info()});
     // Threads inherit the scheduling policy and affinity of the thread that creates them.
     const capture::RealtimeGuard realtime(options.realtime);
     try {
         for (std::size_t i = 0; i < 2; ++i) {
             const auto& info = paths[i].source->info();
-            nlohmann::json meta = make_run_metadata(options, info);
-            meta["dual"] = {{"path", i == 0 ? "A" : "B"},
-                            {"peer_source", specs[1 - i]},
-                            {"peer_file", outputs[1 - i]}};
+            store::RunMeta meta = make_run_metadata(run, info);
+            meta.dual = store::DualLink{.path = i == 0 ? "A" : "B",
+                                        .peer_source = specs[1 - i],
+                                        .peer_file = outputs[1 - i]};
             if (info.clock == core::ClockId::monotonic) {
                 paths[i].writer = std::make_unique<store::CaptureWriter>(
                     outputs[i], meta, options.overwrite,
@@ -169,7 +170,7 @@ DualRunOutcome execute_dual_run(const RunOptions& options, const std::array<std:
         core::PulseSink& sink = path.time_base ? *path.time_base : *path.writer;
         try {
             path.progress = capture::run_capture(
-                source, sink, options.limits, signals.flag(),
+                source, sink, run.limits, signals.flag(),
                 [&](std::span<const core::Pulse>, const capture::CaptureProgress& p) {
                     path.last_seen = p;
                 });
@@ -204,23 +205,16 @@ DualRunOutcome execute_dual_run(const RunOptions& options, const std::array<std:
         out.progress = path.progress;
         out.simulated = path.source->info().simulated;
         out.failure = path.failure;
-        nlohmann::json end = {{"stop_reason", capture::to_string(path.progress.stop_reason)},
-                              {"pulses", path.writer->pulses_written()},
-                              {"missed_pulses", path.progress.missed_pulses},
-                              {"timeouts", path.progress.timeouts},
-                              {"elapsed_ns", path.progress.elapsed.count()},
-                              {"end_time", utc_now()}};
+        store::EndRecord end = end_record(path.progress, signals.signal_number(), path.failure);
+        end.pulses = path.writer->pulses_written();
+        // A dual run's end time has always been to the second.
+        end.end_realtime_ns = core::realtime_now_ns();
+        end.end_time_precision = core::UtcPrecision::seconds;
         if (path.stopped_by_peer) {
-            end["stopped_by"] = "the other path failed";
-        }
-        if (signals.signal_number() != 0) {
-            end["signal"] = signals.signal_number();
-        }
-        if (!path.failure.empty()) {
-            end["failure"] = path.failure;
+            end.stopped_by = "the other path failed";
         }
         try {
-            path.writer->write_note("end", end);
+            path.writer->write_end(end);
             path.writer->close();
         } catch (const core::MeasurementError& e) {
             if (out.failure.empty()) {

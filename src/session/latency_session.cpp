@@ -1,13 +1,13 @@
 #include "ppsbench/session/latency_session.hpp"
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <unistd.h>
 #include <array>
-#include <ctime>
 
 #include "ppsbench/capture/signals.hpp"
+#include "ppsbench/core/clock.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/utc_time.hpp"
 #include "ppsbench/latency/cpu_idle.hpp"
 #include "ppsbench/session/run_session.hpp"
 #include "ppsbench/store/capture_writer.hpp"
@@ -17,10 +17,8 @@ namespace ppsbench::session {
 namespace {
 
 std::string default_output_path() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    return fmt::format("ppsbench-latency-{:%Y%m%dT%H%M%SZ}.csv", tm);
+    return fmt::format("ppsbench-latency-{}.csv",
+                       core::format_utc_compact(core::realtime_now_ns()));
 }
 
 // Each record becomes one pulse line with its drive and wake times; one write(2) per edge, like
@@ -61,13 +59,13 @@ LatencyOutcome execute_latency(const LatencyOptions& options) {
     as_run.command_line = options.command_line;
     as_run.limits.count = options.limits.count;
     as_run.limits.duration = options.limits.duration;
-    nlohmann::json meta = make_run_metadata(as_run, sense->info());
-    meta["kind"] = "latency";
-    meta["drive"] = fmt::format("{}:{}", drive_spec.chip, drive_spec.line);
-    meta["drive_details"] = drive->details();
-    meta["interval_ns"] = options.limits.interval.count();
+    store::RunMeta meta = make_run_metadata(as_run, sense->info());
+    meta.latency =
+        store::LatencyDrive{.drive = fmt::format("{}:{}", drive_spec.chip, drive_spec.line),
+                            .drive_details = drive->details(),
+                            .interval = options.limits.interval};
     // The driven signal is a square wave: each edge recurs every two intervals.
-    meta["period_ns"] = 2 * options.limits.interval.count();
+    meta.period = 2 * options.limits.interval;
 
     LatencyOutcome outcome;
     outcome.output_path = options.output_path.empty() ? default_output_path() : options.output_path;
@@ -92,24 +90,24 @@ LatencyOutcome execute_latency(const LatencyOptions& options) {
         throw;
     }
     const auto cpu_end = latency::read_cpu_times(options.proc_stat);
-    nlohmann::json end = {{"stop_reason", capture::to_string(outcome.progress.stop_reason)},
-                          {"pulses", writer.pulses_written()},
-                          {"edges_driven", outcome.progress.edges_driven},
-                          {"unseen_edges", outcome.progress.unseen_edges},
-                          {"stray_events", outcome.progress.stray_events},
-                          {"elapsed_ns", outcome.progress.elapsed.count()},
-                          {"cpu_ticks", cpu_end.total - cpu_start.total},
-                          {"cpu_idle_ticks", cpu_end.idle - cpu_start.idle}};
-    if (const auto idle = latency::idle_fraction(cpu_start, cpu_end)) {
-        end["cpu_idle_fraction"] = *idle;
-    }
+    store::EndRecord end;
+    end.stop_reason = outcome.progress.stop_reason;
+    end.pulses = writer.pulses_written();
+    end.latency =
+        store::LatencyCounts{.edges_driven = outcome.progress.edges_driven,
+                             .unseen_edges = outcome.progress.unseen_edges,
+                             .stray_events = outcome.progress.stray_events,
+                             .cpu_ticks = cpu_end.total - cpu_start.total,
+                             .cpu_idle_ticks = cpu_end.idle - cpu_start.idle,
+                             .cpu_idle_fraction = latency::idle_fraction(cpu_start, cpu_end)};
+    end.elapsed = outcome.progress.elapsed;
     if (signals.signal_number() != 0) {
-        end["signal"] = signals.signal_number();
+        end.signal = signals.signal_number();
     }
     if (!outcome.failure.empty()) {
-        end["failure"] = outcome.failure;
+        end.failure = outcome.failure;
     }
-    writer.write_note("end", end);
+    writer.write_end(end);
     writer.close();
     return outcome;
 }

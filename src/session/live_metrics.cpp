@@ -8,10 +8,12 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ppsbench/analysis/metrics.hpp"
 #include "ppsbench/chrony/sampler.hpp"
 #include "ppsbench/core/clock.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/report/units.hpp"
+#include "ppsbench/render/units.hpp"
+#include "ppsbench/stats/events.hpp"
 #include "ppsbench/stats/offsets.hpp"
 
 namespace ppsbench::session {
@@ -45,6 +47,16 @@ constexpr chrony::ChronyStatus all_chrony_statuses[] = {
     chrony::ChronyStatus::not_responding,
     chrony::ChronyStatus::unexpected_output,
 };
+
+// "ppsbench_offset_stddev_seconds" -> "ppsbench_live_offset_stddev_seconds".
+std::string live_name(std::string_view family) {
+    constexpr std::string_view prefix = "ppsbench_";
+    return fmt::format("ppsbench_live_{}", family.substr(prefix.size()));
+}
+
+constexpr std::string_view window_help =
+    "Live: window=\"interval\" the last interval, \"run\" the run so far; outliers judged per "
+    "interval.";
 
 }  // namespace
 
@@ -164,13 +176,11 @@ void LiveMetrics::close_interval() {
     }
     // The median and MAD need the interval's values: computed here, off the capture thread.
     if (offsets_spare_.size() >= 3) {
-        const auto summary = stats::summarize_in_place(offsets_spare_);
-        if (summary.robust_stddev > 0) {
-            const double threshold = options_.outlier_k * summary.robust_stddev;
-            interval.outliers = static_cast<std::uint64_t>(
-                std::count_if(offsets_spare_.begin(), offsets_spare_.end(),
-                              [&](double x) { return std::abs(x - summary.median) > threshold; }));
-        }
+        // report's rule (stats::find_outliers), applied to this interval's values.
+        const auto summary = stats::summarize(offsets_spare_);
+        interval.outliers = stats::find_outliers(offsets_spare_, options_.outlier_k, summary.median,
+                                                 summary.robust_stddev)
+                                .indices.size();
     }
     offsets_spare_.clear();  // keeps its capacity
     const std::lock_guard lock(mutex_);
@@ -199,33 +209,38 @@ std::string LiveMetrics::prometheus_text() const {
     };
     const auto seconds = [](double ns) { return ns * 1e-9; };
 
-    family("ppsbench_live_pulses", "Pulses captured in the window (interval: the last one).");
-    windows("ppsbench_live_pulses", [](const Window& w) { return static_cast<double>(w.pulses); });
-    family("ppsbench_live_missed_pulses", "Missed pulses in the window.");
-    windows("ppsbench_live_missed_pulses",
+    // The registry's families (what σ, p-p, RMS, pulses mean, docs/metrics.md), renamed
+    // ppsbench_live_*: the same figures over a window of a run still going.
+    const auto registry_family = [&](std::string_view key) {
+        const auto metric = analysis::find_metric(key);
+        const std::string name = live_name(metric.prometheus);
+        family(name, fmt::format("{} {}", metric.prometheus_help, window_help));
+        return name;
+    };
+
+    windows(registry_family("pulses"),
+            [](const Window& w) { return static_cast<double>(w.pulses); });
+    windows(registry_family("missed"),
             [](const Window& w) { return static_cast<double>(w.missed); });
-    family("ppsbench_live_outliers",
-           "Pulses with |x - median| > k robust sigma, judged per interval.");
-    windows("ppsbench_live_outliers",
+    windows(registry_family("outliers"),
             [](const Window& w) { return static_cast<double>(w.outliers); });
-    family("ppsbench_live_offset_stddev_seconds", "Raw PPS jitter: sigma (n - 1) of the offset.");
-    windows("ppsbench_live_offset_stddev_seconds", [&](const Window& w) {
+    windows(registry_family("sigma"), [&](const Window& w) {
         const auto s = w.summary.summary();
         return s.count >= 2 ? seconds(s.stddev) : NAN;
     });
-    family("ppsbench_live_offset_peak_to_peak_seconds", "Peak-to-peak of the offset.");
-    windows("ppsbench_live_offset_peak_to_peak_seconds", [&](const Window& w) {
+    windows(registry_family("p2p"), [&](const Window& w) {
         const auto s = w.summary.summary();
         return s.count >= 1 ? seconds(s.peak_to_peak) : NAN;
     });
-    family("ppsbench_live_offset_rms_seconds", "RMS of the offset (includes the mean).");
-    windows("ppsbench_live_offset_rms_seconds", [&](const Window& w) {
+    windows(registry_family("rms"), [&](const Window& w) {
         const auto s = w.summary.summary();
         return s.count >= 1 ? seconds(s.rms) : NAN;
     });
     if (chrony_rms_ns_) {
-        family("ppsbench_live_chrony_rms_offset_seconds", "chronyd's RMS offset (tracking).");
-        text += fmt::format("ppsbench_live_chrony_rms_offset_seconds{{{}}} {}\n", labels,
+        const auto metric = analysis::find_metric("rms_offset");
+        const std::string name = live_name(metric.prometheus);
+        family(name, "chronyd's RMS offset at the last sample (tracking).");
+        text += fmt::format("{}{{{}}} {}\n", name, labels,
                             seconds(static_cast<double>(*chrony_rms_ns_)));
     }
     if (!chrony_status_.empty()) {
@@ -284,8 +299,8 @@ void LiveMetrics::print_progress() const {
                 return fmt::format("{} pulses", w.pulses);
             }
             return fmt::format("{} pulses, σ {}, p-p {}, RMS {}, missed {}, outliers {}", w.pulses,
-                               report::format_ns(s.stddev), report::format_ns(s.peak_to_peak),
-                               report::format_ns(s.rms), w.missed, w.outliers);
+                               render::format_ns(s.stddev), render::format_ns(s.peak_to_peak),
+                               render::format_ns(s.rms), w.missed, w.outliers);
         };
         line = fmt::format("ppsbench: {}{} {}: run {}; last {}: {}", simulated_ ? "SIMULATED " : "",
                            source_spec_, core::format_duration(elapsed_), figures(run_),
@@ -293,7 +308,7 @@ void LiveMetrics::print_progress() const {
         if (!chrony_status_.empty()) {
             line += chrony_rms_ns_
                         ? fmt::format("; chrony RMS offset {}",
-                                      report::format_ns(static_cast<double>(*chrony_rms_ns_)))
+                                      render::format_ns(static_cast<double>(*chrony_rms_ns_)))
                         : fmt::format("; chrony {}", chrony_status_);
         }
     }

@@ -1,10 +1,9 @@
 #include "ppsbench/session/run_session.hpp"
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include <ctime>
+#include <algorithm>
 #include <optional>
 
 #include "ppsbench/capture/signals.hpp"
@@ -15,26 +14,16 @@
 #include "ppsbench/store/capture_writer.hpp"
 #include "ppsbench/sysinfo/fingerprint.hpp"
 #include "ppsbench/sysinfo/json.hpp"
-#include "ppsbench/version.hpp"
 
 #include "ppsbench/core/clock.hpp"
+#include "ppsbench/core/utc_time.hpp"
 
 namespace ppsbench::session {
 
 namespace {
 
-std::string utc_iso8601(std::int64_t ns) {
-    const std::time_t seconds = static_cast<std::time_t>(ns / core::ns_per_second);
-    std::tm tm{};
-    gmtime_r(&seconds, &tm);
-    return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:09d}Z", tm, ns % core::ns_per_second);
-}
-
 std::string default_output_path() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    return fmt::format("ppsbench-{:%Y%m%dT%H%M%SZ}.csv", tm);
+    return fmt::format("ppsbench-{}.csv", core::format_utc_compact(core::realtime_now_ns()));
 }
 
 std::string host_name() {
@@ -56,18 +45,12 @@ nlohmann::json kernel_identity() {
             {"machine", uts.machine}};
 }
 
-bool is_device(const capture::SourceInfo& source) {
-    return source.kind == "pps" || source.kind == "gpio";
-}
-
 // The kernel, PREEMPT_RT and IRQ-threading fingerprint (ppsbench doctor's), recorded with every
 // capture from a device so reports can say what configuration a row measured.
 nlohmann::json system_fingerprint(const capture::SourceInfo& source) {
     sysinfo::FingerprintOptions options;
     options.pulse_wait = std::chrono::milliseconds{0};  // the capture itself shows pulses
-    if (source.kind == "pps") {
-        options.device = source.details.value("device", std::string());
-    }
+    options.device = source.pps_device;
     try {
         return sysinfo::to_json(sysinfo::read_fingerprint(options));
     } catch (const core::Error&) {
@@ -77,41 +60,57 @@ nlohmann::json system_fingerprint(const capture::SourceInfo& source) {
 
 }  // namespace
 
-nlohmann::json make_run_metadata(const RunOptions& options, const capture::SourceInfo& source) {
-    const std::int64_t now = core::realtime_now_ns();
-    nlohmann::json meta = {
-        {"tool", "ppsbench"},
-        {"tool_version", version_string},
-        {"label", options.label},
-        {"source", source.spec},
-        {"source_kind", source.kind},
-        {"simulated", source.simulated},
-        {"edge", core::to_string(source.edges)},
-        {"period_ns", source.period.count()},
-        {"clock", core::to_string(source.clock)},
-        {"start_time", utc_iso8601(now)},
-        {"start_realtime_ns", now},
-        {"host", host_name()},
-        {"kernel", kernel_identity()},
-        {"source_details", source.details},
-        {"command_line", options.command_line},
-    };
-    nlohmann::json realtime = nlohmann::json::object();
-    if (options.realtime.rt_priority) {
-        realtime["sched_fifo_priority"] = *options.realtime.rt_priority;
+store::EndRecord end_record(const capture::CaptureProgress& progress, int signal,
+                            const std::string& failure) {
+    store::EndRecord end;
+    end.stop_reason = progress.stop_reason;
+    end.pulses = progress.pulses;
+    end.missed_pulses = progress.missed_pulses;
+    end.timeouts = progress.timeouts;
+    end.elapsed = progress.elapsed;
+    if (signal != 0) {
+        end.signal = signal;
     }
-    if (options.realtime.cpu) {
-        realtime["cpu"] = *options.realtime.cpu;
+    if (!failure.empty()) {
+        end.failure = failure;
     }
-    realtime["mlock"] = options.realtime.lock_memory;
-    meta["capture_process"] = realtime;
-    if (options.limits.count) {
-        meta["planned_count"] = *options.limits.count;
-    }
-    if (options.limits.duration) {
-        meta["planned_duration_ns"] = options.limits.duration->count();
-    }
+    return end;
+}
+
+store::RunMeta make_run_metadata(const RunOptions& options, const capture::SourceInfo& source) {
+    store::RunMeta meta;
+    meta.label = options.label;
+    meta.source = source.spec;
+    meta.source_kind = source.kind;
+    meta.simulated = source.simulated;
+    meta.edges = source.edges;
+    meta.period = source.period;
+    meta.clock = source.clock;
+    meta.start_realtime_ns = core::realtime_now_ns();
+    meta.start_time_precision = core::UtcPrecision::nanoseconds;
+    meta.host = host_name();
+    meta.kernel = kernel_identity();
+    meta.source_details = source.details;
+    meta.command_line = options.command_line;
+    meta.capture_process =
+        store::CaptureProcess{.sched_fifo_priority = options.realtime.rt_priority,
+                              .cpu = options.realtime.cpu,
+                              .mlock = options.realtime.lock_memory};
+    meta.planned_count = options.limits.count;
+    meta.planned_duration = options.limits.duration;
     return meta;
+}
+
+capture::CaptureLimits effective_limits(const capture::CaptureLimits& asked,
+                                        std::initializer_list<const capture::SourceInfo*> sources) {
+    capture::CaptureLimits limits = asked;
+    const bool unbounded = std::all_of(sources.begin(), sources.end(), [](const auto* source) {
+        return source->endless && !source->paced;
+    });
+    if (unbounded && !limits.count && !limits.duration) {
+        limits.duration = std::chrono::hours{1};
+    }
+    return limits;
 }
 
 RunOutcome execute_run(const RunOptions& options) {
@@ -122,12 +121,14 @@ RunOutcome execute_run(const RunOptions& options) {
     // Then the real-time settings, which can also be refused (no CAP_SYS_NICE, no such CPU).
     const capture::RealtimeGuard realtime(options.realtime);
 
+    RunOptions run = options;
+    run.limits = effective_limits(options.limits, {&info});
     RunOutcome outcome;
     outcome.output_path = options.output_path.empty() ? default_output_path() : options.output_path;
     outcome.simulated = info.simulated;
-    nlohmann::json meta = make_run_metadata(options, info);
-    if (is_device(info)) {
-        meta["system"] = system_fingerprint(info);
+    store::RunMeta meta = make_run_metadata(run, info);
+    if (info.host_hardware) {
+        meta.system = system_fingerprint(info);
     }
     CaptureFiles sink(outcome.output_path, meta, options.overwrite, options.rotate);
     std::optional<LiveMetrics> live;
@@ -136,12 +137,13 @@ RunOutcome execute_run(const RunOptions& options) {
     }
 
     std::optional<ChronyMonitor> chrony;
-    const bool sample_chrony = options.chrony == RunOptions::Chrony::on ||
-                               (options.chrony == RunOptions::Chrony::automatic && is_device(info));
+    const bool sample_chrony =
+        options.chrony == RunOptions::Chrony::on ||
+        (options.chrony == RunOptions::Chrony::automatic && info.host_hardware);
     if (sample_chrony) {
         auto sampler_options = options.chrony_sampler;
-        if (sampler_options.device.empty() && info.kind == "pps") {
-            sampler_options.device = info.details.value("device", std::string());
+        if (sampler_options.device.empty()) {
+            sampler_options.device = info.pps_device;
         }
         chrony.emplace(sampler_options, [&sink, &live](const nlohmann::json& sample) {
             sink.write_note("chrony", sample);
@@ -151,14 +153,14 @@ RunOutcome execute_run(const RunOptions& options) {
         });
     }
 
-    StatusLine status(options.status_stream, info, options.limits,
+    StatusLine status(options.status_stream, info, run.limits,
                       chrony ? &chrony->latest_rms_offset_ns() : nullptr);
     const capture::StopOnSignals signals;
     std::optional<capture::CaptureProgress> progress;
     capture::CaptureProgress last_seen;
     try {
         progress = capture::run_capture(
-            *source, sink, options.limits, signals.flag(),
+            *source, sink, run.limits, signals.flag(),
             [&](std::span<const core::Pulse> batch, const capture::CaptureProgress& p) {
                 last_seen = p;
                 status.update(batch, p);
@@ -194,18 +196,8 @@ RunOutcome execute_run(const RunOptions& options) {
         live->stop();  // after chrony's final sample, so the last figures include it
     }
     outcome.progress = *progress;
-    nlohmann::json end = {{"stop_reason", capture::to_string(progress->stop_reason)},
-                          {"pulses", progress->pulses},
-                          {"missed_pulses", progress->missed_pulses},
-                          {"timeouts", progress->timeouts},
-                          {"elapsed_ns", progress->elapsed.count()},
-                          {"end_time", utc_iso8601(core::realtime_now_ns())}};
-    if (signals.signal_number() != 0) {
-        end["signal"] = signals.signal_number();
-    }
-    if (!outcome.failure.empty()) {
-        end["failure"] = outcome.failure;
-    }
+    store::EndRecord end = end_record(*progress, signals.signal_number(), outcome.failure);
+    end.end_realtime_ns = core::realtime_now_ns();
     try {
         sink.finish(end);
         outcome.output_path = sink.current_path();

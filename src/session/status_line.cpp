@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <ctime>
 
-#include "ppsbench/report/units.hpp"
+#include "ppsbench/render/units.hpp"
 #include "ppsbench/stats/offsets.hpp"
 
 #include "ppsbench/core/clock.hpp"
@@ -63,17 +63,17 @@ std::string StatusLine::render(const capture::CaptureProgress& progress) const {
     const char* what = has_phase_ ? "offset" : "period jitter";
     std::string figures;
     if (last_offset_ns_) {
-        figures = fmt::format("  last {} {}", what, report::format_ns(*last_offset_ns_, true));
+        figures = fmt::format("  last {} {}", what, render::format_ns(*last_offset_ns_, true));
     }
     if (summary.count >= 2) {
-        figures += fmt::format("  σ {}  p-p {}", report::format_ns(summary.stddev),
-                               report::format_ns(summary.peak_to_peak));
+        figures += fmt::format("  σ {}  p-p {}", render::format_ns(summary.stddev),
+                               render::format_ns(summary.peak_to_peak));
     }
     if (chrony_rms_ns_ != nullptr) {
         const std::int64_t rms = chrony_rms_ns_->load(std::memory_order_relaxed);
         figures += rms == INT64_MIN ? std::string("  chrony RMS —")
                                     : fmt::format("  chrony RMS {}",
-                                                  report::format_ns(static_cast<double>(rms)));
+                                                  render::format_ns(static_cast<double>(rms)));
     }
     return fmt::format("{}{}{}  pulses {}  missed {}{}", simulated_ ? "SIMULATED  " : "",
                        core::format_duration(progress.elapsed), planned, progress.pulses,

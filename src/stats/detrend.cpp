@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "detrend_detail.hpp"
+#include "detrend_spans.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/stats/quantile.hpp"
 #include "train_detail.hpp"
@@ -75,33 +76,15 @@ Detrended detrend(std::span<const std::int64_t> index, std::span<const double> v
     if (degree < 1 || degree > max_degree) {
         throw core::UsageError("detrend degree must be 1 or 2, not " + std::to_string(degree));
     }
-    Detrended result;
-    const std::size_t n = values_ns.size();
-    result.residuals_ns.assign(n, 0.0);
-    if (n == 0) {
+    if (values_ns.empty()) {
+        Detrended result;
         result.fit = detail::begin_fit(degree, 0, 0);
         result.fit.center = 0;
         result.fit.scale = 1;
         return result;
     }
-    const auto [lo, hi] = std::minmax_element(index.begin(), index.end());
-    PolynomialFit& fit = result.fit;
-    fit = detail::begin_fit(degree, *lo, *hi);
-    if (n <= static_cast<std::size_t>(degree)) {
-        // Fewer points than coefficients: the fit passes through every point.
-        fit.coefficients[0] = values_ns[0];
-        return result;
-    }
-    detail::solve(fit, detail::accumulate(fit, n, [&](auto&& f) {
-                      for (std::size_t i = 0; i < n; ++i) {
-                          f(index[i], values_ns[i]);
-                      }
-                  }));
-    const detail::Model model(fit);
-    for (std::size_t i = 0; i < n; ++i) {
-        result.residuals_ns[i] = values_ns[i] - model(index[i]);
-    }
-    return result;
+    return detail::detrend_series(std::vector<double>(values_ns.begin(), values_ns.end()),
+                                  detail::SpanIndex{index}, degree);
 }
 
 Detrended detrend_timestamps(std::span<const std::int64_t> timestamps_ns, std::int64_t period_ns,

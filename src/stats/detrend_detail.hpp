@@ -3,8 +3,12 @@
 // Internal: the steps of detrend() on streamed (index, value) points, so analyze() can fit the
 // phase and write the residuals into the buffer that held it instead of keeping both.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
 
 #include "ppsbench/stats/detrend.hpp"
 
@@ -91,5 +95,34 @@ class Model {
     const PolynomialFit& fit_;
     double inverse_scale_;
 };
+
+// The detrend stage, on one buffer: fits the phase in `values_ns` against the pulse index and
+// subtracts the fit in place, so the buffer comes back holding the residuals (a second buffer
+// would be 80 MB at 10 M pulses). `index` is anything with for_each(f(i, k_i)), min() and
+// max(): PulseIndex for analyze(), SpanIndex for detrend(). No values: no fit (default).
+template <typename Index>
+Detrended detrend_series(std::vector<double> values_ns, const Index& index, int degree) {
+    Detrended result;
+    std::vector<double>& values = result.residuals_ns;
+    values = std::move(values_ns);
+    const std::size_t n = values.size();
+    if (n == 0) {
+        return result;
+    }
+    PolynomialFit& fit = result.fit;
+    fit = begin_fit(degree, index.min(), index.max());
+    if (n <= static_cast<std::size_t>(degree)) {
+        // Fewer points than coefficients: the fit passes through every point.
+        fit.coefficients[0] = values[0];
+        std::fill(values.begin(), values.end(), 0.0);
+        return result;
+    }
+    solve(fit, accumulate(fit, n, [&](auto&& f) {
+              index.for_each([&](std::size_t i, std::int64_t ki) { f(ki, values[i]); });
+          }));
+    const Model model(fit);
+    index.for_each([&](std::size_t i, std::int64_t ki) { values[i] -= model(ki); });
+    return result;
+}
 
 }  // namespace ppsbench::stats::detail

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "ppsbench/stats/quantile.hpp"
-#include "train_detail.hpp"
 
 namespace ppsbench::stats {
 
@@ -31,22 +30,6 @@ double median_of(std::span<const double> values) {
 }
 
 }  // namespace
-
-MissedPulses find_missed_pulses(std::span<const std::int64_t> timestamps_ns,
-                                std::span<const std::uint64_t> sequences, double period_ns,
-                                std::int64_t nominal_period_ns) {
-    return detail::find_missed(timestamps_ns, sequences, timestamps_ns.size(),
-                               sequences.size() == timestamps_ns.size(), period_ns,
-                               nominal_period_ns);
-}
-
-Outliers find_outliers(std::span<const double> values, double k) {
-    if (values.empty()) {
-        return {};
-    }
-    const double center = median_of(values);
-    return find_outliers(values, k, center, robust_scale(values, center));
-}
 
 Outliers find_outliers(std::span<const double> values, double k, double median,
                        double robust_stddev) {

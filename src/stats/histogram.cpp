@@ -29,4 +29,21 @@ Histogram make_histogram(std::span<const double> values, const HistogramOptions&
         options);
 }
 
+Histogram make_histogram_ns(std::span<const std::int64_t> values_ns,
+                            const HistogramOptions& options) {
+    if (values_ns.empty()) {
+        return {};
+    }
+    const auto as_double = [values_ns](auto&& f) {
+        for (const std::int64_t v : values_ns) {
+            f(static_cast<double>(v));
+        }
+    };
+    // A sampling pass instead of a converted copy; the order statistics come out the same.
+    const auto summary =
+        detail::summarize_series(as_double, values_ns.size(), detail::histogram_quantiles);
+    return detail::histogram_from_quantiles(summary.extra, values_ns.size(), summary.summary.stddev,
+                                            as_double, options);
+}
+
 }  // namespace ppsbench::stats

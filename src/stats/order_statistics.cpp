@@ -203,4 +203,44 @@ Summary finish_moments(std::size_t n, double lo, double hi, long double sum,
     return s;
 }
 
+std::vector<std::size_t> median_ranks(std::size_t n) {
+    return n % 2 == 1 ? std::vector<std::size_t>{n / 2}
+                      : std::vector<std::size_t>{n / 2 - 1, n / 2};
+}
+
+std::vector<std::size_t> quantile_ranks(std::size_t n, std::span<const double> qs) {
+    std::vector<std::size_t> ranks;
+    for (double q : qs) {
+        const Position p = position(n, q);
+        ranks.push_back(p.below);
+        if (p.fraction > 0.0) {
+            ranks.push_back(p.below + 1);
+        }
+    }
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    return ranks;
+}
+
+std::vector<std::size_t> median_and_quantile_ranks(std::size_t n, std::span<const double> qs) {
+    std::vector<std::size_t> ranks = median_ranks(n);
+    for (std::size_t r : quantile_ranks(n, qs)) {
+        ranks.push_back(r);
+    }
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    return ranks;
+}
+
+double median_of(const RankSelector& selector, std::size_t n) {
+    const double upper = selector.value(n / 2);
+    return n % 2 == 1 ? upper : (selector.value(n / 2 - 1) + upper) / 2.0;
+}
+
+double quantile_of(const RankSelector& selector, std::size_t n, double q) {
+    const Position p = position(n, q);
+    return p.fraction > 0.0 ? lerp(selector.value(p.below), selector.value(p.below + 1), p.fraction)
+                            : selector.value(p.below);
+}
+
 }  // namespace ppsbench::stats::detail

@@ -1,24 +1,40 @@
-#include "ppsbench/stats/period_jitter.hpp"
+#include "period_jitter.hpp"
 
-#include "train_detail.hpp"
+#include "order_statistics.hpp"
 
-namespace ppsbench::stats {
+namespace ppsbench::stats::detail {
 
-PeriodJitter period_jitter(std::span<const std::int64_t> timestamps_ns,
-                           std::span<const std::int64_t> index, std::int64_t period_ns,
-                           std::span<const std::size_t> breaks,
-                           std::span<const std::size_t> excluded) {
+PeriodJitter period_jitter(const Selection& selection, const PulseIndex& index,
+                           std::int64_t period_ns, std::span<const std::size_t> steps,
+                           std::span<const std::size_t> outliers, bool keep_series) {
+    const TimestampColumn t{selection};
+    const std::size_t n = selection.size;
+    auto visit = [&](std::span<const std::size_t> excluded) {
+        return [&, excluded](auto&& f) {
+            for_each_period_jitter(t, n, index, period_ns, steps, excluded, f);
+        };
+    };
+    // A pass to count and sample, then the summary's passes: the values are never stored.
+    auto summary = [&](std::span<const std::size_t> excluded, JitterCounts& counts) {
+        SampleCollector sample;
+        counts = for_each_period_jitter(t, n, index, period_ns, steps, excluded,
+                                        [&sample](double v) { sample.add(v); });
+        const bool whole = sample.whole();
+        return summarize_series(visit(excluded), counts.values, sample.take(), whole).summary;
+    };
     PeriodJitter result;
-    if (timestamps_ns.size() < 2) {
-        return result;
+    result.all = summary({}, result.counts);
+    if (keep_series) {
+        result.values.reserve(result.counts.values);
+        visit({})([&](double v) { result.values.push_back(v); });
     }
-    result.values_ns.reserve(timestamps_ns.size() - 1);
-    const auto counts = detail::for_each_period_jitter(
-        timestamps_ns, timestamps_ns.size(), detail::SpanIndex{index}, period_ns, breaks, excluded,
-        [&result](double v) { result.values_ns.push_back(v); });
-    result.skipped_gaps = counts.skipped_gaps;
-    result.skipped_excluded = counts.skipped_excluded;
+    if (!outliers.empty()) {
+        JitterCounts clean;
+        result.without_outliers = summary(outliers, clean);
+    } else {
+        result.without_outliers = result.all;
+    }
     return result;
 }
 
-}  // namespace ppsbench::stats
+}  // namespace ppsbench::stats::detail

@@ -1,5 +1,7 @@
 #include "ppsbench/stats/quantile.hpp"
 
+#include "quantile_in_place.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -17,47 +19,6 @@ using detail::Position;
 using detail::position;
 
 }  // namespace
-
-std::vector<double> quantiles_in_place(std::span<double> values, std::span<const double> qs) {
-    std::vector<double> result(qs.size(), nan);
-    const std::size_t n = values.size();
-    if (n == 0) {
-        return result;
-    }
-    // Place the needed order statistics one after another: after placing rank r, everything to
-    // its right is >= it, so the next (higher) rank only needs a selection in the tail. The
-    // total cost is a few linear passes, not a sort.
-    std::size_t placed = 0;  // ranks [0, placed) are final
-    auto place = [&](std::size_t rank) {
-        if (rank < placed) {
-            return;
-        }
-        auto first = values.begin() + static_cast<std::ptrdiff_t>(placed);
-        auto target = values.begin() + static_cast<std::ptrdiff_t>(rank);
-        if (rank == placed) {
-            std::iter_swap(first, std::min_element(first, values.end()));
-        } else {
-            std::nth_element(first, target, values.end());
-        }
-        placed = rank + 1;
-    };
-    for (std::size_t i = 0; i < qs.size(); ++i) {
-        const Position p = position(n, qs[i]);
-        place(p.below);
-        if (p.fraction > 0.0) {
-            place(p.below + 1);
-            result[i] = lerp(values[p.below], values[p.below + 1], p.fraction);
-        } else {
-            result[i] = values[p.below];
-        }
-    }
-    return result;
-}
-
-double quantile_in_place(std::span<double> values, double q) {
-    const double qs[] = {q};
-    return quantiles_in_place(values, qs)[0];
-}
 
 double quantile_sorted(std::span<const double> sorted, double q) {
     if (sorted.empty()) {
@@ -107,6 +68,47 @@ double robust_stddev_in_place(std::span<double> values, double median) {
         v = std::abs(v - median);
     }
     return mad_to_sigma * median_in_place(values);
+}
+
+std::vector<double> quantiles_in_place(std::span<double> values, std::span<const double> qs) {
+    std::vector<double> result(qs.size(), nan);
+    const std::size_t n = values.size();
+    if (n == 0) {
+        return result;
+    }
+    // Place the needed order statistics one after another: after placing rank r, everything to
+    // its right is >= it, so the next (higher) rank only needs a selection in the tail. The
+    // total cost is a few linear passes, not a sort.
+    std::size_t placed = 0;  // ranks [0, placed) are final
+    auto place = [&](std::size_t rank) {
+        if (rank < placed) {
+            return;
+        }
+        auto first = values.begin() + static_cast<std::ptrdiff_t>(placed);
+        auto target = values.begin() + static_cast<std::ptrdiff_t>(rank);
+        if (rank == placed) {
+            std::iter_swap(first, std::min_element(first, values.end()));
+        } else {
+            std::nth_element(first, target, values.end());
+        }
+        placed = rank + 1;
+    };
+    for (std::size_t i = 0; i < qs.size(); ++i) {
+        const Position p = position(n, qs[i]);
+        place(p.below);
+        if (p.fraction > 0.0) {
+            place(p.below + 1);
+            result[i] = lerp(values[p.below], values[p.below + 1], p.fraction);
+        } else {
+            result[i] = values[p.below];
+        }
+    }
+    return result;
+}
+
+double quantile_in_place(std::span<double> values, double q) {
+    const double qs[] = {q};
+    return quantiles_in_place(values, qs)[0];
 }
 
 }  // namespace ppsbench::stats

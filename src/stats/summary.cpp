@@ -23,14 +23,9 @@ Summary empty_summary() {
 
 }  // namespace
 
-// Both read the values in place (summarize_series neither copies nor reorders them); the
-// in-place variant keeps its name and contract for callers that are done with the series.
+// The same code as analyze()'s summaries (order_statistics.hpp), on a buffer.
 Summary summarize(std::span<const double> values) {
     return detail::summarize_buffer(values).summary;
-}
-
-Summary summarize_in_place(std::span<double> values) {
-    return summarize(std::span<const double>(values));
 }
 
 void RunningSummary::add(double value) {

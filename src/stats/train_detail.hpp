@@ -3,7 +3,7 @@
 // Internal: the per-pulse steps of analyze() over any timestamp column, so that analyze() can
 // read the caller's Pulse array in place instead of copying timestamps and sequence numbers
 // out of it (16 B per pulse), and keep the pulse index as runs instead of 8 B per pulse.
-// The public span functions (detrend.hpp, events.hpp, period_jitter.hpp) use the same code.
+// The span functions of detrend.hpp use the same code.
 //
 // A column is anything with `operator[](std::size_t)`.
 
@@ -14,7 +14,6 @@
 #include <span>
 #include <vector>
 
-#include "ppsbench/stats/events.hpp"
 #include "ppsbench/stats/quantile.hpp"
 
 namespace ppsbench::stats::detail {
@@ -109,9 +108,11 @@ class PulseIndex {
     std::vector<std::int64_t> firsts_;  // its index
 };
 
-// A dense index (the public functions' span) with PulseIndex's for_each.
+// A dense index (the span functions' argument) with PulseIndex's for_each, min and max.
 struct SpanIndex {
     std::span<const std::int64_t> k;
+    std::int64_t min() const { return *std::min_element(k.begin(), k.end()); }
+    std::int64_t max() const { return *std::max_element(k.begin(), k.end()); }
     template <typename F>
     void for_each(F f) const {
         for (std::size_t i = 0; i < k.size(); ++i) {
@@ -120,6 +121,27 @@ struct SpanIndex {
     }
 };
 
+// A hole before pulse `index`: `missed` pulses are absent between it and the previous one.
+struct Gap {
+    std::size_t index = 0;
+    std::uint64_t missed = 0;              // max of the two estimates below
+    std::uint64_t missed_by_sequence = 0;  // the kernel's sequence number skipped this many
+    std::uint64_t missed_by_time = 0;      // round(interval / period) − 1, for intervals > 1.5 P
+};
+
+struct MissedPulses {
+    std::uint64_t total = 0;  // Σ gap.missed
+    std::uint64_t by_sequence = 0;
+    std::uint64_t by_time = 0;
+    std::vector<Gap> gaps;
+};
+
+// Missed pulses of one edge in time order. Either evidence counts: the kernel's sequence number
+// (RFC 2783 counts every interrupt, so a gap means we did not fetch one) and the time since the
+// previous pulse (a gap > 1.5 P means no interrupt arrived). A gap seen by both is counted
+// once, as the larger of the two. Without sequences (`have_sequences` false) only time counts;
+// a sequence that does not increase (reset, wrap, imported logs' zeros) is no evidence.
+// `period_ns`: the clock's own period (estimate_period) to count with.
 template <typename Timestamps, typename Sequences>
 MissedPulses find_missed(const Timestamps& t, const Sequences& sequences, std::size_t n,
                          bool have_sequences, double period_ns, std::int64_t nominal_period_ns) {
@@ -152,7 +174,12 @@ struct JitterCounts {
     std::size_t skipped_excluded = 0;
 };
 
-// Calls f(double) with (t_k − t_{k−1}) − P for each usable pair (period_jitter.hpp's rules).
+// Period jitter over consecutive pulses: calls f(double) with (t_k − t_{k−1}) − P, in exact
+// integer ns, for each usable pair, in time order. A pair is used only if the pulse indices
+// differ by exactly one: across a missed pulse the interval is two periods and says nothing
+// about one (counted in skipped_gaps). Pairs ending at a pulse in `breaks` (sorted: clock
+// steps) or touching a pulse in `excluded` (sorted: outliers) are skipped and counted in
+// skipped_excluded.
 template <typename Timestamps, typename Index, typename F>
 JitterCounts for_each_period_jitter(const Timestamps& t, std::size_t n, const Index& index,
                                     std::int64_t period_ns, std::span<const std::size_t> breaks,

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/unique_fd.hpp"
 
 namespace ppsbench::store {
 
@@ -182,6 +183,7 @@ class Parser {
             }
             meta_seen_ = true;
             file_.meta = std::move(parsed);
+            file_.run_meta = run_meta_from_json(file_.meta);
             return;
         }
         file_.notes.push_back(Note{std::string(tag), std::move(parsed), file_.pulses.size()});
@@ -299,15 +301,6 @@ class Parser {
     bool header_seen_ = false;
 };
 
-struct Fd {
-    int fd;
-    ~Fd() {
-        if (fd >= 0) {
-            ::close(fd);
-        }
-    }
-};
-
 }  // namespace
 
 CaptureFile parse_capture_text(std::string_view text, const std::string& path) {
@@ -321,15 +314,15 @@ CaptureFile parse_capture_text(std::string_view text, const std::string& path) {
 CaptureFile read_capture_file(const std::string& path) {
     CaptureFile file;
     file.path = path;
-    Fd in{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-    if (in.fd < 0) {
+    const core::UniqueFd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!in.valid()) {
         const int err = errno;
         throw core::InputError(fmt::format(
             "{}: cannot open: {}{}", path, core::errno_message(err),
             err == ENOENT ? "; check the path (capture files come from 'ppsbench run -o')" : ""));
     }
     struct stat st {};
-    if (::fstat(in.fd, &st) == 0) {
+    if (::fstat(in.get(), &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             throw core::InputError(fmt::format("{}: is a directory; name a capture file", path));
         }
@@ -346,7 +339,7 @@ CaptureFile read_capture_file(const std::string& path) {
         if (carried == block.size()) {
             block.resize(block.size() * 2);  // a line longer than a block (a huge meta line)
         }
-        const ssize_t n = ::read(in.fd, block.data() + carried, block.size() - carried);
+        const ssize_t n = ::read(in.get(), block.data() + carried, block.size() - carried);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
@@ -375,12 +368,25 @@ const nlohmann::json* CaptureFile::end_record() const {
     return nullptr;
 }
 
+void CaptureFile::set_meta(RunMeta typed) {
+    meta = to_json(typed);
+    run_meta = std::move(typed);
+}
+
+std::optional<EndRecord> CaptureFile::end() const {
+    const nlohmann::json* record = end_record();
+    if (record == nullptr) {
+        return std::nullopt;
+    }
+    return end_record_from_json(*record);
+}
+
 bool CaptureFile::simulated() const {
-    return meta.value("simulated", false);
+    return run_meta.simulated;
 }
 
 std::string CaptureFile::label() const {
-    return meta.value("label", std::string{});
+    return run_meta.label;
 }
 
 std::optional<std::size_t> CaptureFile::extra_column(std::string_view name) const {

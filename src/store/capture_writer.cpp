@@ -86,21 +86,15 @@ CaptureWriter::CaptureWriter(std::string path, const nlohmann::json& meta, bool 
         header += name;
     }
     const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
-    fd_ = ::open(path_.c_str(), flags, 0644);
-    if (fd_ < 0) {
+    fd_.reset(::open(path_.c_str(), flags, 0644));
+    if (!fd_.valid()) {
         throw core::InputError(create_error(path_, errno));
     }
     nlohmann::json meta_line = meta;
     meta_line["format"] = format_name;
     const std::string text =
         fmt::format("{}\n# meta {}\n{}\n", magic_line, meta_line.dump(), header);
-    try {
-        write_bytes(text);
-    } catch (...) {
-        ::close(fd_);
-        fd_ = -1;
-        throw;
-    }
+    write_bytes(text);  // throwing, fd_ closes the file as the constructor unwinds
 }
 
 CaptureWriter::~CaptureWriter() {
@@ -162,13 +156,17 @@ void CaptureWriter::write_note(std::string_view tag, const nlohmann::json& body)
     write_bytes(fmt::format("# {} {}\n", tag, body.dump()));
 }
 
+void CaptureWriter::write_end(const EndRecord& end) {
+    write_note("end", to_json(end));
+}
+
 void CaptureWriter::write_bytes(std::string_view bytes) {
-    if (fd_ < 0) {
+    if (!fd_.valid()) {
         throw core::MeasurementError(fmt::format("{}: write after close", path_));
     }
     std::size_t done = 0;
     while (done < bytes.size()) {
-        const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
+        const ssize_t n = ::write(fd_.get(), bytes.data() + done, bytes.size() - done);
         if (n < 0) {
             const int err = errno;
             if (err == EINTR) {
@@ -180,7 +178,7 @@ void CaptureWriter::write_bytes(std::string_view bytes) {
             const std::size_t keep = last_newline == std::string_view::npos ? 0 : last_newline + 1;
             const auto kept_lines = static_cast<std::uint64_t>(std::count(
                 written.begin(), written.begin() + static_cast<std::ptrdiff_t>(keep), '\n'));
-            if (::ftruncate(fd_, static_cast<off_t>(bytes_written_ + keep)) != 0) {
+            if (::ftruncate(fd_.get(), static_cast<off_t>(bytes_written_ + keep)) != 0) {
                 // Nothing more to do: the reader tolerates a torn last line.
             }
             const std::uint64_t safe = pulses_written_ + kept_lines;
@@ -195,11 +193,11 @@ void CaptureWriter::write_bytes(std::string_view bytes) {
 }
 
 void CaptureWriter::close() {
-    if (fd_ < 0) {
+    if (!fd_.valid()) {
         return;
     }
-    const int fd = fd_;
-    fd_ = -1;
+    // Closed by hand: a failed close means data that did not reach the disk.
+    const int fd = fd_.release();
     const bool synced = ::fdatasync(fd) == 0 || errno == EINVAL;  // EINVAL: e.g. a pipe
     const int sync_err = errno;
     const bool closed = ::close(fd) == 0;

@@ -1,16 +1,14 @@
 #include "sysinfo/chrony_config.hpp"
 
 #include <fnmatch.h>
+#include <strings.h>
 #include <algorithm>
 
-#include "sysinfo/parse.hpp"
+#include "ppsbench/chrony/conf.hpp"
 
 namespace ppsbench::sysinfo::detail {
 
 namespace {
-
-// Guards against include loops in a broken configuration.
-constexpr int kMaxIncludeDepth = 8;
 
 std::string upper(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),
@@ -18,79 +16,27 @@ std::string upper(std::string text) {
     return text;
 }
 
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
-
-// Files matching a pattern whose last component may hold wildcards ("/etc/chrony/conf.d/*.conf").
-std::vector<std::string> expand(const SysRoot& root, const std::string& pattern) {
-    const std::filesystem::path path(pattern);
-    const auto name = path.filename().string();
-    if (name.find_first_of("*?[") == std::string::npos) {
-        return {pattern};
-    }
-    std::vector<std::string> files;
-    const auto dir = path.parent_path().string();
-    for (const auto& entry : root.list(dir)) {
-        if (fnmatch(name.c_str(), entry.c_str(), 0) == 0) {
-            files.push_back(dir + "/" + entry);
-        }
-    }
-    return files;
-}
-
-class Reader {
-  public:
-    Reader(const SysRoot& root, const std::string& pps_id, const std::string& dev_path)
-        : root_(root), pps_id_(pps_id), dev_path_(dev_path) {}
-
-    void read_file(const std::string& file, int depth) {
-        if (depth > kMaxIncludeDepth ||
-            std::find(config_.files.begin(), config_.files.end(), file) != config_.files.end()) {
-            return;
-        }
-        const auto text = root_.read(file);
-        if (!text) {
-            return;
-        }
-        config_.files.push_back(file);
-        for (const auto& directive : parse_chrony_config(*text)) {
-            const auto keyword = lower(directive.words.front());
-            if (keyword == "refclock" && directive.words.size() >= 3) {
-                RefclockLine refclock;
-                refclock.file = file;
-                refclock.line = directive.line;
-                refclock.text = directive.text;
-                refclock.driver = upper(directive.words[1]);
-                refclock.parameter = directive.words[2];
-                refclock.uses_device = refclock_uses_device(refclock, root_, pps_id_, dev_path_);
-                config_.refclocks.push_back(std::move(refclock));
-            } else if (keyword == "include" && directive.words.size() >= 2) {
-                for (const auto& included : expand(root_, directive.words[1])) {
-                    read_file(included, depth + 1);
+// chrony.conf's files under the root: paths as chronyd sees them, read from the fixture tree
+// (or /). Wildcards only in the last component ("/etc/chrony/conf.d/*.conf"), which is what
+// configurations use.
+chrony::ConfFiles files_under(const SysRoot& root) {
+    return {[&root](const std::string& path) { return root.read(path); },
+            [&root](const std::string& pattern) {
+                const std::filesystem::path path(pattern);
+                const auto name = path.filename().string();
+                if (name.find_first_of("*?[") == std::string::npos) {
+                    return std::vector<std::string>{pattern};
                 }
-            } else if (keyword == "confdir") {
-                // Every *.conf in the directories, by file name (chrony merges same-named
-                // files from several directories, taking the first; rare enough to ignore).
-                for (std::size_t i = 1; i < directive.words.size(); ++i) {
-                    for (const auto& included : expand(root_, directive.words[i] + "/*.conf")) {
-                        read_file(included, depth + 1);
+                std::vector<std::string> files;
+                const auto dir = path.parent_path().string();
+                for (const auto& entry : root.list(dir)) {  // sorted
+                    if (fnmatch(name.c_str(), entry.c_str(), 0) == 0) {
+                        files.push_back(dir + "/" + entry);
                     }
                 }
-            }
-        }
-    }
-
-    ChronyConfig take() { return std::move(config_); }
-
-  private:
-    const SysRoot& root_;
-    const std::string& pps_id_;
-    const std::string& dev_path_;
-    ChronyConfig config_;
-};
+                return files;
+            }};
+}
 
 }  // namespace
 
@@ -122,18 +68,37 @@ bool refclock_uses_device(const RefclockLine& refclock, const SysRoot& root,
 
 ChronyConfig read_chrony_config(const SysRoot& root, const std::string& config_file,
                                 const std::string& pps_id, const std::string& dev_path) {
-    Reader reader(root, pps_id, dev_path);
-    if (!config_file.empty() && config_file.front() == '/') {
-        reader.read_file(config_file, 0);
-        return reader.take();
-    }
-    for (const char* main_file : {"/etc/chrony/chrony.conf", "/etc/chrony.conf"}) {
-        if (root.exists(main_file)) {
-            reader.read_file(main_file, 0);
-            break;
+    std::string main_file = config_file;
+    if (main_file.empty() || main_file.front() != '/') {
+        main_file.clear();
+        for (const char* candidate : {"/etc/chrony/chrony.conf", "/etc/chrony.conf"}) {
+            if (root.exists(candidate)) {
+                main_file = candidate;
+                break;
+            }
         }
     }
-    return reader.take();
+    ChronyConfig config;
+    if (main_file.empty()) {
+        return config;
+    }
+    auto conf = chrony::read_chrony_conf(main_file, files_under(root));
+    config.files = std::move(conf.files);
+    for (const auto& directive : conf.directives) {
+        if (::strcasecmp(directive.words.front().c_str(), "refclock") != 0 ||
+            directive.words.size() < 3) {
+            continue;
+        }
+        RefclockLine refclock;
+        refclock.file = directive.file;
+        refclock.line = directive.line;
+        refclock.text = directive.text;
+        refclock.driver = upper(directive.words[1]);
+        refclock.parameter = directive.words[2];
+        refclock.uses_device = refclock_uses_device(refclock, root, pps_id, dev_path);
+        config.refclocks.push_back(std::move(refclock));
+    }
+    return config;
 }
 
 }  // namespace ppsbench::sysinfo::detail

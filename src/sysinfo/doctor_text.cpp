@@ -107,10 +107,6 @@ void write_pps(std::ostream& out, const SystemFingerprint& fp) {
                         pps.handler_symbols.empty()
                             ? std::string(" (no pps_gpio symbols in /proc/kallsyms)")
                             : fmt::format(" ({})", fmt::join(pps.handler_symbols, ", "))));
-    } else if (pps.kind == PpsDriverKind::ppsbench_lab) {
-        row(out, "IRQ handler",
-            fmt::format("{} (from /sys/module/ppsbench_lab/parameters/mode)",
-                        to_string(pps.handler)));
     }
 }
 

@@ -11,6 +11,7 @@
 #include "ppsbench/session/capture_files.hpp"
 #include "ppsbench/session/live_metrics.hpp"
 #include "ppsbench/store/capture_writer.hpp"
+#include "ppsbench/store/run_record.hpp"
 
 // GCC cannot see that these replace the global pair, and warns that malloc/free mismatch.
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
@@ -64,8 +65,9 @@ TEST(CaptureLoop, AllocatesNothingPerPulse) {
 std::size_t monitored_allocations_for(std::uint64_t count) {
     testing::TempDir dir;
     auto source = open_source("sim:threaded,missed=0.01,outliers=0.01", SourceOptions{});
-    session::CaptureFiles files(dir.file("run-%H%M%S.csv"), {{"label", "alloc"}}, false,
-                                std::chrono::hours{24});
+    store::RunMeta meta;
+    meta.label = "alloc";
+    session::CaptureFiles files(dir.file("run-%H%M%S.csv"), meta, false, std::chrono::hours{24});
     session::LiveMetrics live(session::LiveMetricsOptions{}, source->info());
     CaptureLimits limits;
     limits.count = count;

@@ -23,7 +23,12 @@ std::vector<core::Pulse> simulate(const std::string& spec, std::uint64_t count,
 }
 
 stats::Summary offsets(const std::vector<core::Pulse>& pulses) {
-    return stats::summarize(stats::phase_offsets_ns(pulses, 1'000'000'000));
+    std::vector<double> offsets_ns;
+    for (const auto& pulse : pulses) {
+        offsets_ns.push_back(
+            static_cast<double>(stats::phase_offset_ns(pulse.timestamp_ns, 1'000'000'000)));
+    }
+    return stats::summarize(offsets_ns);
 }
 
 TEST(SimSource, IsDeterministicForASeed) {

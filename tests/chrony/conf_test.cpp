@@ -39,5 +39,34 @@ TEST(RefclockRefid, FollowsConfdirAndInclude) {
     EXPECT_FALSE(find_refclock_refid((d / "missing.conf").string(), "/dev/pps0"));
 }
 
+TEST(ReadChronyConf, ConfdirTakesEachFileNameFromTheFirstDirectoryListed) {
+    // chrony.conf(5): with several directories, a file name present in more than one is read
+    // only from the first, so a fragment can be overridden; the files go in name order.
+    testing::TempDir dir;
+    const auto d = dir.path();
+    std::filesystem::create_directory(d / "etc");
+    std::filesystem::create_directory(d / "usr");
+    std::ofstream(d / "chrony.conf")
+        << "CONFDIR " << (d / "etc").string() << " " << (d / "usr").string() << "\n";
+    std::ofstream(d / "etc" / "20-pps.conf") << "refclock PPS /dev/pps0 refid ETC\n";
+    std::ofstream(d / "usr" / "20-pps.conf") << "refclock PPS /dev/pps0 refid USR\n";
+    std::ofstream(d / "usr" / "10-shm.conf") << "refclock SHM 0\n";
+    const auto conf = read_chrony_conf((d / "chrony.conf").string(), host_conf_files());
+    ASSERT_EQ(conf.directives.size(), 2U);
+    EXPECT_EQ(conf.directives[0].words[1], "SHM");
+    EXPECT_EQ(conf.directives[1].text, "refclock PPS /dev/pps0 refid ETC");
+    EXPECT_EQ(conf.directives[1].line, 1);
+    EXPECT_EQ(refclock_refid(conf.directives, "/dev/pps0"), "ETC");
+}
+
+TEST(ReadChronyConf, StopsAnIncludeLoopAtChronydsNestingLimit) {
+    testing::TempDir dir;
+    const auto conf_path = (dir.path() / "chrony.conf").string();
+    std::ofstream(conf_path) << "refclock SHM 0\ninclude " << conf_path << "\n";
+    const auto conf = read_chrony_conf(conf_path, host_conf_files());
+    EXPECT_EQ(conf.files.size(), 10U) << "chronyd's MAX_INCLUDE_LEVEL";
+    EXPECT_EQ(conf.directives.size(), 10U);
+}
+
 }  // namespace
 }  // namespace ppsbench::chrony

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Boot one lab configuration under QEMU (TCG: no KVM needed) and save its serial console.
+# Guest time is instruction-counted (-icount shift=1,sleep=off, one vCPU): every guest
+# instruction takes 2 ns of guest time, so delays are reproducible; docs/lab.md says why.
 #
 # Usage: boot.sh FLAVOUR LOG [KERNEL_ARG...]
 #   FLAVOUR     amd64 or rt-amd64 (fetched by fetch.sh)
 #   LOG         file that receives the serial console
 #   KERNEL_ARG  appended to the command line, e.g. threadirqs ppsbench.modes=threaded,split
 # Environment: PPSBENCH_LAB_INITRD (default $PPSBENCH_LAB_CACHE/initramfs.cpio.gz),
-#              PPSBENCH_LAB_BOOT_TIMEOUT seconds (default 300), PPSBENCH_LAB_SMP (default 2).
+#              PPSBENCH_LAB_BOOT_TIMEOUT seconds (default 900), PPSBENCH_LAB_SMP (default 1),
+#              PPSBENCH_LAB_ICOUNT (-icount argument, default shift=1,sleep=off; "off" = plain
+#              TCG, whose guest time follows the host's load).
 # Exit: 0 when the guest printed "@@LAB DONE", 1 otherwise (timeout, panic, no markers).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -20,16 +24,19 @@ kdir=$(lab_kdir "$fl")
 [[ -f "$kdir/vmlinuz" ]] || lab_die "$fl: no $kdir/vmlinuz; run fetch.sh first"
 initrd="${PPSBENCH_LAB_INITRD:-${PPSBENCH_LAB_CACHE}/initramfs.cpio.gz}"
 [[ -f "$initrd" ]] || lab_die "no initramfs $initrd; run build-initramfs.sh first"
-limit="${PPSBENCH_LAB_BOOT_TIMEOUT:-300}"
+limit="${PPSBENCH_LAB_BOOT_TIMEOUT:-900}"
 
 # quiet + loglevel=3: kernel messages stay out of the result stream (the guest sends dmesg
 # as a file at the end); errors and BUG splats still reach the console.
 append="console=ttyS0 quiet loglevel=3 panic=-1 tsc=reliable $*"
-lab_log "boot $fl: $append"
+icount="${PPSBENCH_LAB_ICOUNT:-shift=1,sleep=off}"
+clock=()
+[[ "$icount" == off ]] || clock=(-icount "$icount")
+lab_log "boot $fl (icount ${icount}, smp ${PPSBENCH_LAB_SMP:-1}): $append"
 start=$(date +%s)
 rc=0
 timeout --foreground -k 10 "$limit" \
-    qemu-system-x86_64 -accel tcg -m 512 -smp "${PPSBENCH_LAB_SMP:-2}" -nographic -no-reboot \
+    qemu-system-x86_64 -accel tcg "${clock[@]}" -m 512 -smp "${PPSBENCH_LAB_SMP:-1}" -nographic -no-reboot \
     -kernel "$kdir/vmlinuz" -initrd "$initrd" -append "$append" \
     </dev/null >"$log" 2>&1 || rc=$?
 secs=$(($(date +%s) - start))

@@ -39,7 +39,7 @@ for applet in $(/bin/busybox --list); do
 done
 
 # Guest helpers, static so they need nothing from the guest.
-for h in ppsfetch gpioevents; do
+for h in ppsfetch gpioevents hog; do
     gcc -O2 -Wall -Wextra -Werror -static -o "$stage/usr/bin/$h" "$LAB_DIR/guest/$h.c"
 done
 
@@ -47,10 +47,12 @@ done
 nmod=0
 for fl in "${lab_flavours[@]}"; do
     kdir=$(lab_kdir "$fl")
-    [[ -f "$kdir/ppsbench_lab.ko" ]] || continue
+    [[ -f "$kdir/single/ppsbench_lab.ko" && -f "$kdir/split/ppsbench_lab.ko" ]] || continue
     abi=$(cat "$kdir/abi")
-    mkdir -p "$stage/lib/modules/$abi"
-    cp "$kdir/ppsbench_lab.ko" "$stage/lib/modules/$abi/"
+    for shape in single split; do
+        mkdir -p "$stage/lib/modules/$abi/$shape"
+        cp "$kdir/$shape/ppsbench_lab.ko" "$stage/lib/modules/$abi/$shape/"
+    done
     nmod=$((nmod + 1))
 done
 ((nmod)) || lab_die "no ppsbench_lab.ko built; run fetch.sh and build-module.sh first"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Build ppsbench_lab.ko out of tree against an unpacked Debian kernel (see fetch.sh).
-# The source tree is copied so the build leaves nothing in the checkout.
+# Build ppsbench_lab.ko out of tree against an unpacked Debian kernel (see fetch.sh), once per
+# handler shape: `single` (modes threaded and nothread) and `split`. Each build holds only its
+# shape's handlers, under pps-gpio's symbol names, so /proc/kallsyms tells them apart as it
+# does for the real driver. The source tree is copied so the build leaves nothing in the checkout.
 #
 # Usage: build-module.sh [FLAVOUR...]      (default: amd64 rt-amd64)
-# Output: $PPSBENCH_LAB_CACHE/kernels/<flavour>/ppsbench_lab.ko
+# Output: $PPSBENCH_LAB_CACHE/kernels/<flavour>/{single,split}/ppsbench_lab.ko
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -17,19 +19,25 @@ flavours=("$@")
 for fl in "${flavours[@]}"; do
     kdir=$(lab_kdir "$fl")
     [[ -f "$kdir/build/Makefile" ]] || lab_die "$fl: no unpacked headers in $kdir; run fetch.sh first"
-    out="$kdir/module-build"
-    rm -rf "$out" && mkdir -p "$out"
-    cp "$LAB_DIR/module/ppsbench_lab.c" "$LAB_DIR/module/Makefile" "$out/"
-    lab_log "$fl: building ppsbench_lab.ko against $(cat "$kdir/abi")"
-    if ! make -s -C "$kdir/build/" M="$out" CC=gcc-12 HOSTCC=gcc-12 modules >"$out/build.log" 2>&1; then
-        cat "$out/build.log" >&2
-        lab_die "$fl: module build failed (log above, also in $out/build.log)"
-    fi
-    # Warnings are errors for our own code: show them and stop.
-    if grep -q 'ppsbench_lab.c.*warning' "$out/build.log"; then
-        cat "$out/build.log" >&2
-        lab_die "$fl: module build produced warnings"
-    fi
-    cp "$out/ppsbench_lab.ko" "$kdir/ppsbench_lab.ko"
-    lab_log "$fl: $kdir/ppsbench_lab.ko"
+    for shape in single split; do
+        out="$kdir/module-build-$shape"
+        rm -rf "$out" && mkdir -p "$out"
+        cp "$LAB_DIR/module/ppsbench_lab.c" "$LAB_DIR/module/Makefile" "$out/"
+        lab_log "$fl: building ppsbench_lab.ko ($shape handler) against $(cat "$kdir/abi")"
+        split=0
+        [[ "$shape" == split ]] && split=1
+        if ! make -s -C "$kdir/build/" M="$out" CC=gcc-12 HOSTCC=gcc-12 LAB_SPLIT_HANDLER=$split \
+            modules >"$out/build.log" 2>&1; then
+            cat "$out/build.log" >&2
+            lab_die "$fl: module build failed (log above, also in $out/build.log)"
+        fi
+        # Warnings are errors for our own code: show them and stop.
+        if grep -q 'ppsbench_lab.c.*warning' "$out/build.log"; then
+            cat "$out/build.log" >&2
+            lab_die "$fl: module build produced warnings"
+        fi
+        mkdir -p "$kdir/$shape"
+        cp "$out/ppsbench_lab.ko" "$kdir/$shape/ppsbench_lab.ko"
+        lab_log "$fl: $kdir/$shape/ppsbench_lab.ko"
+    done
 done

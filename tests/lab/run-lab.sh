@@ -5,18 +5,19 @@
 # Usage: run-lab.sh [options]
 #   --configs LIST    comma-separated subset of: stock, threadirqs, rt   (default: all three)
 #   --modes LIST      handler modes tried in every boot (default: threaded,split,nothread)
-#   --count N         pulses fetched per mode (default 30)
+#   --count N         pulses per capture (default 300)
 #   --period-ms MS    pulse period (default 100)
 #   --bin PATH        extra binary for the guest, with its libraries (repeatable)
 #   --script PATH     extra guest test script, run for every mode (repeatable)
 #   --ppsbench BIN    phase 2: put the ppsbench binary BIN (and chronyd/chronyc when the host has
-#                     them) into the guest, run guest/ppsbench.sh for every mode, and check its
+#                     them) into the guest, run guest/ppsbench.sh for every mode (and
+#                     guest/faults.sh in split mode), and check its
 #                     captures, doctor verdicts, compare and gate with check-ppsbench.sh
 #   --host-hook PATH  run `PATH RESULTS_DIR` on the host after the checks (e.g. ppsbench compare)
 #   --results DIR     where results go (default $PPSBENCH_LAB_CACHE/results)
 # Environment: PPSBENCH_LAB_CACHE (downloads and builds; default tests/lab/.cache),
 #   PPSBENCH_LAB_EXTRA_BINS, PPSBENCH_LAB_GUEST_SCRIPTS, PPSBENCH_LAB_HOST_HOOK (same as the
-#   options), PPSBENCH_LAB_BOOT_TIMEOUT (seconds per boot, default 300),
+#   options), PPSBENCH_LAB_BOOT_TIMEOUT (seconds per boot, default 900),
 #   PPSBENCH_LAB_ORDER_FACTOR (default 2), PPSBENCH_LAB_PPSBENCH (same as --ppsbench).
 # The last line on stderr is `lab: N passed, M failed` (checks; a failed boot counts as failed).
 # Exit: 0 all checks passed, 1 a check or a boot failed, 2 bad usage.
@@ -26,7 +27,7 @@ source "$here/lib.sh"
 
 configs=stock,threadirqs,rt
 modes=threaded,split,nothread
-count=30
+count=300
 period_ms=100
 results="${PPSBENCH_LAB_CACHE}/results"
 host_hook="${PPSBENCH_LAB_HOST_HOOK:-}"
@@ -54,7 +55,7 @@ done
 if [[ -n "$ppsbench_bin" ]]; then
     [[ -x "$ppsbench_bin" ]] || { lab_log "--ppsbench $ppsbench_bin: not an executable; build it first (cmake --build build)"; exit 2; }
     ppsbench_bin="$(cd "$(dirname "$ppsbench_bin")" && pwd)/$(basename "$ppsbench_bin")"
-    initramfs_args+=(--bin "$ppsbench_bin" --script "$here/guest/ppsbench.sh")
+    initramfs_args+=(--bin "$ppsbench_bin" --script "$here/guest/ppsbench.sh" --script "$here/guest/faults.sh")
     # chronyd in the guest is optional: without it the chrony checks are skipped, not failed.
     for b in /usr/sbin/chronyd /usr/bin/chronyc; do
         if [[ -x "$b" ]]; then initramfs_args+=(--bin "$b"); else lab_log "no $b on the host: the guest runs without chrony (apt-get install chrony)"; fi

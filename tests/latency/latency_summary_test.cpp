@@ -6,6 +6,7 @@
 
 #include "cli.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/render/latency_tables.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 #include "ppsbench/store/capture_writer.hpp"
 
@@ -55,10 +56,10 @@ TEST(LatencySummary, DistributionsFromTheFileColumns) {
     ASSERT_TRUE(s.cpu_idle_fraction);
     EXPECT_DOUBLE_EQ(*s.cpu_idle_fraction, 0.875);
 
-    const auto table = latency_table({s});
+    const auto table = render::latency_table({s});
     ASSERT_EQ(table.rows.size(), 1U);
     EXPECT_DOUBLE_EQ(table.rows[0].back().value, 87.5);
-    EXPECT_FALSE(histogram_lines(s.drive_to_kernel.histogram).empty());
+    EXPECT_FALSE(render::histogram_lines(s.drive_to_kernel.histogram).empty());
 }
 
 TEST(LatencySummary, OrdinaryCapturesAreNotLatencyFiles) {

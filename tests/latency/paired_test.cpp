@@ -9,6 +9,7 @@
 #include <random>
 
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/render/latency_tables.hpp"
 
 namespace ppsbench::latency {
 namespace {
@@ -159,7 +160,7 @@ TEST(Paired, TwoMonotonicPathsCompareOnMonotonicWithPeriodJitter) {
     EXPECT_EQ(dual.pairs, 100U);
     EXPECT_DOUBLE_EQ(dual.jitter_b.stddev, 0.0);
     EXPECT_DOUBLE_EQ(dual.jitter_a.peak_to_peak, 400.0);
-    const auto table = dual_table(dual);
+    const auto table = render::dual_table(dual);
     EXPECT_EQ(table.rows.size(), 3U);
 }
 

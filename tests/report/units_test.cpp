@@ -1,13 +1,13 @@
 // How figures read: one unit per column, three significant figures, absent figures as "—".
-#include "ppsbench/report/units.hpp"
+#include "ppsbench/render/units.hpp"
 
 #include <gtest/gtest.h>
 #include <limits>
 #include <sstream>
 
-#include "ppsbench/report/renderer.hpp"
+#include "ppsbench/render/renderer.hpp"
 
-namespace ppsbench::report {
+namespace ppsbench::render {
 namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
@@ -62,18 +62,18 @@ TEST(Renderers, AbsentFiguresAreDashesInTextNullInJsonEmptyInCsv) {
     table.columns = {{"run", "run", Quantity::text}, {"RMS offset", "rms_ns", Quantity::time_ns}};
     table.rows = {{Cell::of_text("a|b"), Cell::of(nan)}, {Cell::of_text("c"), Cell::of(440)}};
     std::ostringstream text;
-    make_text_renderer()->render(table, text);
+    make_renderer("text")->render(table, text);
     EXPECT_NE(text.str().find("a|b           —"), std::string::npos) << text.str();
     std::ostringstream markdown;
-    make_markdown_renderer()->render(table, markdown);
+    make_renderer("markdown")->render(table, markdown);
     EXPECT_NE(markdown.str().find("| a\\|b | — |"), std::string::npos) << markdown.str();
     std::ostringstream csv;
-    make_csv_renderer()->render(table, csv);
+    make_renderer("csv")->render(table, csv);
     EXPECT_EQ(csv.str(), "run,rms_ns\na|b,\nc,440\n");
     std::ostringstream json;
-    make_json_renderer()->render(table, json);
+    make_renderer("json")->render(table, json);
     EXPECT_NE(json.str().find("\"rms_ns\": null"), std::string::npos) << json.str();
 }
 
 }  // namespace
-}  // namespace ppsbench::report
+}  // namespace ppsbench::render

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "numpy_oracle.hpp"
+#include "ppsbench/analysis/statistics_json.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/stats/json.hpp"
 #include "pulse_train.hpp"
 
 namespace ppsbench::stats {
@@ -282,7 +282,7 @@ TEST(Analyze, RejectsImpossibleOptions) {
 
 TEST(Json, HasExactlyTheKeysOfTheReportSchema) {
     auto pulses = noisy_train(2000, 101);
-    const nlohmann::json j = to_json(analyze(pulses));
+    const nlohmann::json j = analysis::statistics_json(analyze(pulses));
     std::set<std::string> keys;
     for (const auto& [key, value] : j.items()) {
         keys.insert(key);
@@ -311,7 +311,7 @@ TEST(Json, HasExactlyTheKeysOfTheReportSchema) {
 TEST(Json, NaNBecomesNullAndMonotonicHasNoOffsets) {
     AnalysisOptions options;
     options.clock = core::ClockId::monotonic;
-    const nlohmann::json j = to_json(analyze(noisy_train(1, 111), options));
+    const nlohmann::json j = analysis::statistics_json(analyze(noisy_train(1, 111), options));
     EXPECT_TRUE(j["offset_ns"].is_null());
     EXPECT_TRUE(j["detrended_ns"]["stddev"].is_null());
     EXPECT_TRUE(j["period_jitter_ns"]["mean"].is_null());

@@ -1,4 +1,4 @@
-#include "ppsbench/stats/detrend.hpp"
+#include "stats/detrend_spans.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "numpy_oracle.hpp"
@@ -62,6 +63,26 @@ TEST(Histogram, AllEqualValuesGetOneBin) {
     EXPECT_EQ(h.total(), 10u);
     EXPECT_EQ(h.counts.size(), 1u);
     EXPECT_TRUE(make_histogram({}).counts.empty());
+}
+
+TEST(Histogram, IntegerNanosecondsBinAsTheSameValuesInDouble) {
+    // Latencies come as int64 ns: 70 000 of them (more than one sample's worth) with a tail.
+    std::vector<std::int64_t> ns(70000);
+    std::vector<double> as_double(ns.size());
+    test::TestRandom rng(11);
+    for (std::size_t i = 0; i < ns.size(); ++i) {
+        ns[i] = std::llround(rng.normal(20000, 300)) + (i % 1000 == 0 ? 400000 : 0);
+        as_double[i] = static_cast<double>(ns[i]);
+    }
+    const Histogram a = make_histogram_ns(ns);
+    const Histogram b = make_histogram(as_double);
+    EXPECT_EQ(a.lower_edge, b.lower_edge);
+    EXPECT_EQ(a.bin_width, b.bin_width);
+    EXPECT_EQ(a.counts, b.counts);
+    EXPECT_EQ(a.underflow, b.underflow);
+    EXPECT_EQ(a.overflow, b.overflow);
+    EXPECT_EQ(a.total(), ns.size());
+    EXPECT_TRUE(make_histogram_ns({}).counts.empty());
 }
 
 }  // namespace

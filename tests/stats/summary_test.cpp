@@ -7,6 +7,7 @@
 
 #include "numpy_oracle.hpp"
 #include "ppsbench/stats/quantile.hpp"
+#include "stats/quantile_in_place.hpp"
 
 namespace ppsbench::stats {
 namespace {

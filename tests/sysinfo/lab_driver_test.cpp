@@ -1,6 +1,8 @@
-// The project's lab module (tests/lab/module/ppsbench_lab.c) as the doctor sees it. Its handler
-// symbols are all loaded whatever its `mode` parameter, so the handler shape comes from
-// /sys/module/ppsbench_lab/parameters/mode; the fixture `lab-rt` is a real guest's files.
+// The project's lab module (tests/lab/module/ppsbench_lab.c) as the doctor sees it: like any
+// pps-gpio. It is built once per handler shape with pps-gpio's handler symbols and names its
+// PPS source in pps-gpio's style, so the doctor's general path reads it: the symbols in
+// /proc/kallsyms give the shape, the irq/N- thread (or its absence where threading is forced)
+// the context. The fixture `lab-rt` is a real guest's files (mode=threaded on PREEMPT_RT).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -12,11 +14,16 @@
 namespace ppsbench::sysinfo {
 namespace {
 
+using ::testing::ElementsAre;
 using testing::fixture;
 using testing::FixtureCopy;
 using ::testing::HasSubstr;
 
-constexpr const char* kModeFile = "/sys/module/ppsbench_lab/parameters/mode";
+// From the fixture: the PPS interrupt's thread, and what the split build's kallsyms shows.
+constexpr const char* kThreadDir = "/proc/105";
+constexpr const char* kSplitSymbols =
+    "0000000000000000 t pps_gpio_irq_thread\t[ppsbench_lab]\n"
+    "0000000000000000 t pps_gpio_irq_hardirq\t[ppsbench_lab]\n";
 
 SystemFingerprint load(const std::filesystem::path& root) {
     FingerprintOptions options;
@@ -42,22 +49,22 @@ void make_stock(const FixtureCopy& copy) {
     copy.write("/proc/sys/kernel/osrelease", "6.1.0-57-amd64\n");
 }
 
-TEST(LabDriver, FingerprintReadsTheModeParameter) {
+TEST(LabDriver, FingerprintReadsItAsPpsGpio) {
     const auto fp = load(fixture("lab-rt"));
     EXPECT_TRUE(fp.kernel.preempt_rt);
     ASSERT_TRUE(fp.pps);
-    EXPECT_EQ(fp.pps->name, "ppsbench-lab");
-    EXPECT_EQ(fp.pps->kind, PpsDriverKind::ppsbench_lab);
+    EXPECT_EQ(fp.pps->name, "pps-gpio-lab");
+    EXPECT_EQ(fp.pps->kind, PpsDriverKind::pps_gpio);
     EXPECT_EQ(fp.pps->handler, HandlerKind::single);  // mode=threaded
-    EXPECT_TRUE(fp.pps->handler_symbols.empty());     // kallsyms is not consulted
+    EXPECT_THAT(fp.pps->handler_symbols, ElementsAre("pps_gpio_irq_handler"));
     ASSERT_TRUE(fp.pps->irq);
     EXPECT_EQ(fp.pps->irq->number, 24);
     ASSERT_TRUE(fp.pps->irq->thread);
-    EXPECT_EQ(fp.pps->irq->thread->comm, "irq/24-ppsbench-lab");
+    EXPECT_EQ(fp.pps->irq->thread->comm, "irq/24-pps-gpio-lab");
     EXPECT_EQ(fp.pps->irq->thread->policy, "SCHED_FIFO");
     EXPECT_EQ(fp.pps->irq->thread->rt_priority, 50);
     const auto json = to_json(fp);
-    EXPECT_EQ(json["pps"]["kind"], "ppsbench-lab");
+    EXPECT_EQ(json["pps"]["kind"], "pps-gpio");
     EXPECT_EQ(json["pps"]["handler"], "single");
 }
 
@@ -66,18 +73,17 @@ TEST(LabDriver, ThreadedModeOnRtFailsNamingTheThread) {
     const auto verdicts = diagnose(fp);
     const auto& verdict = context_verdict(verdicts);
     EXPECT_EQ(verdict.severity, Severity::fail);
-    EXPECT_THAT(verdict.message, HasSubstr("irq/24-ppsbench-lab (PID 115, SCHED_FIFO 50"));
-    EXPECT_THAT(verdict.message, HasSubstr("PREEMPT_RT force-threads the lab module's single"));
-    EXPECT_THAT(verdict.message, HasSubstr(kModeFile));
-    EXPECT_THAT(verdict.fix, HasSubstr("mode=split"));
+    EXPECT_THAT(verdict.message, HasSubstr("irq/24-pps-gpio-lab (PID 105, SCHED_FIFO 50"));
+    EXPECT_THAT(verdict.message, HasSubstr("PREEMPT_RT force-threads pps-gpio's single handler"));
+    EXPECT_THAT(verdict.fix, HasSubstr("split handler"));
     EXPECT_EQ(timestamp_context(fp), TimestampContext::thread);
     EXPECT_TRUE(has_failure(verdicts));
     EXPECT_EQ(short_label(fp), "6.1.0-57-rt-amd64 PREEMPT_RT, PPS IRQ threaded");
 }
 
-TEST(LabDriver, SplitModeIsHardIrqAlthoughTheThreadExists) {
+TEST(LabDriver, SplitBuildIsHardIrqAlthoughTheThreadExists) {
     const FixtureCopy copy("lab-rt");
-    copy.write(kModeFile, "split\n");
+    copy.write("/proc/kallsyms", kSplitSymbols);
     const auto fp = load(copy.root());
     EXPECT_EQ(fp.pps->handler, HandlerKind::split);
     const auto verdicts = diagnose(fp);
@@ -91,8 +97,7 @@ TEST(LabDriver, SplitModeIsHardIrqAlthoughTheThreadExists) {
 
 TEST(LabDriver, NoThreadModeIsHardIrqButNotRtSafe) {
     const FixtureCopy copy("lab-rt");
-    copy.write(kModeFile, "nothread\n");
-    copy.remove("/proc/115");  // IRQF_NO_THREAD: no irq/24- thread
+    copy.remove(kThreadDir);  // IRQF_NO_THREAD: no irq/N- thread; other IRQs keep theirs
     const auto fp = load(copy.root());
     EXPECT_EQ(fp.pps->handler, HandlerKind::no_thread);
     EXPECT_EQ(to_json(fp)["pps"]["handler"], "no-thread");
@@ -103,12 +108,28 @@ TEST(LabDriver, NoThreadModeIsHardIrqButNotRtSafe) {
     EXPECT_EQ(timestamp_context(fp), TimestampContext::hard_irq);
 }
 
+TEST(LabDriver, NoThreadIsNotConcludedFromAnUnreadableProcessList) {
+    const FixtureCopy copy("lab-rt");
+    for (const auto& entry : std::filesystem::directory_iterator(copy.root() / "proc")) {
+        const auto name = entry.path().filename().string();
+        if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0])) != 0) {
+            std::filesystem::remove_all(entry.path());
+        }
+    }
+    const auto fp = load(copy.root());
+    EXPECT_EQ(fp.pps->handler, HandlerKind::single);
+    const Verdict verdict = context_verdict(diagnose(fp));
+    EXPECT_EQ(verdict.severity, Severity::warn);
+    EXPECT_EQ(timestamp_context(fp), TimestampContext::unknown);
+}
+
 TEST(LabDriver, ThreadedModeOnStockKernelIsHardIrq) {
     const FixtureCopy copy("lab-rt");
     make_stock(copy);
-    copy.remove("/proc/115");
+    copy.remove(kThreadDir);
     const auto fp = load(copy.root());
     EXPECT_FALSE(fp.kernel.forced_irq_threading());
+    EXPECT_EQ(fp.pps->handler, HandlerKind::single);
     const Verdict verdict = context_verdict(diagnose(fp));
     EXPECT_EQ(verdict.severity, Severity::ok);
     EXPECT_EQ(timestamp_context(fp), TimestampContext::hard_irq);
@@ -124,27 +145,14 @@ TEST(LabDriver, ThreadirqsForcesTheThreadedModeToo) {
     EXPECT_THAT(verdict.message, HasSubstr("the threadirqs boot option force-threads"));
 }
 
-TEST(LabDriver, UnreadableModeIsUnknownNotGuessed) {
+TEST(LabDriver, UnreadableKallsymsIsUnknownNotGuessed) {
     const FixtureCopy copy("lab-rt");
-    copy.remove("/sys/module/ppsbench_lab");
+    copy.remove("/proc/kallsyms");
     const auto fp = load(copy.root());
     EXPECT_EQ(fp.pps->handler, HandlerKind::unknown);
     const Verdict verdict = context_verdict(diagnose(fp));
     EXPECT_EQ(verdict.severity, Severity::warn);
     EXPECT_EQ(timestamp_context(fp), TimestampContext::unknown);
-}
-
-TEST(LabDriver, IsNamedATestSource) {
-    const auto verdicts = diagnose(load(fixture("lab-rt")));
-    bool found = false;
-    for (const auto& verdict : verdicts) {
-        if (verdict.check == "pps-driver") {
-            found = true;
-            EXPECT_EQ(verdict.severity, Severity::warn);
-            EXPECT_THAT(verdict.message, HasSubstr("ppsbench's own test module"));
-        }
-    }
-    EXPECT_TRUE(found);
 }
 
 }  // namespace

@@ -7,16 +7,13 @@
 
 #include "ppsbench/capture/pulse_source.hpp"
 #include "ppsbench/core/pulse_sink.hpp"
+#include "ppsbench/store/run_record.hpp"
 
 namespace ppsbench::capture {
 
-enum class StopReason {
-    count_reached,     // --count pulses captured
-    duration_elapsed,  // --duration passed
-    interrupted,       // Ctrl-C or SIGTERM
-    end_of_stream,     // a finite source ran out (replay)
-};
-std::string_view to_string(StopReason reason);
+// Why the loop stopped; the capture file's end record stores it (store/run_record.hpp).
+using store::StopReason;
+using store::to_string;
 
 struct CaptureLimits {
     std::optional<std::uint64_t> count;
@@ -44,7 +41,8 @@ using ProgressCallback =
 // Asks the loop to stop; set from a signal handler, read between waits.
 using StopFlag = const volatile bool*;
 
-// The capture loop: wait in the kernel, read into a fixed buffer, hand to the sink, repeat.
+// The capture loop: wait in the kernel, read into a fixed buffer (core::max_pulses_per_write),
+// hand to the sink, repeat.
 // Nothing is allocated per pulse. A timeout or a missed pulse is counted, not thrown; no pulse at
 // all within first_pulse_timeout throws core::InputError with what to check. Errors from the
 // source mid-run (core::MeasurementError) propagate after the sink has every pulse read so far.

@@ -11,10 +11,11 @@
 
 namespace ppsbench::capture {
 
-// What a source is, for the capture file's metadata and for the capture loop's decisions.
+// What a source is, for the capture file's metadata and for every decision made about it. Each
+// source sets these in its own file; nothing else looks at `kind`, which is only recorded.
 struct SourceInfo {
     std::string spec;  // as given: "pps:/dev/pps0", "sim:threaded"
-    std::string kind;  // "pps", "gpio", "replay", "sim"
+    std::string kind;  // "pps", "gpio", "replay", "sim": for the metadata, not for branching
     core::ClockId clock = core::ClockId::realtime;
     core::EdgeSelection edges = core::EdgeSelection::assert_only;
     core::Duration period = std::chrono::seconds{1};
@@ -24,6 +25,15 @@ struct SourceInfo {
     // produces them as fast as they are read, in which case durations are measured on the
     // pulses' own time line rather than the wall clock.
     bool paced = true;
+    // False for a source that ends by itself (a replayed file). An endless source that is not
+    // paced produces pulses as fast as they are read, forever, so a run needs a limit for it.
+    bool endless = true;
+    // Pulses come from this host's hardware, so its kernel configuration and chronyd bear on
+    // them: a run records the system fingerprint and samples chronyd unless told otherwise.
+    bool host_hardware = false;
+    // The PPS device node read ("/dev/pps0"), empty for other sources: the fingerprint,
+    // chrony's refclock lookup and the no-pulse hint name it.
+    std::string pps_device;
     // Source-specific facts for the metadata (device name, sim model and knobs, replayed file).
     nlohmann::json details = nlohmann::json::object();
 };

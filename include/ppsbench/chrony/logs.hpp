@@ -57,7 +57,7 @@ struct RefclocksImport {
     // stats::phase_offset_ns(timestamp) == -offset (to the nanosecond), and sequence counts
     // seconds from the first pulse, so a second with no sample is a sequence gap (missed pulse).
     std::vector<core::Pulse> pulses;
-    // Capture-file metadata (the keys `ppsbench run` writes, plus "import").
+    // Capture-file metadata (store::RunMeta with "import", as JSON: store::to_json).
     nlohmann::json metadata;
 
     std::size_t lines = 0;           // all lines read, banners included

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "ppsbench/latency/distribution.hpp"
-#include "ppsbench/report/table.hpp"
 #include "ppsbench/store/capture_file.hpp"
 
 namespace ppsbench::latency {
@@ -32,13 +31,5 @@ bool is_latency_file(const store::CaptureFile& file);
 // Throws core::InputError naming the file when it is not a latency capture or lacks the
 // drive_ns / wake_ns columns.
 LatencySummary summarize_latency(const store::CaptureFile& file);
-
-// One row per run: edges, unseen, then p50/p90/p99/max/mean/σ of each distribution, and the
-// CPU idle fraction.
-report::Table latency_table(const std::vector<LatencySummary>& runs);
-
-// A text histogram, one line per bin ("  10.0 µs … 20.0 µs   412 ████"), with the under- and
-// overflow buckets when they hold anything.
-std::vector<std::string> histogram_lines(const Histogram& histogram, std::size_t bar_width = 40);
 
 }  // namespace ppsbench::latency

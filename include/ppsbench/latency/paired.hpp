@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "ppsbench/latency/distribution.hpp"
-#include "ppsbench/report/table.hpp"
 #include "ppsbench/stats/summary.hpp"
 #include "ppsbench/store/capture_file.hpp"
 
@@ -88,9 +87,5 @@ struct DualSummary {
 
 DualSummary summarize_dual(const store::CaptureFile& a, const store::CaptureFile& b,
                            std::optional<std::int64_t> period_override_ns = std::nullopt);
-
-// Per-path rows (pulses, unpaired, jitter) and the difference row (p50/p90/p99/max/mean/σ,
-// share of edges where B is later), with footnotes on the time base.
-report::Table dual_table(const DualSummary& dual);
 
 }  // namespace ppsbench::latency

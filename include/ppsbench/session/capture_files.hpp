@@ -13,6 +13,7 @@
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/pulse_sink.hpp"
 #include "ppsbench/store/capture_writer.hpp"
+#include "ppsbench/store/run_record.hpp"
 
 namespace ppsbench::session {
 
@@ -27,8 +28,8 @@ class CaptureFiles final : public core::PulseSink {
     // `path`: the file, or with `rotate` a strftime pattern (UTC) expanded at each file's start.
     // Seams fall on multiples of `rotate` since the Unix epoch (1d: midnight UTC), so the files
     // of several servers line up. Each rotated file carries `meta` with its own start time and
-    // a "rotation" object (index, interval, previous file).
-    CaptureFiles(std::string path, nlohmann::json meta, bool overwrite,
+    // its store::Rotation (index, interval, previous file).
+    CaptureFiles(std::string path, store::RunMeta meta, bool overwrite,
                  std::optional<core::Duration> rotate);
     ~CaptureFiles() override;
     CaptureFiles(const CaptureFiles&) = delete;
@@ -36,8 +37,9 @@ class CaptureFiles final : public core::PulseSink {
 
     void write(std::span<const core::Pulse> pulses) override;
     void write_note(std::string_view tag, const nlohmann::json& body);
-    // Writes `end` to the current file and closes every file (syncs). Throws what closing threw.
-    void finish(const nlohmann::json& end);
+    // Writes `end` (the run's counts) to the current file and closes every file (syncs). Throws
+    // what closing threw.
+    void finish(store::EndRecord end);
     // Closes without an end note (a run that got no pulse). Idempotent.
     void close();
 
@@ -51,7 +53,7 @@ class CaptureFiles final : public core::PulseSink {
     void rotate_locked(std::int64_t now_ns);
     void join_closer();
 
-    nlohmann::json meta_;
+    store::RunMeta meta_;
     bool overwrite_;
     std::optional<core::Duration> rotate_;
     std::string pattern_;

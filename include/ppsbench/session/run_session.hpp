@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdio>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "ppsbench/capture/source_factory.hpp"
 #include "ppsbench/chrony/sampler.hpp"
 #include "ppsbench/session/live_metrics.hpp"
+#include "ppsbench/store/run_record.hpp"
 
 namespace ppsbench::session {
 
@@ -57,7 +59,17 @@ struct RunOutcome {
 // errors throw (nothing is created for a source that cannot be opened).
 RunOutcome execute_run(const RunOptions& options);
 
-// The metadata object written to the `# meta` line.
-nlohmann::json make_run_metadata(const RunOptions& options, const capture::SourceInfo& source);
+// The `# meta` line of a run from `source`, started now.
+store::RunMeta make_run_metadata(const RunOptions& options, const capture::SourceInfo& source);
+
+// The limits a run of `sources` uses: as asked, except that when every source is endless and
+// not paced (simulations), an hour of pulses when neither --count nor --duration was given.
+capture::CaptureLimits effective_limits(const capture::CaptureLimits& asked,
+                                        std::initializer_list<const capture::SourceInfo*> sources);
+
+// The `# end` record of a capture that made `progress` (without its end time, which the caller
+// stamps): `signal` 0 for none, `failure` empty for none.
+store::EndRecord end_record(const capture::CaptureProgress& progress, int signal,
+                            const std::string& failure);
 
 }  // namespace ppsbench::session

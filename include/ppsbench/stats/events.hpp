@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -10,30 +9,6 @@ namespace ppsbench::stats {
 // Things that happen to a pulse train besides jitter. Each finder reports positions (indices
 // into the series it was given) and leaves the decision of what to do to the caller; analyze()
 // documents its choices in docs/methodology.md.
-
-// A hole before pulse `index`: `missed` pulses are absent between it and the previous one.
-struct Gap {
-    std::size_t index = 0;
-    std::uint64_t missed = 0;              // max of the two estimates below
-    std::uint64_t missed_by_sequence = 0;  // the kernel's sequence number skipped this many
-    std::uint64_t missed_by_time = 0;      // round(interval / period) − 1, for intervals > 1.5 P
-};
-
-struct MissedPulses {
-    std::uint64_t total = 0;  // Σ gap.missed
-    std::uint64_t by_sequence = 0;
-    std::uint64_t by_time = 0;
-    std::vector<Gap> gaps;
-};
-
-// Missed pulses of one edge in time order. Either evidence counts: the kernel's sequence number
-// (RFC 2783 counts every interrupt, so a gap means we did not fetch one) and the time since the
-// previous pulse (a gap > 1.5 P means no interrupt arrived). A gap seen by both is counted
-// once, as the larger of the two. `sequences` may be empty (imported logs have none); a
-// sequence that does not increase (reset, wrap, no sequence numbers) is no evidence.
-MissedPulses find_missed_pulses(std::span<const std::int64_t> timestamps_ns,
-                                std::span<const std::uint64_t> sequences, double period_ns,
-                                std::int64_t nominal_period_ns);
 
 // Robust outlier rule: x is an outlier when |x − median| > k · s, where s is the MAD-based
 // robust σ (1.4826 · MAD); when more than half the values are identical (MAD = 0, e.g. coarse
@@ -47,10 +22,8 @@ struct Outliers {
     std::vector<std::size_t> indices;
 };
 
-Outliers find_outliers(std::span<const double> values, double k);
-
-// The same with the centre and robust σ already known (e.g. from summarize()): one pass, no
-// copy. A zero `robust_stddev` triggers the fallback above.
+// The centre and robust σ come from the series' summary (summarize()): one pass, no copy. A
+// zero `robust_stddev` triggers the fallback above.
 Outliers find_outliers(std::span<const double> values, double k, double median,
                        double robust_stddev);
 

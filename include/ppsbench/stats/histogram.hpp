@@ -38,4 +38,9 @@ struct HistogramOptions {
 
 Histogram make_histogram(std::span<const double> values, const HistogramOptions& options = {});
 
+// The same for a series of integer nanoseconds (latencies, intervals), read in place: the
+// histogram make_histogram() gives for the values converted to double.
+Histogram make_histogram_ns(std::span<const std::int64_t> values_ns,
+                            const HistogramOptions& options = {});
+
 }  // namespace ppsbench::stats

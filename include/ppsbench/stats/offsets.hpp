@@ -1,10 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
-#include <vector>
-
-#include "ppsbench/core/pulse.hpp"
 
 namespace ppsbench::stats {
 
@@ -25,8 +21,5 @@ inline std::int64_t phase_offset_ns(std::int64_t timestamp_ns, std::int64_t peri
     }
     return r;
 }
-
-// Phase offsets of every pulse, in capture order.
-std::vector<double> phase_offsets_ns(std::span<const core::Pulse> pulses, std::int64_t period_ns);
 
 }  // namespace ppsbench::stats

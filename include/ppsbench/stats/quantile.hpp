@@ -9,13 +9,12 @@ namespace ppsbench::stats {
 // sorted values is at the virtual position h = q·(n − 1), interpolated linearly between the
 // values at floor(h) and floor(h) + 1. Matching numpy matters: people check our numbers with it.
 //
-// These functions select rather than sort (std::nth_element), so they reorder `values`; pass a
-// scratch copy. `qs` must be ascending and within [0, 1]. With no values every result is NaN.
-std::vector<double> quantiles_in_place(std::span<double> values, std::span<const double> qs);
-double quantile_in_place(std::span<double> values, double q);
-
-// The same on already sorted values (no reordering, O(1)).
+// On sorted values (no reordering, O(1)). With no values the result is NaN. (A series too long
+// to sort is summarised by summarize(), which selects its order statistics exactly.)
 double quantile_sorted(std::span<const double> sorted, double q);
+
+// The functions below select rather than sort (std::nth_element), so they reorder `values`:
+// pass a scratch copy.
 
 // numpy.median: the mean of the two middle values for an even count.
 double median_in_place(std::span<double> values);

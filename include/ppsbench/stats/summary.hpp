@@ -39,11 +39,8 @@ struct Summary {
     Interval stddev_ci95;  // chi-square interval for σ, assuming independent normal samples
 };
 
-// Every figure of Summary. Copies the values once (selection reorders); O(n).
+// Every figure of Summary. Reads the values in place (no copy, no reordering); O(n).
 Summary summarize(std::span<const double> values);
-
-// The same, reordering `values` instead of copying them: for callers done with the series.
-Summary summarize_in_place(std::span<double> values);
 
 // Streaming mean/σ/min/max/RMS for the live status line (Welford's update, as linuxptp's
 // stats.c): constant memory, no allocation per sample.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ppsbench/core/pulse.hpp"
+#include "ppsbench/store/run_record.hpp"
 
 namespace ppsbench::store {
 
@@ -40,7 +41,10 @@ struct Note {
 
 struct CaptureFile {
     std::string path;
+    // The `# meta` line as written (for showing it, and for keys this version does not know),
+    // and the same read into its type once, by the reader: code decides on `run_meta`.
     nlohmann::json meta = nlohmann::json::object();
+    RunMeta run_meta = run_meta_from_json(nlohmann::json::object());
     std::vector<core::Pulse> pulses;
     // Names of the columns after timestamp_ns (empty for a plain capture), and their values,
     // row-major: extra_values[i * extra_columns.size() + c] belongs to pulses[i].
@@ -50,8 +54,12 @@ struct CaptureFile {
     // Problems tolerated while reading (a torn last line), for the report to show once.
     std::vector<std::string> warnings;
 
+    // Sets both forms of the metadata, for a file built in memory (the demo).
+    void set_meta(RunMeta typed);
     // The `end` note, or null when the run did not finish cleanly (crash, power cut).
     const nlohmann::json* end_record() const;
+    // The same, typed; nullopt when there is none.
+    std::optional<EndRecord> end() const;
     bool simulated() const;
     std::string label() const;
     // The index of an extra column by name, if the file has it.

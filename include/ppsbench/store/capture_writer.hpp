@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <concepts>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
@@ -9,7 +10,9 @@
 
 #include "ppsbench/core/pulse.hpp"
 #include "ppsbench/core/pulse_sink.hpp"
+#include "ppsbench/core/unique_fd.hpp"
 #include "ppsbench/store/capture_file.hpp"
+#include "ppsbench/store/run_record.hpp"
 
 namespace ppsbench::store {
 
@@ -20,7 +23,15 @@ namespace ppsbench::store {
 // says how many pulses are safe.
 class CaptureWriter final : public core::PulseSink {
   public:
-    // Creates `path`. An existing file is an error unless `overwrite` (--force).
+    // Creates `path` with the run's metadata. An existing file is an error unless `overwrite`
+    // (--force). Extra integer columns after timestamp_ns (at most max_extra_columns) make
+    // pulses go through write_rows(), which takes their values.
+    // (A template only so that a braced `{}` or `{{"label", "x"}}` always means JSON.)
+    template <std::same_as<RunMeta> Meta>
+    CaptureWriter(std::string path, const Meta& meta, bool overwrite,
+                  const std::vector<std::string>& extra_columns = {})
+        : CaptureWriter(std::move(path), to_json(meta), overwrite, extra_columns) {}
+    // The same with metadata given as JSON as it is: for hand-made files (tests, benches).
     CaptureWriter(std::string path, const nlohmann::json& meta, bool overwrite);
     // The same, declaring extra integer columns after timestamp_ns (at most max_extra_columns):
     // pulses then go through write_rows(), which takes their values.
@@ -35,8 +46,10 @@ class CaptureWriter final : public core::PulseSink {
     void write(std::span<const core::Pulse> pulses) override;
     // Pulses with their extra values, row-major (extras.size() == pulses.size() * columns).
     void write_rows(std::span<const core::Pulse> pulses, std::span<const std::int64_t> extras);
-    // A `# TAG {json}` line: chrony samples during the run, `end` at the end.
+    // A `# TAG {json}` line: chrony samples during the run.
     void write_note(std::string_view tag, const nlohmann::json& body);
+    // The `# end` line: how the run finished.
+    void write_end(const EndRecord& end);
     // Syncs and closes; throws if the data could not be made durable. Idempotent.
     void close();
 
@@ -48,7 +61,7 @@ class CaptureWriter final : public core::PulseSink {
 
     std::string path_;
     std::size_t extra_columns_ = 0;
-    int fd_ = -1;
+    core::UniqueFd fd_;
     std::uint64_t pulses_written_ = 0;
     std::uint64_t bytes_written_ = 0;  // every complete line so far
     // 64 pulses of at most 20 + 1 + 6 + 1 + 20 + 1 characters, plus 21 per extra column.

@@ -17,17 +17,15 @@
 namespace ppsbench::sysinfo {
 
 // Which kind of PPS client produced the device; it decides where the timestamp is taken.
-// `ppsbench_lab` is this project's own test module (tests/lab/module/ppsbench_lab.c, PPS
-// source name "ppsbench-lab"): a GPIO-interrupt PPS source that can take either pps-gpio shape.
-enum class PpsDriverKind { unknown, pps_gpio, pps_ldisc, ktimer, ptp, ppsbench_lab };
+enum class PpsDriverKind { unknown, pps_gpio, pps_ldisc, ktimer, ptp };
 
 // How the loaded pps-gpio driver handles its interrupt, told apart by its symbols in
 // /proc/kallsyms. `split`: a hard-IRQ part (pps_gpio_irq_hardirq) takes the timestamp and a
 // thread runs pps_event() (Debian 6.1.190+, upstream stable 6.1.188+). `single`: one handler
 // (pps_gpio_irq_handler) does both, so forced threading moves the timestamp into the thread.
-// `no_thread`: one handler requested with IRQF_NO_THREAD, never force-threaded (not RT-safe);
-// only known for the lab module, whose `mode` parameter says which shape it runs: its handler
-// symbols are all in one module whatever the mode, so /proc/kallsyms cannot tell.
+// `no_thread`: the single handler requested with IRQF_NO_THREAD, never force-threaded (not
+// RT-safe); only seen where threading is forced, as an interrupt without an irq/N- thread
+// while other interrupts have theirs.
 enum class HandlerKind { unknown, split, single, no_thread };
 
 // One `/sys/class/pps/ppsN/assert` or `clear` reading: "<sec>.<nsec>#<sequence>".

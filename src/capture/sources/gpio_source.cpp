@@ -83,6 +83,7 @@ GpioSource::GpioSource(std::string spec, const GpioLineSpec& where, const Source
     info_.edges = options.edges;
     info_.period = options.period;
     info_.paced = true;
+    info_.host_hardware = true;
     const auto flags = bias_flags(options.bias, info_.spec);
     try {
         line_->chip.open(where.chip, gpiod::chip::OPEN_LOOKUP);

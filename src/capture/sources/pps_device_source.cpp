@@ -59,40 +59,36 @@ PpsDeviceSource::PpsDeviceSource(std::string spec, std::string device, const Sou
     info_.edges = options.edges;
     info_.period = options.period;
     info_.paced = true;
+    info_.host_hardware = true;
+    info_.pps_device = device_;
     info_.details = {{"device", device_}};
 
-    fd_ = ::open(device_.c_str(), O_RDWR | O_CLOEXEC);
-    if (fd_ < 0 && (errno == EACCES || errno == EROFS)) {
-        fd_ = ::open(device_.c_str(), O_RDONLY | O_CLOEXEC);  // fetching needs no write access
+    // A failed open below throws: fd_ closes the device as the constructor unwinds.
+    fd_.reset(::open(device_.c_str(), O_RDWR | O_CLOEXEC));
+    if (!fd_.valid() && (errno == EACCES || errno == EROFS)) {
+        // Fetching needs no write access.
+        fd_.reset(::open(device_.c_str(), O_RDONLY | O_CLOEXEC));
     }
-    if (fd_ < 0) {
+    if (!fd_.valid()) {
         throw core::InputError(open_error(device_, errno));
     }
     struct stat st {};
-    pps_handle_t handle = fd_;
-    if (::fstat(fd_, &st) != 0 || !S_ISCHR(st.st_mode) || time_pps_create(fd_, &handle) != 0) {
-        const std::string what = device_;
-        ::close(fd_);
-        fd_ = -1;
+    pps_handle_t handle = fd_.get();
+    if (::fstat(fd_.get(), &st) != 0 || !S_ISCHR(st.st_mode) ||
+        time_pps_create(fd_.get(), &handle) != 0) {
         throw core::InputError(fmt::format(
             "{}: not a PPS device (the PPS_GETPARAMS ioctl failed); name a /dev/ppsN device "
             "(ls /sys/class/pps/)",
-            what));
+            device_));
     }
 
     int caps = 0;
-    if (time_pps_getcap(fd_, &caps) != 0) {
+    if (time_pps_getcap(fd_.get(), &caps) != 0) {
         const int err = errno;
-        ::close(fd_);
-        fd_ = -1;
         throw core::InputError(
             fmt::format("{}: cannot read PPS capabilities: {}", device_, core::errno_message(err)));
     }
-    const auto fail = [&](const std::string& message) {
-        ::close(fd_);
-        fd_ = -1;
-        throw core::InputError(message);
-    };
+    const auto fail = [](const std::string& message) { throw core::InputError(message); };
     if ((caps & PPS_CANWAIT) == 0) {
         fail(fmt::format(
             "{}: the driver cannot wait for events (PPS_CANWAIT missing), so capturing would "
@@ -107,7 +103,7 @@ PpsDeviceSource::PpsDeviceSource(std::string spec, std::string device, const Sou
     }
 
     pps_params_t params{};
-    if (time_pps_getparams(fd_, &params) != 0) {
+    if (time_pps_getparams(fd_.get(), &params) != 0) {
         const int err = errno;
         fail(fmt::format("{}: cannot read PPS parameters: {}", device_, core::errno_message(err)));
     }
@@ -115,7 +111,7 @@ PpsDeviceSource::PpsDeviceSource(std::string spec, std::string device, const Sou
     // want (chronyd usually set it up), so an unprivileged user in the right group can measure.
     if ((params.mode & wanted) != wanted) {
         params.mode |= wanted | PPS_TSFMT_TSPEC;
-        if (time_pps_setparams(fd_, &params) != 0) {
+        if (time_pps_setparams(fd_.get(), &params) != 0) {
             const int err = errno;
             fail(err == EPERM || err == EACCES
                      ? fmt::format("{}: enabling {} capture needs CAP_SYS_TIME; run as root (or "
@@ -130,8 +126,8 @@ PpsDeviceSource::PpsDeviceSource(std::string spec, std::string device, const Sou
 }
 
 PpsDeviceSource::~PpsDeviceSource() {
-    if (fd_ >= 0) {
-        time_pps_destroy(fd_);
+    if (fd_.valid()) {
+        time_pps_destroy(fd_.release());  // RFC 2783's close
     }
 }
 
@@ -142,11 +138,42 @@ WaitResult PpsDeviceSource::wait(core::Duration timeout) {
     const auto ns = timeout.count();
     const timespec limit{static_cast<time_t>(ns / core::ns_per_second),
                          static_cast<long>(ns % core::ns_per_second)};
+    if (ns > 0) {
+        // A waiting PPS_FETCH returns at the *next* event: one that arrived since the last
+        // fetch (before this call) would be passed over, so look at the current state first.
+        // `latency` drives an edge and then waits; a fast hard-IRQ path has often stamped it
+        // by then (found by the lab's jumper wire, where every such edge went unseen).
+        if (const auto now = fetch(timespec{0, 0}); now == WaitResult::ready) {
+            return now;
+        }
+    }
+    return fetch(limit);
+}
+
+bool PpsDeviceSource::vanished() const {
+    struct stat open_device {};
+    struct stat named {};
+    if (::fstat(fd_.get(), &open_device) != 0) {
+        return false;  // cannot tell; the next fetch reports a broken fd itself
+    }
+    return ::stat(device_.c_str(), &named) != 0 || named.st_rdev != open_device.st_rdev;
+}
+
+WaitResult PpsDeviceSource::fetch(const timespec& limit) {
     pps_info_t fetched{};
     // Blocks in the kernel (PPS_FETCH) until the next edge, a signal or the timeout.
-    if (time_pps_fetch(fd_, PPS_TSFMT_TSPEC, &fetched, &limit) != 0) {
+    if (time_pps_fetch(fd_.get(), PPS_TSFMT_TSPEC, &fetched, &limit) != 0) {
         const int err = errno;
         if (err == ETIMEDOUT) {
+            // The kernel does not wake a waiting reader when the device is unregistered (its
+            // driver unloaded): the fd stays valid and every fetch simply times out. So a quiet
+            // second is also the moment to check that the device node is still this device.
+            if (vanished()) {
+                throw core::MeasurementError(fmt::format(
+                    "{}: the device disappeared mid-run (its driver was unloaded or the device "
+                    "removed); the pulses captured so far are kept",
+                    device_));
+            }
             return WaitResult::timeout;
         }
         if (err == EINTR) {

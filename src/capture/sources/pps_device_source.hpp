@@ -1,10 +1,12 @@
 #pragma once
 
 #include <array>
+#include <ctime>
 #include <string>
 
 #include "ppsbench/capture/pulse_source.hpp"
 #include "ppsbench/capture/source_factory.hpp"
+#include "ppsbench/core/unique_fd.hpp"
 
 namespace ppsbench::capture {
 
@@ -22,9 +24,14 @@ class PpsDeviceSource final : public PulseSource {
     const SourceInfo& info() const override { return info_; }
 
   private:
+    // One PPS_FETCH with this limit (zero: no wait, the current state); queues new edges.
+    WaitResult fetch(const timespec& limit);
+    // The device node no longer names the device this source has open (removed or replaced).
+    bool vanished() const;
+
     SourceInfo info_;
     std::string device_;
-    int fd_ = -1;
+    core::UniqueFd fd_;
     std::uint64_t last_assert_ = 0;
     std::uint64_t last_clear_ = 0;
     std::int64_t opened_ns_ = 0;  // CLOCK_REALTIME when the device was opened

@@ -16,11 +16,11 @@ ReplaySource::ReplaySource(std::string spec, const std::string& path, const Sour
     : file_(store::read_capture_file(path)) {
     info_.spec = std::move(spec);
     info_.kind = "replay";
-    info_.simulated = file_.simulated();
+    info_.simulated = file_.run_meta.simulated;
     info_.paced = options.pace_realtime;
+    info_.endless = false;
     info_.edges = options.edges;
-    const auto clock = core::parse_clock_id(file_.meta.value("clock", std::string("realtime")));
-    info_.clock = clock.value_or(core::ClockId::realtime);
+    info_.clock = file_.run_meta.clock;
     info_.period = options.period;
     info_.details = {{"file", path}, {"recorded", file_.meta}};
     // Keep only the edges asked for, so "--edge clear" on a both-edge capture works.

@@ -5,6 +5,7 @@
 #   LAB_GPIOCHIP_DEV   /dev/gpiochipN of the module's virtual chip
 #   LAB_PPS_LINE       line of that chip that drives the PPS device (requested by the module)
 #   LAB_GPIO_LINE      free line with the same edges, for the GPIO character-device path
+#   LAB_WIRE_LINE      output line wired to both inputs while the module's generator is off
 #   LAB_IRQ            IRQ number of the PPS line
 lab_discover() {
     hdr=$(head -n 1 /proc/ppsbench_lab)
@@ -13,5 +14,6 @@ lab_discover() {
     LAB_PPS_DEV=/dev/$(echo "$hdr" | sed -n 's/.* pps=\([a-z0-9]*\).*/\1/p')
     LAB_PPS_LINE=0
     LAB_GPIO_LINE=1
-    export LAB_IRQ LAB_GPIOCHIP_DEV LAB_PPS_DEV LAB_PPS_LINE LAB_GPIO_LINE
+    LAB_WIRE_LINE=2
+    export LAB_IRQ LAB_GPIOCHIP_DEV LAB_PPS_DEV LAB_PPS_LINE LAB_GPIO_LINE LAB_WIRE_LINE
 }

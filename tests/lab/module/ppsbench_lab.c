@@ -2,18 +2,22 @@
 /*
  * ppsbench_lab - a test PPS source with a known ground truth, for ppsbench's real-kernel lab.
  *
- * A CLOCK_REALTIME hrtimer in hard-IRQ mode fires on exact multiples of period_ms and raises
- * the interrupt of line 0 of a virtual GPIO chip, exactly as a GPS PPS edge on a GPIO pin would.
- * A PPS handler in the style chosen by `mode` takes the timestamp and calls pps_event(), so
- * /dev/ppsN behaves like pps-gpio on this kernel. Line 1 gets the same edges for the libgpiod
- * (GPIO character device) path.
+ * A CLOCK_REALTIME hrtimer in hard-IRQ mode (the generator) fires on exact multiples of
+ * period_ms and raises the interrupt of line 0 of a virtual GPIO chip, exactly as a GPS PPS edge
+ * on a GPIO pin would. A PPS handler in the style chosen by `mode` takes the timestamp and calls
+ * pps_event(), so /dev/ppsN behaves like pps-gpio on this kernel. Line 1 gets the same edges for
+ * the libgpiod (GPIO character device) path.
+ *
+ * Line 2 is an output, a jumper wire to lines 0 and 1 while the generator is off (parameter
+ * `generator`, writable at run time): setting it raises both inputs' interrupts from hard-IRQ
+ * context (an irq_work), the way an electrical edge would, for `ppsbench latency`.
  *
  * Every edge is recorded in /proc/ppsbench_lab: when it was meant to happen, when the timer
  * really fired, the timestamp the handler took, in which context it was taken (hard IRQ or a
  * task, and which task) and the PPS sequence number it got. That record is what the lab's
  * tests compare user-space captures against.
  *
- * Handler modes:
+ * Handler modes, and how the module looks like pps-gpio to a reader of /proc and /sys:
  *   threaded  request_irq() with one handler, like pps-gpio before the split: on PREEMPT_RT or
  *             with threadirqs it is force-threaded, so the timestamp is taken after the
  *             irq/N thread wakes, not at the edge.
@@ -23,6 +27,13 @@
  *   split     request_threaded_irq() with IRQF_ONESHOT: the primary handler only takes the
  *             timestamp (ONESHOT keeps it out of forced threading), the thread calls
  *             pps_event(). This is the shape of pps-gpio since upstream stable 6.1.188.
+ *
+ * The handler shape is chosen when the module is built (LAB_SPLIT_HANDLER=1 for split, see
+ * ../build-module.sh), and the handlers carry pps-gpio's symbol names (pps_gpio_irq_handler,
+ * pps_gpio_irq_hardirq), so /proc/kallsyms tells the shapes apart exactly as it does for the
+ * real driver. The PPS source, and with it the IRQ action and the irq/N- thread, is named in
+ * the style of a device-tree pps-gpio node (LAB_PPS_NAME). So `ppsbench doctor` diagnoses this
+ * module through its ordinary pps-gpio path; it has no knowledge of the lab.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,6 +43,7 @@
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
+#include <linux/irq_work.h>
 #include <linux/irqdesc.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -45,22 +57,36 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
-#define LAB_NAME "ppsbench-lab"
-#define LAB_NLINES 2
+#define LAB_NAME "ppsbench-lab"     /* platform device, GPIO chip and IRQ chip */
+#define LAB_PPS_NAME "pps-gpio-lab" /* PPS source and IRQ action: pps-gpio's naming */
+#define LAB_NLINES 3
 #define LAB_LINE_PPS 0
 #define LAB_LINE_GPIO 1
+#define LAB_LINE_WIRE 2 /* output, wired to lines 0 and 1 while the generator is off */
 
 static unsigned int period_ms = 100;
 module_param(period_ms, uint, 0444);
 MODULE_PARM_DESC(period_ms, "pulse period in ms; edges are at exact multiples of it in CLOCK_REALTIME (default 100)");
 
+#ifndef LAB_SPLIT_HANDLER
+#define LAB_SPLIT_HANDLER 0
+#endif
+#if LAB_SPLIT_HANDLER
+static char *mode = "split";
+#else
 static char *mode = "threaded";
+#endif
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "PPS handler: threaded (old pps-gpio), nothread (IRQF_NO_THREAD), split (hard-IRQ timestamp + threaded pps_event)");
+MODULE_PARM_DESC(mode, "PPS handler: threaded (old pps-gpio) or nothread (IRQF_NO_THREAD) in the single-handler build; split (hard-IRQ timestamp + threaded pps_event) in the split build");
 
 static unsigned int records = 2048;
 module_param(records, uint, 0444);
 MODULE_PARM_DESC(records, "number of per-edge records kept in /proc/ppsbench_lab (ring buffer)");
+
+static bool generator = true;
+static const struct kernel_param_ops lab_generator_ops;
+module_param_cb(generator, &lab_generator_ops, &generator, 0644);
+MODULE_PARM_DESC(generator, "1: the hrtimer drives lines 0 and 1; 0: it stops and output line 2 drives them (a jumper wire)");
 
 static unsigned int width_pct = 20;
 module_param(width_pct, uint, 0444);
@@ -104,6 +130,11 @@ struct lab {
 	u64 edge_seq;
 	u64 timer_late; /* edges skipped because the timer fired after the next edge was due */
 
+	/* The jumper wire (line 2): set_value() notes the time and edge, the irq_work raises it. */
+	struct irq_work wire_work;
+	s64 wire_set_ns;
+	unsigned int wire_edge_type;
+
 	struct gpio_desc *pps_desc;
 	int irq;
 	enum lab_mode mode;
@@ -134,14 +165,30 @@ static struct lab_record *lab_slot(struct lab *l, u64 edge)
 
 /* ---- the virtual GPIO chip: input-only lines whose level the timer drives ---- */
 
+static void lab_wire_set(struct lab *l, int value);
+
 static int lab_gpio_get_direction(struct gpio_chip *gc, unsigned int offset)
 {
-	return GPIO_LINE_DIRECTION_IN;
+	return offset == LAB_LINE_WIRE ? GPIO_LINE_DIRECTION_OUT : GPIO_LINE_DIRECTION_IN;
 }
 
 static int lab_gpio_direction_input(struct gpio_chip *gc, unsigned int offset)
 {
+	return offset == LAB_LINE_WIRE ? -EPERM : 0;
+}
+
+static int lab_gpio_direction_output(struct gpio_chip *gc, unsigned int offset, int value)
+{
+	if (offset != LAB_LINE_WIRE)
+		return -EPERM;
+	lab_wire_set(gpiochip_get_data(gc), value);
 	return 0;
+}
+
+static void lab_gpio_set(struct gpio_chip *gc, unsigned int offset, int value)
+{
+	if (offset == LAB_LINE_WIRE)
+		lab_wire_set(gpiochip_get_data(gc), value);
 }
 
 static int lab_gpio_get(struct gpio_chip *gc, unsigned int offset)
@@ -192,7 +239,7 @@ static const struct irq_chip lab_irq_chip = {
 	GPIOCHIP_IRQ_RESOURCE_HELPERS,
 };
 
-static const char *const lab_line_names[LAB_NLINES] = { "pps-in", "pulse-in" };
+static const char *const lab_line_names[LAB_NLINES] = { "pps-in", "pulse-in", "wire-out" };
 
 /* ---- the edge generator ---- */
 
@@ -204,6 +251,46 @@ static void lab_raise(struct lab *l, unsigned int line, unsigned int edge_type)
 	generic_handle_domain_irq_safe(l->gc.irq.domain, line);
 }
 
+/*
+ * A rising edge on both input lines, recorded: what the edge was meant for (`intended`), when
+ * its source acted (`fired`), and when each line's interrupt was raised. Hard-IRQ context.
+ */
+static void lab_rising_edge(struct lab *l, s64 intended, s64 fired)
+{
+	struct lab_record *r;
+	unsigned long flags;
+	u64 edge = ++l->edge_seq;
+
+	raw_spin_lock_irqsave(&l->ring_lock, flags);
+	r = lab_slot(l, edge);
+	memset(r, 0, sizeof(*r));
+	r->edge_seq = edge;
+	r->intended_ns = intended;
+	r->fired_ns = fired;
+	r->raised_ns = ktime_get_real_ns();
+	raw_spin_unlock_irqrestore(&l->ring_lock, flags);
+
+	WRITE_ONCE(l->pending_edge, edge);
+	set_bit(LAB_LINE_PPS, &l->level);
+	set_bit(LAB_LINE_GPIO, &l->level);
+	lab_raise(l, LAB_LINE_PPS, IRQ_TYPE_EDGE_RISING);
+
+	raw_spin_lock_irqsave(&l->ring_lock, flags);
+	r = lab_slot(l, edge);
+	if (r->edge_seq == edge)
+		r->gpio_raised_mono_ns = ktime_get_ns();
+	raw_spin_unlock_irqrestore(&l->ring_lock, flags);
+	lab_raise(l, LAB_LINE_GPIO, IRQ_TYPE_EDGE_RISING);
+}
+
+static void lab_falling_edge(struct lab *l)
+{
+	clear_bit(LAB_LINE_PPS, &l->level);
+	clear_bit(LAB_LINE_GPIO, &l->level);
+	lab_raise(l, LAB_LINE_PPS, IRQ_TYPE_EDGE_FALLING);
+	lab_raise(l, LAB_LINE_GPIO, IRQ_TYPE_EDGE_FALLING);
+}
+
 static s64 lab_next_multiple(s64 t, s64 p)
 {
 	return (div64_s64(t, p) + 1) * p;
@@ -213,39 +300,13 @@ static enum hrtimer_restart lab_timer_fn(struct hrtimer *t)
 {
 	struct lab *l = container_of(t, struct lab, timer);
 	s64 fired = ktime_get_real_ns();
-	unsigned long flags;
 
 	if (l->next_is_rise) {
-		struct lab_record *r;
-		u64 edge = ++l->edge_seq;
-
-		raw_spin_lock_irqsave(&l->ring_lock, flags);
-		r = lab_slot(l, edge);
-		memset(r, 0, sizeof(*r));
-		r->edge_seq = edge;
-		r->intended_ns = l->next_rise_ns;
-		r->fired_ns = fired;
-		r->raised_ns = ktime_get_real_ns();
-		raw_spin_unlock_irqrestore(&l->ring_lock, flags);
-
-		WRITE_ONCE(l->pending_edge, edge);
-		set_bit(LAB_LINE_PPS, &l->level);
-		set_bit(LAB_LINE_GPIO, &l->level);
-		lab_raise(l, LAB_LINE_PPS, IRQ_TYPE_EDGE_RISING);
-
-		raw_spin_lock_irqsave(&l->ring_lock, flags);
-		r = lab_slot(l, edge);
-		if (r->edge_seq == edge)
-			r->gpio_raised_mono_ns = ktime_get_ns();
-		raw_spin_unlock_irqrestore(&l->ring_lock, flags);
-		lab_raise(l, LAB_LINE_GPIO, IRQ_TYPE_EDGE_RISING);
+		lab_rising_edge(l, l->next_rise_ns, fired);
 		hrtimer_set_expires(t, ns_to_ktime(l->next_rise_ns + l->width_ns));
 		l->next_is_rise = false;
 	} else {
-		clear_bit(LAB_LINE_PPS, &l->level);
-		clear_bit(LAB_LINE_GPIO, &l->level);
-		lab_raise(l, LAB_LINE_PPS, IRQ_TYPE_EDGE_FALLING);
-		lab_raise(l, LAB_LINE_GPIO, IRQ_TYPE_EDGE_FALLING);
+		lab_falling_edge(l);
 		l->next_rise_ns += l->period_ns;
 		if (l->next_rise_ns <= fired) {
 			/* Emulation stalls can outlast a period: skip to the next multiple, count it. */
@@ -258,6 +319,66 @@ static enum hrtimer_restart lab_timer_fn(struct hrtimer *t)
 		l->next_is_rise = true;
 	}
 	return HRTIMER_RESTART;
+}
+
+static void lab_generator_start(struct lab *l)
+{
+	l->next_rise_ns = lab_next_multiple(ktime_get_real_ns(), l->period_ns);
+	l->next_is_rise = true;
+	hrtimer_start(&l->timer, ns_to_ktime(l->next_rise_ns), HRTIMER_MODE_ABS_HARD);
+}
+
+/* Writing the `generator` parameter starts or stops the timer; the lines are left low. */
+static int lab_generator_set(const char *val, const struct kernel_param *kp)
+{
+	bool was = generator;
+	int ret = param_set_bool(val, kp);
+
+	if (ret || !lab || generator == was)
+		return ret;
+	if (generator) {
+		lab_generator_start(lab);
+	} else {
+		hrtimer_cancel(&lab->timer);
+		clear_bit(LAB_LINE_PPS, &lab->level);
+		clear_bit(LAB_LINE_GPIO, &lab->level);
+	}
+	return 0;
+}
+
+static const struct kernel_param_ops lab_generator_ops = {
+	.set = lab_generator_set,
+	.get = param_get_bool,
+};
+
+/* ---- the jumper wire: output line 2 to input lines 0 and 1 ---- */
+
+/* Hard-IRQ context (IRQ_WORK_INIT_HARD, also on PREEMPT_RT), like an electrical edge's entry. */
+static void lab_wire_work_fn(struct irq_work *w)
+{
+	struct lab *l = container_of(w, struct lab, wire_work);
+	s64 set_ns = READ_ONCE(l->wire_set_ns);
+
+	if (READ_ONCE(l->wire_edge_type) == IRQ_TYPE_EDGE_RISING)
+		lab_rising_edge(l, set_ns, set_ns);
+	else
+		lab_falling_edge(l);
+}
+
+/* gpiolib's set callback, in the setting task's context (the GPIO character device ioctl). */
+static void lab_wire_set(struct lab *l, int value)
+{
+	bool high = value != 0;
+
+	/* While the generator runs the wire is not connected: the timer owns the inputs. */
+	if (READ_ONCE(generator) || test_bit(LAB_LINE_WIRE, &l->level) == high) {
+		assign_bit(LAB_LINE_WIRE, &l->level, high);
+		return;
+	}
+	assign_bit(LAB_LINE_WIRE, &l->level, high);
+	WRITE_ONCE(l->wire_set_ns, ktime_get_real_ns());
+	WRITE_ONCE(l->wire_edge_type, high ? IRQ_TYPE_EDGE_RISING : IRQ_TYPE_EDGE_FALLING);
+	irq_work_queue(&l->wire_work);
 }
 
 /* ---- the PPS handlers ---- */
@@ -294,8 +415,9 @@ static void lab_note_event(struct lab *l, u64 edge, s64 event_ns)
 	raw_spin_unlock_irqrestore(&l->ring_lock, flags);
 }
 
+#if !LAB_SPLIT_HANDLER
 /* Old pps-gpio shape: timestamp and pps_event() in one handler (threaded and nothread modes). */
-static irqreturn_t ppsbench_lab_irq_handler(int irq, void *data)
+static irqreturn_t pps_gpio_irq_handler(int irq, void *data)
 {
 	struct lab *l = data;
 	struct pps_event_time ts;
@@ -310,9 +432,9 @@ static irqreturn_t ppsbench_lab_irq_handler(int irq, void *data)
 	lab_note_event(l, edge, event_ns);
 	return IRQ_HANDLED;
 }
-
+#else
 /* Split shape, primary part: only the timestamp, in hard-IRQ context even on PREEMPT_RT. */
-static irqreturn_t ppsbench_lab_irq_hardirq(int irq, void *data)
+static irqreturn_t pps_gpio_irq_hardirq(int irq, void *data)
 {
 	struct lab *l = data;
 	struct pps_event_time ts;
@@ -332,7 +454,7 @@ static irqreturn_t ppsbench_lab_irq_hardirq(int irq, void *data)
 }
 
 /* Split shape, threaded part: pps_event() takes a spinlock_t and wakes readers. */
-static irqreturn_t ppsbench_lab_irq_thread(int irq, void *data)
+static irqreturn_t pps_gpio_irq_thread(int irq, void *data)
 {
 	struct lab *l = data;
 	struct pps_event_time ts;
@@ -348,6 +470,7 @@ static irqreturn_t ppsbench_lab_irq_thread(int irq, void *data)
 	lab_note_event(l, edge, event_ns);
 	return IRQ_HANDLED;
 }
+#endif
 
 /* ---- /proc/ppsbench_lab ---- */
 
@@ -423,6 +546,9 @@ static int lab_parse_mode(const char *s, enum lab_mode *out)
 
 	if (i < 0)
 		return -EINVAL;
+	/* Only the handlers of this build's shape exist (see the top of the file). */
+	if ((i == LAB_SPLIT) != LAB_SPLIT_HANDLER)
+		return -EINVAL;
 	*out = i;
 	return 0;
 }
@@ -431,7 +557,6 @@ static int __init lab_init(void)
 {
 	struct gpio_irq_chip *girq;
 	struct lab *l;
-	s64 now;
 	int ret;
 
 	if (period_ms < 2 || period_ms > 10000) {
@@ -451,7 +576,8 @@ static int __init lab_init(void)
 	if (!l)
 		return -ENOMEM;
 	if (lab_parse_mode(mode, &l->mode)) {
-		pr_err("mode=%s: use threaded, nothread or split\n", mode);
+		pr_err("mode=%s: this build takes %s\n", mode,
+		       LAB_SPLIT_HANDLER ? "split" : "threaded or nothread");
 		ret = -EINVAL;
 		goto err_free;
 	}
@@ -463,6 +589,7 @@ static int __init lab_init(void)
 	}
 	raw_spin_lock_init(&l->ring_lock);
 	l->period_ns = (s64)period_ms * NSEC_PER_MSEC;
+	l->wire_work = IRQ_WORK_INIT_HARD(lab_wire_work_fn);
 	l->width_ns = div_s64(l->period_ns * width_pct, 100);
 
 	l->pdev = platform_device_register_simple(LAB_NAME, PLATFORM_DEVID_NONE, NULL, 0);
@@ -483,7 +610,9 @@ static int __init lab_init(void)
 	l->gc.can_sleep = false;
 	l->gc.get_direction = lab_gpio_get_direction;
 	l->gc.direction_input = lab_gpio_direction_input;
+	l->gc.direction_output = lab_gpio_direction_output;
 	l->gc.get = lab_gpio_get;
+	l->gc.set = lab_gpio_set;
 	girq = &l->gc.irq;
 	gpio_irq_chip_set_chip(girq, &lab_irq_chip);
 	girq->handler = handle_simple_irq;
@@ -501,7 +630,7 @@ static int __init lab_init(void)
 
 	/* Like pps-gpio: the PPS source's name is also the IRQ action's name, so the irq/N-name
 	 * thread and /proc/interrupts lead back to the PPS device. */
-	strscpy(l->info.name, LAB_NAME, PPS_MAX_NAME_LEN);
+	strscpy(l->info.name, LAB_PPS_NAME, PPS_MAX_NAME_LEN);
 	l->info.mode = PPS_CAPTUREASSERT | PPS_OFFSETASSERT | PPS_CANWAIT | PPS_TSFMT_TSPEC;
 	l->info.owner = THIS_MODULE;
 	l->info.dev = &l->pdev->dev;
@@ -526,19 +655,14 @@ static int __init lab_init(void)
 		goto err_desc;
 	}
 
-	switch (l->mode) {
-	case LAB_THREADED:
-		ret = request_irq(l->irq, ppsbench_lab_irq_handler, IRQF_TRIGGER_RISING, LAB_NAME, l);
-		break;
-	case LAB_NOTHREAD:
-		ret = request_irq(l->irq, ppsbench_lab_irq_handler, IRQF_TRIGGER_RISING | IRQF_NO_THREAD,
-				  LAB_NAME, l);
-		break;
-	case LAB_SPLIT:
-		ret = request_threaded_irq(l->irq, ppsbench_lab_irq_hardirq, ppsbench_lab_irq_thread,
-					   IRQF_TRIGGER_RISING | IRQF_ONESHOT, LAB_NAME, l);
-		break;
-	}
+#if LAB_SPLIT_HANDLER
+	ret = request_threaded_irq(l->irq, pps_gpio_irq_hardirq, pps_gpio_irq_thread,
+				   IRQF_TRIGGER_RISING | IRQF_ONESHOT, LAB_PPS_NAME, l);
+#else
+	ret = request_irq(l->irq, pps_gpio_irq_handler,
+			  IRQF_TRIGGER_RISING | (l->mode == LAB_NOTHREAD ? IRQF_NO_THREAD : 0),
+			  LAB_PPS_NAME, l);
+#endif
 	if (ret) {
 		pr_err("requesting IRQ %d (mode %s): %d\n", l->irq, lab_mode_names[l->mode], ret);
 		goto err_desc;
@@ -553,14 +677,12 @@ static int __init lab_init(void)
 
 	hrtimer_init(&l->timer, CLOCK_REALTIME, HRTIMER_MODE_ABS_HARD);
 	l->timer.function = lab_timer_fn;
-	now = ktime_get_real_ns();
-	l->next_rise_ns = lab_next_multiple(now, l->period_ns);
-	l->next_is_rise = true;
-	hrtimer_start(&l->timer, ns_to_ktime(l->next_rise_ns), HRTIMER_MODE_ABS_HARD);
+	if (generator)
+		lab_generator_start(l);
 
-	pr_info("%s on irq %d (%s handler), gpiochip %s lines %s/%s, period %u ms\n",
+	pr_info("%s on irq %d (%s handler), gpiochip %s lines %s/%s/%s, period %u ms\n",
 		dev_name(&l->pps->dev), l->irq, lab_mode_names[l->mode], l->chip_name,
-		lab_line_names[0], lab_line_names[1], period_ms);
+		lab_line_names[0], lab_line_names[1], lab_line_names[2], period_ms);
 	return 0;
 
 err_irq:
@@ -586,6 +708,7 @@ static void __exit lab_exit(void)
 	struct lab *l = lab;
 
 	hrtimer_cancel(&l->timer);
+	irq_work_sync(&l->wire_work);
 	proc_remove(l->proc);
 	free_irq(l->irq, l);
 	gpiochip_free_own_desc(l->pps_desc);

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ppsbench/chrony/summary.hpp"
+#include "ppsbench/stats/analyze.hpp"
+#include "ppsbench/store/capture_file.hpp"
+
+namespace ppsbench::analysis {
+
+// What `report`, `compare` and `gate` know about one run: who it is and every statistic.
+struct RunAnalysis {
+    std::string label;  // --label, else the kernel fingerprint's label, else the source
+    std::string file;
+    bool simulated = false;
+    nlohmann::json meta = nlohmann::json::object();
+    stats::RunStatistics stats;
+    std::optional<chrony::ChronySummary> chrony;  // when the run sampled chronyd
+    // Problems met while reading or analysing (a torn last line, no end record), shown once.
+    std::vector<std::string> warnings;
+};
+
+struct AnalysisSettings {
+    std::optional<std::int64_t> period_ns;  // --period: overrides the recorded period
+    int detrend_degree = 1;                 // --detrend
+    double outlier_k = 8.0;                 // --outlier-k
+    std::optional<double> bin_width_ns;     // --bin-width
+    // Keep the per-pulse series: plots and the bootstrap of compare/gate need them.
+    bool keep_series = false;
+};
+
+RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettings& settings);
+
+// Reads FILE: a capture file, or a JSON summary saved from `report --format json` (a baseline
+// for `gate` that does not need the pulses). Summaries carry no series, so comparisons against
+// them use the F-interval only.
+std::vector<RunAnalysis> load_runs(const std::string& path, const AnalysisSettings& settings);
+
+}  // namespace ppsbench::analysis

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ppsbench::render {
+
+// One check of a gate, as a JUnit test case: CI systems (GitLab, Jenkins, GitHub actions with a
+// JUnit reporter) show these per check.
+struct JunitCase {
+    std::string name;       // "PREEMPT_RT: σ ratio ≤ 1.25"
+    std::string classname;  // "ppsbench.gate"
+    bool failed = false;
+    std::string message;  // one line: the numbers and the rule
+    std::string details;  // more text for the failure body / system-out
+};
+
+void write_junit(const std::string& suite_name, const std::vector<JunitCase>& cases,
+                 std::ostream& out);
+
+}  // namespace ppsbench::render

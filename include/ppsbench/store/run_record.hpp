@@ -1,0 +1,135 @@
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ppsbench/core/duration.hpp"
+#include "ppsbench/core/pulse.hpp"
+#include "ppsbench/core/utc_time.hpp"
+#include "ppsbench/version.hpp"
+
+namespace ppsbench::store {
+
+// Why a capture ended. Defined here, with the record that stores it; the capture loop decides it.
+enum class StopReason {
+    count_reached,     // --count pulses captured
+    duration_elapsed,  // --duration passed
+    interrupted,       // Ctrl-C or SIGTERM
+    end_of_stream,     // a finite source ran out (replay, an import)
+    rotated,           // not the run's end: --rotate closed this file, the run went on in the next
+};
+std::string_view to_string(StopReason reason);
+std::optional<StopReason> parse_stop_reason(std::string_view text);
+
+// The real-time settings the capture thread ran under.
+struct CaptureProcess {
+    std::optional<int> sched_fifo_priority;
+    std::optional<int> cpu;
+    bool mlock = false;
+};
+
+// One path of a two-source run, and where its partner's file is.
+struct DualLink {
+    std::string path;  // "A" or "B"
+    std::string peer_source;
+    std::string peer_file;
+};
+
+// A `ppsbench latency` loopback run (meta "kind": "latency"): the line driven and how often.
+struct LatencyDrive {
+    std::string drive;  // "CHIP:LINE"
+    nlohmann::json drive_details = nlohmann::json::object();
+    core::Duration interval{0};
+};
+
+// One file of a `run --rotate`: its place in the run's chain of files.
+struct Rotation {
+    std::uint64_t index = 0;  // 0 for the run's first file
+    core::Duration interval{0};
+    std::optional<std::string> previous_file;  // absent in the first file
+};
+
+// The `# meta` line of a capture file: what was captured, how, where and when. Every writer
+// (run, dual run, latency, chrony import, demo) fills one of these and every reader gets one back;
+// store::to_json/from_json below are the only places that know the JSON keys. What the code
+// decides on is typed; what is only recorded for people (the kernel's uname, a source's details,
+// the system fingerprint, an import's provenance) stays JSON.
+struct RunMeta {
+    std::string tool_version = version_string;  // of the ppsbench that wrote the file
+    std::string label;
+    std::string source;       // the spec as given: "pps:/dev/pps0", "sim:threaded"
+    std::string source_kind;  // "pps", "gpio", "sim", "replay", "chrony-refclocks": for people
+    bool simulated = false;
+    core::EdgeSelection edges = core::EdgeSelection::assert_only;
+    core::Duration period = std::chrono::seconds{1};
+    core::ClockId clock = core::ClockId::realtime;
+    std::int64_t start_realtime_ns = 0;
+    // A live run's start is shown to the nanosecond, an import's (its first pulse) to the second.
+    core::UtcPrecision start_time_precision = core::UtcPrecision::nanoseconds;
+
+    // Facts of the capturing host and process: absent for an import.
+    std::optional<std::string> host;
+    std::optional<nlohmann::json> kernel;
+    std::optional<nlohmann::json> source_details;
+    std::optional<std::vector<std::string>> command_line;
+    std::optional<CaptureProcess> capture_process;
+    std::optional<std::uint64_t> planned_count;
+    std::optional<core::Duration> planned_duration;
+    // The kernel/PREEMPT_RT fingerprint of a device run (null when it could not be read).
+    std::optional<nlohmann::json> system;
+
+    std::optional<DualLink> dual;
+    std::optional<LatencyDrive> latency;
+    // Where an imported file came from (format, file, counts).
+    std::optional<nlohmann::json> import;
+    std::optional<Rotation> rotation;
+};
+
+nlohmann::json to_json(const RunMeta& meta);
+// Lenient, like every reader before it: a missing or mistyped key keeps its default, so files
+// from older versions and hand-made fixtures still load.
+RunMeta run_meta_from_json(const nlohmann::json& json);
+
+// The figures a latency run ends with.
+struct LatencyCounts {
+    std::uint64_t edges_driven = 0;
+    std::uint64_t unseen_edges = 0;
+    std::uint64_t stray_events = 0;
+    std::uint64_t cpu_ticks = 0;
+    std::uint64_t cpu_idle_ticks = 0;
+    std::optional<double> cpu_idle_fraction;
+};
+
+// How a file of a `run --rotate` ends: the counts of an EndRecord are the run's up to that point;
+// this is the file's own share and where the run goes on.
+struct RotatedFileEnd {
+    std::uint64_t pulses_in_file = 0;
+    std::optional<std::string> next_file;  // a file closed at a seam
+    std::optional<std::uint64_t> files;    // the run's last file: how many the run wrote
+};
+
+// The `# end` note: how the run finished. Its absence means it did not (crash, power cut).
+struct EndRecord {
+    StopReason stop_reason = StopReason::end_of_stream;
+    std::uint64_t pulses = 0;
+    std::optional<std::uint64_t> missed_pulses;
+    std::optional<std::uint64_t> timeouts;
+    std::optional<LatencyCounts> latency;
+    std::optional<core::Duration> elapsed;
+    std::optional<std::int64_t> end_realtime_ns;
+    core::UtcPrecision end_time_precision = core::UtcPrecision::nanoseconds;
+    std::optional<std::string> stopped_by;
+    std::optional<int> signal;
+    std::optional<std::string> failure;
+    std::optional<std::uint64_t> skipped_lines;  // an import's malformed lines
+    std::optional<RotatedFileEnd> rotation;
+};
+
+nlohmann::json to_json(const EndRecord& end);
+EndRecord end_record_from_json(const nlohmann::json& json);
+
+}  // namespace ppsbench::store

@@ -1,0 +1,92 @@
+#include "ppsbench/analysis/comparison.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+
+#include "ppsbench/stats/confidence.hpp"
+
+namespace ppsbench::analysis {
+
+namespace {
+
+const std::vector<double>* headline_series(const RunAnalysis& run) {
+    if (!run.stats.series) {
+        return nullptr;
+    }
+    const auto& series = *run.stats.series;
+    return run.stats.offset_ns ? &series.offset_ns : &series.detrended_ns;
+}
+
+bool is_time(Quantity q) {
+    return q == Quantity::time_ns;
+}
+
+}  // namespace
+
+stats::Interval SigmaRatio::conservative() const {
+    stats::Interval widest = f_interval;
+    if (std::isfinite(bootstrap.lo)) {
+        if (!std::isfinite(widest.lo)) {
+            return bootstrap;
+        }
+        widest.lo = std::min(widest.lo, bootstrap.lo);
+        widest.hi = std::max(widest.hi, bootstrap.hi);
+    }
+    return widest;
+}
+
+int SigmaRatio::direction() const {
+    const auto ci = conservative();
+    if (!std::isfinite(ci.lo)) {
+        return 0;
+    }
+    if (ci.lo > 1.0) {
+        return 1;
+    }
+    if (ci.hi < 1.0) {
+        return -1;
+    }
+    return 0;
+}
+
+SigmaRatio sigma_ratio(const RunAnalysis& run, const RunAnalysis& baseline, double confidence,
+                       std::uint64_t seed) {
+    const auto& a = run.stats.headline();
+    const auto& b = baseline.stats.headline();
+    SigmaRatio r;
+    r.confidence = confidence;
+    r.ratio = a.stddev / b.stddev;
+    r.f_interval = stats::stddev_ratio_f_interval(a.stddev, a.count, b.stddev, b.count, confidence);
+    const auto* sa = headline_series(run);
+    const auto* sb = headline_series(baseline);
+    if (sa != nullptr && sb != nullptr) {
+        stats::BootstrapOptions options;
+        options.seed = seed;
+        options.confidence = confidence;
+        r.bootstrap = stats::stddev_ratio_bootstrap(*sa, *sb, options);
+    }
+    return r;
+}
+
+Comparison compare(const RunAnalysis& baseline, const std::vector<RunAnalysis>& runs,
+                   std::vector<Metric> metrics, double confidence) {
+    Comparison comparison;
+    comparison.baseline = &baseline;
+    comparison.confidence = confidence;
+    comparison.metrics = std::move(metrics);
+    for (const auto& run : runs) {
+        ComparedRun compared;
+        compared.run = &run;
+        compared.sigma = sigma_ratio(run, baseline, confidence);
+        for (const auto& metric : comparison.metrics) {
+            compared.ratios.push_back(is_time(metric.quantity)
+                                          ? metric.value(run) / metric.value(baseline)
+                                          : std::numeric_limits<double>::quiet_NaN());
+        }
+        comparison.runs.push_back(std::move(compared));
+    }
+    return comparison;
+}
+
+}  // namespace ppsbench::analysis

@@ -1,0 +1,312 @@
+// The metric registry: every figure ppsbench reports, once. A row here is what a new statistic
+// needs besides its computation in stats: tables, --metrics, CSV, the report document (written
+// and read back as a gate baseline) and Prometheus all iterate these rows.
+#include "ppsbench/analysis/metrics.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "ppsbench/core/duration.hpp"
+#include "ppsbench/core/error.hpp"
+
+namespace ppsbench::analysis {
+
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+using stats::Summary;
+
+// A count of the run: a headline column and a top-level number of the report document.
+struct CountRow {
+    const char* key;
+    const char* title;
+    const char* json_key;  // column key and document key
+    double (*get)(const stats::RunStatistics&);
+    void (*restore)(stats::RunStatistics&, double);  // null: not read back from a document
+    const char* prometheus;
+    const char* help;
+};
+
+const CountRow count_rows[] = {
+    {"pulses", "pulses", "pulses", [](const stats::RunStatistics& s) { return double(s.pulses); },
+     [](stats::RunStatistics& s, double v) { s.pulses = static_cast<std::size_t>(v); },
+     "ppsbench_pulses", "Pulses analysed in the run."},
+    {"missed", "missed", "missed_pulses",
+     [](const stats::RunStatistics& s) { return double(s.missed_pulses); },
+     [](stats::RunStatistics& s, double v) { s.missed_pulses = static_cast<std::uint64_t>(v); },
+     "ppsbench_missed_pulses", "Missed pulses (sequence and time gaps)."},
+    {"outliers", "outliers", "outliers",
+     [](const stats::RunStatistics& s) { return double(s.outliers.pulses.size()); }, nullptr,
+     "ppsbench_outliers", "Pulses flagged as outliers (not dropped)."},
+};
+
+// A figure of a series summary: the headline metric (offset, or detrended residuals on a
+// monotonic clock) and the figure's key in every series object of the report document.
+struct SummaryRow {
+    const char* key;
+    const char* title;
+    const char* document_key;
+    bool abs_percentile;  // |offset| percentiles: "offset_abs_<key>_ns", one Prometheus family
+    double (*get)(const Summary&);
+    void (*set)(Summary&, double);
+    Quantity quantity;
+    const char* prometheus;  // family name; "" when not exported
+    const char* help;
+    const char* quantile;  // the percentile's quantile label in its shared family
+};
+
+#define PPSBENCH_FIELD(member) \
+    [](const Summary& s) { return s.member; }, [](Summary& s, double v) { s.member = v; }
+
+constexpr const char* percentile_family = "ppsbench_offset_abs_seconds";
+constexpr const char* percentile_help = "Percentiles of |offset| (numpy linear interpolation).";
+
+const SummaryRow summary_rows[] = {
+    {"mean", "mean", "mean", false, PPSBENCH_FIELD(mean), Quantity::signed_time_ns,
+     "ppsbench_offset_mean_seconds",
+     "Mean phase offset from the top of the period (detrended residuals on monotonic clocks).", ""},
+    {"sigma", "raw PPS jitter (σ)", "stddev", false, PPSBENCH_FIELD(stddev), Quantity::time_ns,
+     "ppsbench_offset_stddev_seconds",
+     "Raw PPS jitter: sample standard deviation (n-1) of the offset.", ""},
+    {"p2p", "peak-to-peak", "peak_to_peak", false, PPSBENCH_FIELD(peak_to_peak), Quantity::time_ns,
+     "ppsbench_offset_peak_to_peak_seconds", "Peak-to-peak of the offset.", ""},
+    {"rms", "RMS", "rms", false, PPSBENCH_FIELD(rms), Quantity::time_ns,
+     "ppsbench_offset_rms_seconds", "RMS of the offset (includes the mean).", ""},
+    {"median", "median", "median", false, PPSBENCH_FIELD(median), Quantity::signed_time_ns, "", "",
+     ""},
+    {"robust_sigma", "robust σ (MAD)", "robust_stddev", false, PPSBENCH_FIELD(robust_stddev),
+     Quantity::time_ns, "", "", ""},
+    {"min", "min", "min", false, PPSBENCH_FIELD(min), Quantity::signed_time_ns, "", "", ""},
+    {"max", "max", "max", false, PPSBENCH_FIELD(max), Quantity::signed_time_ns, "", "", ""},
+    {"p50", "|offset| p50", "p50", true, PPSBENCH_FIELD(abs_percentiles.p50), Quantity::time_ns,
+     percentile_family, percentile_help, "0.5"},
+    {"p90", "|offset| p90", "p90", true, PPSBENCH_FIELD(abs_percentiles.p90), Quantity::time_ns,
+     percentile_family, percentile_help, "0.9"},
+    {"p99", "|offset| p99", "p99", true, PPSBENCH_FIELD(abs_percentiles.p99), Quantity::time_ns,
+     percentile_family, percentile_help, "0.99"},
+    {"p99.9", "|offset| p99.9", "p99.9", true, PPSBENCH_FIELD(abs_percentiles.p99_9),
+     Quantity::time_ns, percentile_family, percentile_help, "0.999"},
+    {"p99.99", "|offset| p99.99", "p99.99", true, PPSBENCH_FIELD(abs_percentiles.p99_99),
+     Quantity::time_ns, percentile_family, percentile_help, "0.9999"},
+    {"max_abs", "|offset| max", "max", true, PPSBENCH_FIELD(abs_percentiles.max), Quantity::time_ns,
+     percentile_family, percentile_help, "1"},
+};
+
+#undef PPSBENCH_FIELD
+
+Metric plain_metric(std::string key, std::string title, std::string json_key, Quantity quantity,
+                    std::function<double(const RunAnalysis&)> value) {
+    return {std::move(key),
+            std::move(title),
+            std::move(json_key),
+            quantity,
+            std::move(value),
+            "",
+            "",
+            ""};
+}
+
+Metric count_metric(const CountRow& row) {
+    return {row.key,
+            row.title,
+            row.json_key,
+            Quantity::count,
+            [get = row.get](const RunAnalysis& r) { return get(r.stats); },
+            row.prometheus,
+            row.help,
+            ""};
+}
+
+// The series people quote: the phase offset on a realtime clock, the detrended residuals on a
+// monotonic one (a GPIO source has no top of the second).
+Metric headline_metric(const SummaryRow& row) {
+    std::string json_key = row.abs_percentile ? fmt::format("offset_abs_{}_ns", row.key)
+                                              : fmt::format("offset_{}_ns", row.document_key);
+    return {row.key,
+            row.title,
+            std::move(json_key),
+            row.quantity,
+            [get = row.get](const RunAnalysis& r) { return get(r.stats.headline()); },
+            row.prometheus,
+            row.help,
+            row.quantile};
+}
+
+// The rest: figures of the other series, and chrony's view, which the document keeps whole.
+void add_other_metrics(std::vector<Metric>& metrics) {
+    metrics.push_back(plain_metric(
+        "sigma_no_outliers", "σ without outliers", "offset_stddev_without_outliers_ns",
+        Quantity::time_ns,
+        [](const RunAnalysis& r) { return r.stats.headline_without_outliers().stddev; }));
+    metrics.push_back(
+        plain_metric("detrended_sigma", "detrended σ", "detrended_stddev_ns", Quantity::time_ns,
+                     [](const RunAnalysis& r) { return r.stats.detrended_ns.stddev; }));
+    metrics.push_back(plain_metric(
+        "detrended_p2p", "detrended p-p", "detrended_peak_to_peak_ns", Quantity::time_ns,
+        [](const RunAnalysis& r) { return r.stats.detrended_ns.peak_to_peak; }));
+    metrics.push_back(plain_metric(
+        "period_sigma", "period jitter σ", "period_jitter_stddev_ns", Quantity::time_ns,
+        [](const RunAnalysis& r) { return r.stats.period_jitter_ns.stddev; }));
+    metrics.push_back(plain_metric(
+        "period_p2p", "period jitter p-p", "period_jitter_peak_to_peak_ns", Quantity::time_ns,
+        [](const RunAnalysis& r) { return r.stats.period_jitter_ns.peak_to_peak; }));
+    Metric rms_offset =
+        plain_metric("rms_offset", "RMS offset (chrony)", "chrony_rms_offset_ns", Quantity::time_ns,
+                     [](const RunAnalysis& r) {
+                         const auto end = r.chrony ? r.chrony->rms_offset_end_ns() : std::nullopt;
+                         return end ? static_cast<double>(*end) : nan;
+                     });
+    rms_offset.prometheus = "ppsbench_chrony_rms_offset_seconds";
+    rms_offset.prometheus_help = "chrony's RMS offset at the end of the run (tracking).";
+    metrics.push_back(std::move(rms_offset));
+    metrics.push_back(plain_metric(
+        "rms_offset_mean", "mean RMS offset (chrony)", "chrony_rms_offset_mean_ns",
+        Quantity::time_ns, [](const RunAnalysis& r) {
+            return r.chrony && r.chrony->rms_offset_mean_ns ? *r.chrony->rms_offset_mean_ns : nan;
+        }));
+    metrics.push_back(plain_metric("pps_stddev", "PPS std dev (chrony)", "chrony_pps_std_dev_ns",
+                                   Quantity::time_ns, [](const RunAnalysis& r) {
+                                       return r.chrony && r.chrony->pps_stats_end
+                                                  ? static_cast<double>(
+                                                        r.chrony->pps_stats_end->std_dev_ns)
+                                                  : nan;
+                                   }));
+}
+
+std::vector<Metric> make_registry() {
+    std::vector<Metric> metrics;
+    for (const auto& row : count_rows) {
+        metrics.push_back(count_metric(row));
+    }
+    metrics.push_back(plain_metric(
+        "clock_steps", "clock steps", "clock_steps", Quantity::count,
+        [](const RunAnalysis& r) { return static_cast<double>(r.stats.clock_steps.size()); }));
+    for (const auto& row : summary_rows) {
+        metrics.push_back(headline_metric(row));
+    }
+    add_other_metrics(metrics);
+    return metrics;
+}
+
+// "tdev@10s": a stability figure at the octave tau nearest to the one asked for.
+std::optional<Metric> stability_metric(std::string_view key) {
+    const auto at = key.find('@');
+    if (at == std::string_view::npos) {
+        return std::nullopt;
+    }
+    const std::string_view name = key.substr(0, at);
+    const auto& figures = stability_figures();
+    const auto figure = std::find_if(figures.begin(), figures.end(),
+                                     [&](const StabilityFigure& f) { return f.name == name; });
+    if (figure == figures.end()) {
+        return std::nullopt;
+    }
+    const double tau_s =
+        static_cast<double>(core::parse_duration(key.substr(at + 1), "--metrics").count()) / 1e9;
+    return plain_metric(
+        std::string(key), fmt::format("{} τ={}", name, key.substr(at + 1)),
+        fmt::format("{}_at_{}s", name, tau_s),
+        figure->is_time ? Quantity::time_ns : Quantity::plain,
+        [pick = figure->values, tau_s, is_time = figure->is_time](const RunAnalysis& r) {
+            if (!r.stats.stability) {
+                return nan;
+            }
+            const auto& taus = r.stats.stability->tau_s;
+            const auto& values = (*r.stats.stability).*pick;
+            for (std::size_t i = 0; i < taus.size() && i < values.size(); ++i) {
+                // Octave taus: accept the one within a factor √2 of the request.
+                if (std::fabs(std::log2(taus[i] / tau_s)) <= 0.5) {
+                    return is_time ? values[i] * 1e9 : values[i];
+                }
+            }
+            return nan;
+        });
+}
+
+}  // namespace
+
+const std::vector<Metric>& all_metrics() {
+    static const std::vector<Metric> registry = make_registry();
+    return registry;
+}
+
+const std::vector<SummaryFigure>& summary_figures() {
+    static const std::vector<SummaryFigure> figures = [] {
+        std::vector<SummaryFigure> list;
+        for (const auto& row : summary_rows) {
+            list.push_back({row.document_key, row.abs_percentile, row.get, row.set});
+        }
+        return list;
+    }();
+    return figures;
+}
+
+const std::vector<RunCount>& run_counts() {
+    static const std::vector<RunCount> counts = [] {
+        std::vector<RunCount> list;
+        for (const auto& row : count_rows) {
+            list.push_back({row.json_key, row.get, row.restore});
+        }
+        return list;
+    }();
+    return counts;
+}
+
+const std::vector<StabilityFigure>& stability_figures() {
+    static const std::vector<StabilityFigure> figures = {
+        {"adev", "adev", &stats::Stability::adev, false},
+        {"mdev", "mdev", &stats::Stability::mdev, false},
+        {"tdev", "tdev_s", &stats::Stability::tdev_s, true},
+        {"mtie", "mtie_s", &stats::Stability::mtie_s, true},
+    };
+    return figures;
+}
+
+std::string metric_names() {
+    std::string names;
+    for (const auto& m : all_metrics()) {
+        names += (names.empty() ? "" : ", ") + m.key;
+    }
+    std::string parsed;
+    for (const auto& f : stability_figures()) {
+        parsed += fmt::format("{}@TAU, ", f.name);
+    }
+    parsed.resize(parsed.size() - 2);
+    return fmt::format("{}, {} (e.g. tdev@16s)", names, parsed);
+}
+
+Metric find_metric(std::string_view key) {
+    for (const auto& metric : all_metrics()) {
+        if (metric.key == key) {
+            return metric;
+        }
+    }
+    if (auto metric = stability_metric(key)) {
+        return *metric;
+    }
+    throw core::UsageError(
+        fmt::format("--metrics: unknown metric '{}'; known: {}", key, metric_names()));
+}
+
+std::vector<Metric> parse_metrics(std::string_view list) {
+    std::vector<Metric> metrics;
+    while (!list.empty()) {
+        const auto comma = list.find(',');
+        const auto key = list.substr(0, comma);
+        if (!key.empty()) {
+            metrics.push_back(find_metric(key));
+        }
+        list = comma == std::string_view::npos ? "" : list.substr(comma + 1);
+    }
+    if (metrics.empty()) {
+        throw core::UsageError(
+            fmt::format("--metrics: name at least one metric; known: {}", metric_names()));
+    }
+    return metrics;
+}
+
+}  // namespace ppsbench::analysis

@@ -1,0 +1,95 @@
+#include "ppsbench/analysis/plot_data.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ppsbench/stats/histogram.hpp"
+
+namespace ppsbench::analysis {
+
+namespace {
+
+const std::vector<double>* headline_series(const RunAnalysis& run) {
+    if (!run.stats.series) {
+        return nullptr;
+    }
+    return run.stats.offset_ns ? &run.stats.series->offset_ns : &run.stats.series->detrended_ns;
+}
+
+}  // namespace
+
+Plot make_plot(const std::vector<RunAnalysis>& runs, std::size_t max_points) {
+    Plot plot;
+    plot.value_name = std::all_of(runs.begin(), runs.end(),
+                                  [](const auto& r) { return r.stats.offset_ns.has_value(); })
+                          ? "phase offset"
+                          : "detrended residual";
+    plot.title = "PPS " + plot.value_name + " by run";
+    // One axis for every run: a shared range and a bin width that resolves the narrowest run.
+    double lo = INFINITY;
+    double hi = -INFINITY;
+    double width = INFINITY;
+    for (const auto& run : runs) {
+        const auto* series = headline_series(run);
+        if (series == nullptr || series->empty()) {
+            continue;
+        }
+        const auto histogram = stats::make_histogram(*series, {});
+        lo = std::min(lo, histogram.lower_edge);
+        hi = std::max(hi, histogram.upper_edge());
+        width = std::min(width, histogram.bin_width);
+    }
+    if (!std::isfinite(lo) || !(width > 0)) {
+        lo = -1;
+        hi = 1;
+        width = 1;
+    }
+    // At most 120 bins across the shared range keeps the plot readable.
+    width = std::max(width, (hi - lo) / 120.0);
+    plot.bins_lower_ns = lo;
+    plot.bin_width_ns = width;
+    for (const auto& run : runs) {
+        PlotRun pr;
+        pr.label = run.simulated ? run.label + " (simulated)" : run.label;
+        plot.simulated = plot.simulated || run.simulated;
+        const auto* series = headline_series(run);
+        if (series != nullptr && !series->empty()) {
+            stats::HistogramOptions options;
+            options.bin_width = width;
+            options.lower = lo;
+            options.upper = hi;
+            options.max_bins = 100000;
+            const auto histogram = stats::make_histogram(*series, options);
+            for (auto count : histogram.counts) {
+                pr.bin_counts.push_back(static_cast<double>(count) /
+                                        static_cast<double>(series->size()));
+            }
+            const auto& pulse_index = run.stats.series->index;
+            const double period_s = static_cast<double>(run.stats.period_ns) / 1e9;
+            const std::size_t n = series->size();
+            const std::size_t bucket =
+                std::max<std::size_t>(1, (2 * n + max_points - 1) / max_points);
+            for (std::size_t start = 0; start < n; start += bucket) {
+                const std::size_t end = std::min(n, start + bucket);
+                auto [mn, mx] = std::minmax_element(series->begin() + static_cast<long>(start),
+                                                    series->begin() + static_cast<long>(end));
+                for (auto it : {mn, mx}) {
+                    const auto i = static_cast<std::size_t>(it - series->begin());
+                    const double t =
+                        i < pulse_index.size()
+                            ? static_cast<double>(pulse_index[i] - pulse_index[0]) * period_s
+                            : static_cast<double>(i) * period_s;
+                    pr.time_s.push_back(t);
+                    pr.value_ns.push_back(*it);
+                    if (mn == mx) {
+                        break;
+                    }
+                }
+            }
+        }
+        plot.runs.push_back(std::move(pr));
+    }
+    return plot;
+}
+
+}  // namespace ppsbench::analysis

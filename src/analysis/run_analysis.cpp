@@ -1,0 +1,98 @@
+#include "ppsbench/analysis/run_analysis.hpp"
+
+#include <fmt/format.h>
+#include <filesystem>
+#include <fstream>
+
+#include "ppsbench/analysis/report_document.hpp"
+#include "ppsbench/chrony/json.hpp"
+#include "ppsbench/core/duration.hpp"
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/store/capture_reader.hpp"
+
+namespace ppsbench::analysis {
+
+namespace {
+
+std::string run_label(const store::CaptureFile& file) {
+    if (!file.label().empty()) {
+        return file.label();
+    }
+    // The kernel fingerprint names the configuration: "6.1.0-27-rt-arm64 PREEMPT_RT, PPS IRQ
+    // threaded" is what a comparison row should say when nobody gave a label.
+    if (const auto it = file.meta.find("system"); it != file.meta.end() && it->is_object() &&
+                                                  it->contains("label") &&
+                                                  (*it)["label"].is_string()) {
+        return (*it)["label"].get<std::string>();
+    }
+    if (file.meta.contains("source") && file.meta["source"].is_string()) {
+        return file.meta["source"].get<std::string>();
+    }
+    return std::filesystem::path(file.path).filename().string();
+}
+
+std::optional<chrony::ChronySummary> chrony_of(const store::CaptureFile& file,
+                                               std::vector<std::string>& warnings) {
+    std::vector<chrony::ChronySample> samples;
+    for (const auto& note : file.notes) {
+        if (note.tag != "chrony") {
+            continue;
+        }
+        try {
+            samples.push_back(note.body.get<chrony::ChronySample>());
+        } catch (const std::exception& e) {
+            warnings.push_back(
+                fmt::format("{}: a chrony sample could not be read ({}); it is "
+                            "left out",
+                            file.path, e.what()));
+        }
+    }
+    if (samples.empty()) {
+        return std::nullopt;
+    }
+    return chrony::summarize(samples);
+}
+
+}  // namespace
+
+RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettings& settings) {
+    RunAnalysis run;
+    run.file = file.path;
+    run.label = run_label(file);
+    run.simulated = file.simulated();
+    run.meta = file.meta;
+    run.warnings = file.warnings;
+    if (file.end_record() == nullptr) {
+        run.warnings.push_back(fmt::format(
+            "{}: no end record: the run did not finish cleanly (crash or power cut); every "
+            "complete line is used",
+            file.path));
+    }
+    stats::AnalysisOptions options;
+    options.period_ns = settings.period_ns.value_or(
+        file.meta.value("period_ns", static_cast<std::int64_t>(core::ns_per_second)));
+    options.clock = core::parse_clock_id(file.meta.value("clock", std::string("realtime")))
+                        .value_or(core::ClockId::realtime);
+    options.detrend_degree = settings.detrend_degree;
+    options.outlier_k = settings.outlier_k;
+    options.keep_series = settings.keep_series;
+    if (settings.bin_width_ns) {
+        options.histogram.bin_width = *settings.bin_width_ns;
+    }
+    run.stats = stats::analyze(file.pulses, options);
+    for (const auto& note : run.stats.notes) {
+        run.warnings.push_back(fmt::format("{}: {}", file.path, note));
+    }
+    run.chrony = chrony_of(file, run.warnings);
+    return run;
+}
+
+std::vector<RunAnalysis> load_runs(const std::string& path, const AnalysisSettings& settings) {
+    std::ifstream in(path);
+    if (in && in.peek() == '{') {
+        return read_report_document(in, path);
+    }
+    return {analyze_capture(store::read_capture_file(path), settings)};
+}
+
+}  // namespace ppsbench::analysis

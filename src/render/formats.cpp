@@ -1,0 +1,52 @@
+// The output formats: one row each. A new format is its renderer file plus one row here;
+// --format, its --help text and the error message all read this table.
+#include <fmt/format.h>
+
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/render/renderer.hpp"
+
+namespace ppsbench::render {
+
+// Defined in src/render/<name>_renderer.cpp.
+std::unique_ptr<Renderer> make_text_renderer();
+std::unique_ptr<Renderer> make_markdown_renderer();
+std::unique_ptr<Renderer> make_csv_renderer();
+std::unique_ptr<Renderer> make_json_renderer();
+
+namespace {
+
+struct Format {
+    std::string_view name;
+    std::string_view alias;  // "" for none
+    std::unique_ptr<Renderer> (*make)();
+};
+
+constexpr Format formats[] = {
+    {"text", "", make_text_renderer},
+    {"markdown", "md", make_markdown_renderer},
+    {"csv", "", make_csv_renderer},
+    {"json", "", make_json_renderer},
+};
+
+}  // namespace
+
+std::unique_ptr<Renderer> make_renderer(std::string_view format) {
+    for (const auto& f : formats) {
+        if (format == f.name || (!f.alias.empty() && format == f.alias)) {
+            return f.make();
+        }
+    }
+    throw core::UsageError(fmt::format("--format {}: use {}", format, format_names()));
+}
+
+std::string format_names() {
+    std::string names;
+    const std::size_t n = std::size(formats);
+    for (std::size_t i = 0; i < n; ++i) {
+        names +=
+            std::string(i == 0 ? "" : (i + 1 == n ? " or " : ", ")) + std::string(formats[i].name);
+    }
+    return names;
+}
+
+}  // namespace ppsbench::render

@@ -1,0 +1,83 @@
+#include "ppsbench/render/gate_text.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+
+#include "ppsbench/render/units.hpp"
+
+namespace ppsbench::render {
+
+namespace {
+
+using analysis::GateCheck;
+
+std::string ratio_message(const GateCheck& check) {
+    const auto& ratio = check.ratio;
+    const auto ci = ratio.conservative();
+    return fmt::format(
+        "σ {} vs baseline {}: ratio {:.3f}, {:.0f} % CI {:.3f}–{:.3f} (F {:.3f}–{:.3f}, "
+        "bootstrap {}); {}",
+        format_ns(check.sigma_ns), format_ns(check.baseline_sigma_ns), ratio.ratio,
+        ratio.confidence * 100, ci.lo, ci.hi, ratio.f_interval.lo, ratio.f_interval.hi,
+        std::isfinite(ratio.bootstrap.lo)
+            ? fmt::format("{:.3f}–{:.3f}", ratio.bootstrap.lo, ratio.bootstrap.hi)
+            : std::string("n/a"),
+        check.failed ? fmt::format("the lower bound {:.3f} is above {:.2f}: a regression", ci.lo,
+                                   check.limit)
+        : ratio.ratio > check.limit
+            ? fmt::format("above {:.2f} but not statistically supported: pass", check.limit)
+            : std::string("pass"));
+}
+
+}  // namespace
+
+std::string check_name(const GateCheck& check) {
+    switch (check.kind) {
+        case GateCheck::Kind::sigma_ratio:
+            return fmt::format("σ ratio vs {} ≤ {:.2f}", check.what, check.limit);
+        case GateCheck::Kind::missed:
+            return fmt::format("missed pulses ≤ {:.0f}", check.limit);
+        case GateCheck::Kind::absolute:
+            break;
+    }
+    return fmt::format("{} ≤ {}", check.what, format_ns(check.limit));
+}
+
+std::string check_message(const GateCheck& check) {
+    switch (check.kind) {
+        case GateCheck::Kind::sigma_ratio:
+            return ratio_message(check);
+        case GateCheck::Kind::missed:
+            return fmt::format("{:.0f} missed pulses, limit {:.0f}", check.measured, check.limit);
+        case GateCheck::Kind::absolute:
+            break;
+    }
+    return fmt::format("{} {} {} the limit {}", check.what, format_ns(check.measured),
+                       check.failed ? "exceeds" : "is within", format_ns(check.limit));
+}
+
+std::string gate_summary(const analysis::GateResult& result, const analysis::RunAnalysis& current) {
+    std::string text =
+        fmt::format("gate: {}{}\n", current.label, current.simulated ? " (simulated)" : "");
+    for (const auto& check : result.checks) {
+        text += fmt::format("  [{}] {}: {}\n", check.failed ? "FAIL" : "pass", check_name(check),
+                            check_message(check));
+    }
+    const auto failures = std::count_if(result.checks.begin(), result.checks.end(),
+                                        [](const auto& c) { return c.failed; });
+    text += fmt::format("gate: {} — {} of {} checks failed\n",
+                        result.failed() ? "REGRESSION" : "PASS", failures, result.checks.size());
+    return text;
+}
+
+std::vector<JunitCase> gate_junit(const analysis::GateResult& result) {
+    std::vector<JunitCase> cases;
+    for (const auto& check : result.checks) {
+        const std::string message = check_message(check);
+        cases.push_back({check_name(check), "ppsbench.gate", check.failed, message, message});
+    }
+    return cases;
+}
+
+}  // namespace ppsbench::render

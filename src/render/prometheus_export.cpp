@@ -1,0 +1,75 @@
+#include "ppsbench/render/prometheus_export.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ppsbench/analysis/metrics.hpp"
+
+namespace ppsbench::render {
+
+namespace {
+
+std::map<std::string, std::string> labels_of(const analysis::RunAnalysis& run) {
+    return {{"run", run.label},
+            {"source", run.meta.value("source", std::string())},
+            {"host", run.meta.value("host", std::string())},
+            {"simulated", run.simulated ? "true" : "false"}};
+}
+
+// Prometheus wants base units: times in seconds.
+double exported(const analysis::Metric& metric, double value) {
+    const bool is_time = metric.quantity == analysis::Quantity::time_ns ||
+                         metric.quantity == analysis::Quantity::signed_time_ns;
+    return is_time ? value / 1e9 : value;
+}
+
+// Each family once, in the registry's order; its samples run by run, then metric by metric
+// (the |offset| percentiles share one family with a quantile label).
+void add_metric_families(const std::vector<analysis::RunAnalysis>& runs,
+                         std::vector<PrometheusFamily>& families) {
+    const auto& registry = analysis::all_metrics();
+    for (const auto& metric : registry) {
+        if (metric.prometheus.empty() ||
+            std::any_of(families.begin(), families.end(),
+                        [&](const auto& f) { return f.name == metric.prometheus; })) {
+            continue;
+        }
+        PrometheusFamily family{metric.prometheus, metric.prometheus_help, "gauge", {}};
+        for (const auto& run : runs) {
+            for (const auto& member : registry) {
+                if (member.prometheus != metric.prometheus) {
+                    continue;
+                }
+                auto labels = labels_of(run);
+                if (!member.prometheus_quantile.empty()) {
+                    labels["quantile"] = member.prometheus_quantile;
+                }
+                family.samples.push_back({std::move(labels), exported(member, member.value(run))});
+            }
+        }
+        families.push_back(std::move(family));
+    }
+}
+
+}  // namespace
+
+std::vector<PrometheusFamily> prometheus_families(const std::vector<analysis::RunAnalysis>& runs) {
+    std::vector<PrometheusFamily> families;
+    add_metric_families(runs, families);
+    // Not a figure of the run but when it was taken, from the capture's metadata.
+    PrometheusFamily start{"ppsbench_run_start_timestamp_seconds",
+                           "When the capture started (Unix time).",
+                           "gauge",
+                           {}};
+    for (const auto& run : runs) {
+        const auto& meta = run.meta;
+        start.samples.push_back({labels_of(run), meta.contains("start_realtime_ns") &&
+                                                         meta["start_realtime_ns"].is_number()
+                                                     ? meta["start_realtime_ns"].get<double>() / 1e9
+                                                     : std::nan("")});
+    }
+    families.push_back(std::move(start));
+    return families;
+}
+
+}  // namespace ppsbench::render

@@ -1,0 +1,275 @@
+#include "ppsbench/render/run_tables.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ppsbench/render/units.hpp"
+
+namespace ppsbench::render {
+
+namespace {
+
+std::string row_label(const analysis::RunAnalysis& run) {
+    return run.simulated ? run.label + " (simulated)" : run.label;
+}
+
+void add_common_footnotes(const std::vector<analysis::RunAnalysis>& runs, Table& table) {
+    const bool any_simulated =
+        std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.simulated; });
+    const bool any_monotonic = std::any_of(runs.begin(), runs.end(), [](const auto& r) {
+        return r.stats.clock == core::ClockId::monotonic;
+    });
+    table.footnotes.push_back(
+        "Figures are of the phase offset from the top of each period; σ is the sample standard "
+        "deviation (n−1), RMS includes the mean, percentiles are of |offset| (docs/metrics.md).");
+    if (any_monotonic) {
+        table.footnotes.push_back(
+            "Monotonic-clock runs (GPIO) have no top of the second: their figures are of the "
+            "detrended residuals (docs/methodology.md).");
+    }
+    if (any_simulated) {
+        table.footnotes.push_back(
+            "SIMULATED: rows marked (simulated) come from ppsbench's sim models, not hardware.");
+    }
+    for (const auto& run : runs) {
+        for (const auto& warning : run.warnings) {
+            table.footnotes.push_back("warning: " + warning);
+        }
+        if (run.chrony && run.chrony->final_status != chrony::ChronyStatus::ok) {
+            table.footnotes.push_back(fmt::format("chrony ({}): {}", run.label,
+                                                  chrony::to_string(run.chrony->final_status)));
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<analysis::Metric> default_metrics(const std::vector<analysis::RunAnalysis>& runs) {
+    std::vector<analysis::Metric> metrics;
+    for (const char* key : {"pulses", "missed", "mean", "sigma", "p2p", "rms", "p99"}) {
+        metrics.push_back(analysis::find_metric(key));
+    }
+    if (std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.chrony.has_value(); })) {
+        metrics.insert(metrics.begin() + 2, analysis::find_metric("rms_offset"));
+    }
+    return metrics;
+}
+
+Table runs_table(const std::vector<analysis::RunAnalysis>& runs,
+                 const std::vector<analysis::Metric>& metrics) {
+    Table table;
+    table.columns.push_back({"run", "run", Quantity::text});
+    for (const auto& metric : metrics) {
+        table.columns.push_back({metric.title, metric.json_key, metric.quantity});
+    }
+    for (const auto& run : runs) {
+        std::vector<Cell> row{Cell::of_text(row_label(run))};
+        for (const auto& metric : metrics) {
+            row.push_back(Cell::of(metric.value(run)));
+        }
+        table.rows.push_back(std::move(row));
+    }
+    add_common_footnotes(runs, table);
+    return table;
+}
+
+std::vector<Table> detail_tables(const std::vector<analysis::RunAnalysis>& runs) {
+    std::vector<Table> tables;
+    tables.push_back(runs_table(runs, default_metrics(runs)));
+
+    Table distribution = runs_table(
+        runs,
+        analysis::parse_metrics("median,robust_sigma,min,max,p50,p90,p99,p99.9,p99.99,max_abs"));
+    distribution.title = "Distribution of the offset";
+    distribution.columns.push_back({"σ 95% CI", "offset_stddev_ci95", Quantity::text});
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const auto& ci = runs[i].stats.headline().stddev_ci95;
+        distribution.rows[i].push_back(Cell::of_text(
+            std::isfinite(ci.lo) ? fmt::format("{}–{}", format_ns(ci.lo), format_ns(ci.hi)) : "—"));
+    }
+    distribution.footnotes.resize(0);
+    tables.push_back(std::move(distribution));
+
+    Table residuals =
+        runs_table(runs, analysis::parse_metrics("detrended_sigma,detrended_p2p,period_sigma,"
+                                                 "period_p2p,sigma_no_outliers"));
+    residuals.title = "Detrended residuals, period jitter, and σ without outliers";
+    residuals.footnotes = {
+        "Detrended: residuals of a least-squares fit of timestamp against pulse "
+        "index. Period jitter: (t_k − t_{k−1}) − P over consecutive pulses."};
+    tables.push_back(std::move(residuals));
+
+    Table events;
+    events.title = "Events";
+    events.columns = {{"run", "run", Quantity::text},
+                      {"missed (sequence)", "missed_by_sequence", Quantity::count},
+                      {"missed (time)", "missed_by_time", Quantity::count},
+                      {"duplicates", "duplicates", Quantity::count},
+                      {"out of order", "out_of_order", Quantity::count},
+                      {"outliers", "outliers", Quantity::count},
+                      {"outlier threshold", "outlier_threshold_ns", Quantity::time_ns},
+                      {"clock steps", "clock_steps", Quantity::text}};
+    for (const auto& run : runs) {
+        std::string steps;
+        for (const auto& step : run.stats.clock_steps) {
+            steps += fmt::format("{}{} at pulse {}", steps.empty() ? "" : "; ",
+                                 format_ns(step.size_ns, true), step.pulse);
+        }
+        const auto& s = run.stats;
+        events.rows.push_back(
+            {Cell::of_text(row_label(run)), Cell::of(static_cast<double>(s.missed_by_sequence)),
+             Cell::of(static_cast<double>(s.missed_by_time)),
+             Cell::of(static_cast<double>(s.duplicates)),
+             Cell::of(static_cast<double>(s.out_of_order)),
+             Cell::of(static_cast<double>(s.outliers.pulses.size())),
+             Cell::of(s.outliers.threshold_ns), Cell::of_text(steps.empty() ? "none" : steps)});
+    }
+    events.footnotes = {
+        "Outliers are flagged, never dropped: |x − median| > k·robust σ; figures "
+        "are given with and without them. Clock steps are removed before the "
+        "statistics (docs/methodology.md)."};
+    tables.push_back(std::move(events));
+
+    if (auto chrony = chrony_table(runs)) {
+        tables.push_back(std::move(*chrony));
+    }
+    if (auto configuration = configuration_table(runs)) {
+        tables.push_back(std::move(*configuration));
+    }
+
+    Table stability;
+    stability.title = "Stability of the phase (NIST SP 1065, overlapping estimators)";
+    stability.columns = {
+        {"run", "run", Quantity::text},         {"τ", "tau_s", Quantity::text},
+        {"ADEV", "adev", Quantity::plain},      {"MDEV", "mdev", Quantity::plain},
+        {"TDEV", "tdev_ns", Quantity::time_ns}, {"MTIE", "mtie_ns", Quantity::time_ns}};
+    for (const auto& run : runs) {
+        if (!run.stats.stability) {
+            continue;
+        }
+        const auto& st = *run.stats.stability;
+        for (std::size_t i = 0; i < st.tau_s.size(); ++i) {
+            stability.rows.push_back({Cell::of_text(row_label(run)),
+                                      Cell::of_text(fmt::format("{:g} s", st.tau_s[i])),
+                                      Cell::of(st.adev[i]), Cell::of(st.mdev[i]),
+                                      Cell::of(st.tdev_s[i] * 1e9), Cell::of(st.mtie_s[i] * 1e9)});
+        }
+    }
+    tables.push_back(std::move(stability));
+    return tables;
+}
+
+std::optional<Table> chrony_table(const std::vector<analysis::RunAnalysis>& runs) {
+    if (std::none_of(runs.begin(), runs.end(),
+                     [](const auto& r) { return r.chrony.has_value(); })) {
+        return std::nullopt;
+    }
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    Table table;
+    table.title = "chrony during the run";
+    table.columns = {{"run", "run", Quantity::text},
+                     {"status", "status", Quantity::text},
+                     {"RMS offset (end)", "rms_offset_end_ns", Quantity::time_ns},
+                     {"RMS offset (mean)", "rms_offset_mean_ns", Quantity::time_ns},
+                     {"system time", "system_time_offset_ns", Quantity::signed_time_ns},
+                     {"frequency", "frequency_ppm", Quantity::text},
+                     {"skew", "skew_ppm", Quantity::text},
+                     {"reference", "reference", Quantity::text},
+                     {"stratum", "stratum", Quantity::count},
+                     {"leap", "leap", Quantity::text},
+                     {"PPS std dev", "pps_std_dev_ns", Quantity::time_ns}};
+    for (const auto& run : runs) {
+        if (!run.chrony) {
+            continue;
+        }
+        const auto& c = *run.chrony;
+        const auto* end = c.end ? &*c.end : nullptr;
+        table.rows.push_back(
+            {Cell::of_text(row_label(run)),
+             Cell::of_text(std::string(chrony::to_string(c.final_status))),
+             Cell::of(end ? static_cast<double>(end->rms_offset_ns) : none),
+             Cell::of(c.rms_offset_mean_ns.value_or(none)),
+             Cell::of(end ? static_cast<double>(end->system_time_offset_ns) : none),
+             Cell::of_text(end ? fmt::format("{:+.3f} ppm", end->frequency_ppm) : "—"),
+             Cell::of_text(end ? fmt::format("{:.3f} ppm", end->skew_ppm) : "—"),
+             Cell::of_text(end ? fmt::format("{} ({})", end->ref_id_text(), end->ref_name) : "—"),
+             Cell::of(end ? static_cast<double>(end->stratum) : none),
+             Cell::of_text(end ? std::string(chrony::to_string(end->leap)) : "—"),
+             Cell::of(c.pps_stats_end ? static_cast<double>(c.pps_stats_end->std_dev_ns) : none)});
+        for (const auto& change : c.changes) {
+            if (change.status != chrony::ChronyStatus::ok) {
+                table.footnotes.push_back(fmt::format(
+                    "{}: chrony was {}{}{}", run.label, chrony::to_string(change.status),
+                    change.detail.empty() ? "" : ": ", change.detail));
+            }
+        }
+    }
+    table.footnotes.push_back(
+        "RMS offset is chrony's own long-term average of its clock offset, not the raw jitter σ "
+        "(docs/chrony.md).");
+    return table;
+}
+
+std::optional<Table> configuration_table(const std::vector<analysis::RunAnalysis>& runs) {
+    Table table;
+    table.title = "What was measured";
+    table.columns = {{"run", "run", Quantity::text},
+                     {"kernel", "kernel", Quantity::text},
+                     {"PPS timestamp taken in", "timestamp_context", Quantity::text},
+                     {"source", "source", Quantity::text}};
+    for (const auto& run : runs) {
+        const auto it = run.meta.find("system");
+        if (it == run.meta.end() || !it->is_object()) {
+            continue;
+        }
+        table.rows.push_back({Cell::of_text(row_label(run)),
+                              Cell::of_text(it->value("label", std::string("—"))),
+                              Cell::of_text(it->value("timestamp_context", std::string("—"))),
+                              Cell::of_text(run.meta.value("source", std::string("—")))});
+    }
+    if (table.rows.empty()) {
+        return std::nullopt;
+    }
+    table.footnotes.push_back(
+        "From the kernel fingerprint 'ppsbench run' records (ppsbench "
+        "doctor explains it: docs/doctor.md).");
+    return table;
+}
+
+std::string ascii_histograms(const std::vector<analysis::RunAnalysis>& runs, std::size_t width) {
+    std::string text;
+    for (const auto& run : runs) {
+        if (!run.stats.histogram || run.stats.histogram->counts.empty()) {
+            continue;
+        }
+        const auto& h = *run.stats.histogram;
+        // Merge bins so the histogram fits about 20 lines of a terminal.
+        const std::size_t merge = std::max<std::size_t>(1, (h.counts.size() + 19) / 20);
+        std::vector<std::uint64_t> rows;
+        for (std::size_t i = 0; i < h.counts.size(); i += merge) {
+            std::uint64_t sum = 0;
+            for (std::size_t j = i; j < std::min(h.counts.size(), i + merge); ++j) {
+                sum += h.counts[j];
+            }
+            rows.push_back(sum);
+        }
+        const std::uint64_t peak = *std::max_element(rows.begin(), rows.end());
+        text += fmt::format("{}: offset histogram ({} per bin)\n", row_label(run),
+                            format_ns(h.bin_width * static_cast<double>(merge)));
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const double lo = h.lower_edge + h.bin_width * static_cast<double>(i * merge);
+            const auto bar = peak == 0 ? 0 : (rows[i] * width + peak - 1) / peak;
+            text += fmt::format("  {:>10} │{:<{}} {}\n", format_ns(lo, true), std::string(bar, '#'),
+                                width, rows[i]);
+        }
+        if (h.underflow + h.overflow > 0) {
+            text +=
+                fmt::format("  outside the bins: {} below, {} above\n", h.underflow, h.overflow);
+        }
+    }
+    return text;
+}
+
+}  // namespace ppsbench::render

@@ -1,0 +1,217 @@
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+
+#include "ppsbench/render/svg_plot.hpp"
+#include "ppsbench/render/units.hpp"
+
+namespace ppsbench::render {
+
+namespace {
+
+constexpr double width = 960;
+constexpr double panel_left = 90;
+constexpr double panel_right = 940;
+// Colour-blind-safe (Okabe–Ito) so overlaid runs stay distinguishable.
+constexpr const char* colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                   "#E69F00", "#56B4E9", "#000000"};
+
+std::string escape(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
+// Round tick steps (1, 2, 5 × 10^k) giving about `count` ticks over [lo, hi].
+std::vector<double> ticks(double lo, double hi, int count) {
+    const double span = hi - lo;
+    if (!(span > 0)) {
+        return {lo};
+    }
+    const double raw = span / count;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = magnitude;
+    for (double m : {1.0, 2.0, 5.0, 10.0}) {
+        if (raw <= m * magnitude) {
+            step = m * magnitude;
+            break;
+        }
+    }
+    std::vector<double> result;
+    for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) {
+        result.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
+    }
+    return result;
+}
+
+struct Axis {
+    double lo;
+    double hi;
+    double pixel_lo;
+    double pixel_hi;
+    double map(double v) const { return pixel_lo + (v - lo) / (hi - lo) * (pixel_hi - pixel_lo); }
+};
+
+void x_axis(std::ostream& out, const Axis& x, double y, const TimeUnit& unit, const char* label,
+            bool time_in_seconds) {
+    out << fmt::format(R"~(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#333"/>)~", x.pixel_lo, y,
+                       x.pixel_hi, y)
+        << "\n";
+    for (double t : ticks(x.lo, x.hi, 8)) {
+        const double px = x.map(t);
+        const std::string text =
+            time_in_seconds ? fmt::format("{:g}", t) : fmt::format("{:g}", t / unit.ns_per_unit);
+        out << fmt::format(R"~(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2}" stroke="#333"/>)~",
+                           px, y, y + 5)
+            << fmt::format(R"~(<text x="{:.1f}" y="{}" text-anchor="middle">{}</text>)~", px,
+                           y + 18, text)
+            << "\n";
+    }
+    out << fmt::format(R"~(<text x="{}" y="{}" text-anchor="middle">{}</text>)~",
+                       (x.pixel_lo + x.pixel_hi) / 2, y + 38, escape(label))
+        << "\n";
+}
+
+void y_axis(std::ostream& out, const Axis& y, double x, const std::string& label, double scale) {
+    out << fmt::format(R"~(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#333"/>)~", x, y.pixel_lo,
+                       x, y.pixel_hi)
+        << "\n";
+    for (double t : ticks(y.lo, y.hi, 5)) {
+        const double py = y.map(t);
+        out << fmt::format(R"~(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="#333"/>)~",
+                           x - 5, py, x, py)
+            << fmt::format(R"~(<text x="{}" y="{:.1f}" text-anchor="end">{:g}</text>)~", x - 8,
+                           py + 4, t / scale)
+            << "\n";
+    }
+    const double mid = (y.pixel_lo + y.pixel_hi) / 2;
+    out << fmt::format(
+               R"~(<text x="20" y="{0:.1f}" text-anchor="middle" transform="rotate(-90 20 {0:.1f})">{1}</text>)~",
+               mid, escape(label))
+        << "\n";
+}
+
+}  // namespace
+
+void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
+    const double height = 760;
+    out << fmt::format(
+               R"~(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">)~",
+               width, height)
+        << "\n";
+    out << fmt::format(R"~(<rect width="{}" height="{}" fill="white"/>)~", width, height) << "\n";
+    std::string title = plot.title;
+    if (plot.simulated) {
+        title += " — includes SIMULATED runs";
+    }
+    out << fmt::format(R"~(<text x="{}" y="28" text-anchor="middle" font-size="17">{}</text>)~",
+                       width / 2, escape(title))
+        << "\n";
+
+    // Histogram panel: every run on the same bins, as the fraction of its pulses.
+    double bins_hi = plot.bins_lower_ns;
+    double peak = 0;
+    for (const auto& run : plot.runs) {
+        bins_hi =
+            std::max(bins_hi, plot.bins_lower_ns +
+                                  plot.bin_width_ns * static_cast<double>(run.bin_counts.size()));
+        for (double c : run.bin_counts) {
+            peak = std::max(peak, c);
+        }
+    }
+    const double all[] = {plot.bins_lower_ns, bins_hi};
+    const TimeUnit unit = choose_time_unit(all);
+    const Axis hx{plot.bins_lower_ns, std::max(bins_hi, plot.bins_lower_ns + 1), panel_left,
+                  panel_right};
+    const Axis hy{0, peak > 0 ? peak * 1.08 : 1, 330, 60};
+    out << "<g id=\"histogram\">\n";
+    for (std::size_t r = 0; r < plot.runs.size(); ++r) {
+        const auto& run = plot.runs[r];
+        const char* colour = colours[r % std::size(colours)];
+        std::string points = fmt::format("{:.1f},{:.1f}", hx.map(plot.bins_lower_ns), hy.map(0));
+        for (std::size_t b = 0; b < run.bin_counts.size(); ++b) {
+            const double left = plot.bins_lower_ns + plot.bin_width_ns * static_cast<double>(b);
+            const double y = hy.map(run.bin_counts[b]);
+            points += fmt::format(" {:.1f},{:.1f} {:.1f},{:.1f}", hx.map(left), y,
+                                  hx.map(left + plot.bin_width_ns), y);
+        }
+        points += fmt::format(" {:.1f},{:.1f}", hx.map(bins_hi), hy.map(0));
+        out << fmt::format(
+                   R"~(<polygon points="{}" fill="{}" fill-opacity="0.18" stroke="{}" stroke-width="1.5"/>)~",
+                   points, colour, colour)
+            << "\n";
+    }
+    x_axis(out, hx, 330, unit, (plot.value_name + " (" + unit.suffix + ")").c_str(), false);
+    y_axis(out, hy, panel_left, "fraction of pulses", 1.0);
+    out << "</g>\n";
+
+    // Time series panel.
+    double t_hi = 0;
+    double v_lo = INFINITY;
+    double v_hi = -INFINITY;
+    for (const auto& run : plot.runs) {
+        for (double t : run.time_s) {
+            t_hi = std::max(t_hi, t);
+        }
+        for (double v : run.value_ns) {
+            v_lo = std::min(v_lo, v);
+            v_hi = std::max(v_hi, v);
+        }
+    }
+    if (!std::isfinite(v_lo)) {
+        v_lo = -1;
+        v_hi = 1;
+    }
+    const double values[] = {v_lo, v_hi};
+    const TimeUnit vunit = choose_time_unit(values);
+    const double pad = (v_hi - v_lo) * 0.05 + 1;
+    const Axis tx{0, t_hi > 0 ? t_hi : 1, panel_left, panel_right};
+    const Axis ty{v_lo - pad, v_hi + pad, 660, 420};
+    out << "<g id=\"timeseries\">\n";
+    for (std::size_t r = 0; r < plot.runs.size(); ++r) {
+        const auto& run = plot.runs[r];
+        std::string points;
+        for (std::size_t i = 0; i < run.time_s.size(); ++i) {
+            points += fmt::format("{}{:.1f},{:.1f}", i == 0 ? "" : " ", tx.map(run.time_s[i]),
+                                  ty.map(run.value_ns[i]));
+        }
+        out << fmt::format(
+                   R"~(<polyline points="{}" fill="none" stroke="{}" stroke-width="0.8" stroke-opacity="0.8"/>)~",
+                   points, colours[r % std::size(colours)])
+            << "\n";
+    }
+    x_axis(out, tx, 660, vunit, "time since the first pulse (s)", true);
+    y_axis(out, ty, panel_left, plot.value_name + " (" + vunit.suffix + ")", vunit.ns_per_unit);
+    out << "</g>\n";
+
+    // Legend, top right of the histogram panel.
+    out << "<g id=\"legend\">\n";
+    for (std::size_t r = 0; r < plot.runs.size(); ++r) {
+        const double y = 60 + 18 * static_cast<double>(r);
+        out << fmt::format(R"~(<rect x="{}" y="{}" width="14" height="10" fill="{}"/>)~",
+                           panel_right - 300, y, colours[r % std::size(colours)])
+            << fmt::format(R"~(<text x="{}" y="{}">{}</text>)~", panel_right - 280, y + 9,
+                           escape(plot.runs[r].label))
+            << "\n";
+    }
+    out << "</g>\n</svg>\n";
+}
+
+}  // namespace ppsbench::render

@@ -1,0 +1,83 @@
+#include "ppsbench/render/units.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+
+namespace ppsbench::render {
+
+namespace {
+constexpr const char* absent = "—";
+}
+
+TimeUnit choose_time_unit(std::span<const double> values_ns) {
+    double largest = 0;
+    for (double v : values_ns) {
+        if (std::isfinite(v)) {
+            largest = std::max(largest, std::fabs(v));
+        }
+    }
+    TimeUnit unit;
+    // Up to 9999 ns stays in ns: the write-up's "2134 ns" reads better than "2.13 µs".
+    if (largest >= 1e10) {
+        unit = {"s", 1e9, 0};
+    } else if (largest >= 1e7) {
+        unit = {"ms", 1e6, 0};
+    } else if (largest >= 1e4) {
+        unit = {"µs", 1e3, 0};
+    } else {
+        return {"ns", 1, 0};
+    }
+    const double scaled = largest / unit.ns_per_unit;
+    unit.decimals = scaled >= 100 ? 0 : (scaled >= 10 ? 1 : 2);
+    return unit;
+}
+
+std::string format_in_unit(double ns, const TimeUnit& unit, bool sign) {
+    if (!std::isfinite(ns)) {
+        return absent;
+    }
+    const double v = ns / unit.ns_per_unit;
+    return sign ? fmt::format("{:+.{}f} {}", v, unit.decimals, unit.suffix)
+                : fmt::format("{:.{}f} {}", v, unit.decimals, unit.suffix);
+}
+
+std::string format_ns(double ns, bool sign) {
+    const double one[] = {ns};
+    return format_in_unit(ns, choose_time_unit(one), sign);
+}
+
+std::string format_ratio(double ratio) {
+    if (!std::isfinite(ratio)) {
+        return absent;
+    }
+    const double a = std::fabs(ratio);
+    return fmt::format("×{:.{}f}", ratio, a >= 100 ? 0 : (a >= 10 ? 1 : 2));
+}
+
+std::string format_cell(const Cell& cell, Quantity quantity, const TimeUnit& unit) {
+    switch (quantity) {
+        case Quantity::text:
+            return cell.text;
+        case Quantity::time_ns:
+            return format_in_unit(cell.value, unit, false);
+        case Quantity::signed_time_ns:
+            return format_in_unit(cell.value, unit, true);
+        case Quantity::count:
+            return cell.absent() ? absent : fmt::format("{:.0f}", cell.value);
+        case Quantity::ratio: {
+            std::string text = format_ratio(cell.value);
+            if (std::isfinite(cell.ci_lo) && std::isfinite(cell.ci_hi)) {
+                text += fmt::format(" ({:.2f}–{:.2f})", cell.ci_lo, cell.ci_hi);
+            }
+            return text;
+        }
+        case Quantity::percent:
+            return cell.absent() ? absent : fmt::format("{:.1f} %", cell.value);
+        case Quantity::plain:
+            return cell.absent() ? absent : fmt::format("{:.3e}", cell.value);
+    }
+    return cell.text;
+}
+
+}  // namespace ppsbench::render

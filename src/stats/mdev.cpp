@@ -1,0 +1,244 @@
+// MDEV for a group of up to four taus (allan.hpp says why in groups), O(N) per tau whatever m.
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "allan.hpp"
+
+namespace ppsbench::stats::detail {
+
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+// MDEV by running sums. inner_j = Σ_{i=j}^{j+m−1} (x_{i+2m} − 2x_{i+m} + x_i); going from j to
+// j+1 adds the term at i = j+m and drops the one at i = j, i.e.
+// inner += x_{j+3m} − 3x_{j+2m} + 3x_{j+m} − x_j. Missing samples count as zero inside the
+// running sum (keeping the update exact) and a running count of them in the 3m-sample span
+// decides whether the term is used. The helpers below are one function cut at its loops:
+// always inlined, so each tau's state still lives in registers.
+struct MdevState {
+    double inner[max_group] = {};
+    double sum[max_group] = {};
+    std::size_t terms[max_group] = {};
+    std::size_t missing_in_span[max_group] = {};
+    std::size_t last[max_group] = {};  // per tau: the last j with a term
+    std::size_t common = 0;            // every tau of the group has a term at j < common
+};
+
+inline double present_or_zero(const Prepared& x, std::size_t i) {
+    const double value = x[i];
+    return std::isnan(value) ? 0.0 : value;
+}
+
+inline std::size_t missing_at(const Prepared& x, std::size_t i) {
+    return std::isnan(x[i]) ? 1 : 0;
+}
+
+// The first inner sum of each tau and the missing samples in its first span.
+template <std::size_t G>
+[[gnu::always_inline]] inline MdevState mdev_start(const Prepared& x,
+                                                   std::span<const std::size_t> ms) {
+    const std::size_t n = x.size();
+    MdevState s;
+    s.common = n;
+    for (std::size_t q = 0; q < G; ++q) {
+        const std::size_t m = ms[q];
+        for (std::size_t i = 0; i < m; ++i) {
+            s.inner[q] += present_or_zero(x, i + 2 * m) - 2 * present_or_zero(x, i + m) +
+                          present_or_zero(x, i);
+        }
+        if (x.any_missing) {
+            for (std::size_t i = 0; i < 3 * m; ++i) {
+                s.missing_in_span[q] += missing_at(x, i);
+            }
+        }
+        s.last[q] = n - 3 * m;
+        s.common = std::min(s.common, s.last[q]);
+    }
+    return s;
+}
+
+// No sample missing: every j gives a term, the taus side by side while all have one.
+template <std::size_t G>
+[[gnu::always_inline]] inline void mdev_dense(const Prepared& x, std::span<const std::size_t> ms,
+                                              MdevState& s) {
+    double inner[max_group];  // local copies, as in mdev_stretch()
+    double sum[max_group];
+    for (std::size_t q = 0; q < G; ++q) {
+        inner[q] = s.inner[q];
+        sum[q] = s.sum[q];
+    }
+    for (std::size_t j = 0; j < s.common; ++j) {
+        const double xj = x[j];
+        for (std::size_t q = 0; q < G; ++q) {
+            const std::size_t m = ms[q];
+            sum[q] += inner[q] * inner[q];
+            inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - xj;
+        }
+    }
+    for (std::size_t q = 0; q < G; ++q) {
+        s.inner[q] = inner[q];
+        s.sum[q] = sum[q];
+    }
+    for (std::size_t q = 0; q < G; ++q) {
+        const std::size_t m = ms[q];
+        for (std::size_t j = s.common; j < s.last[q]; ++j) {
+            s.sum[q] += s.inner[q] * s.inner[q];
+            s.inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - x[j];
+        }
+        s.sum[q] += s.inner[q] * s.inner[q];
+        s.terms[q] = s.last[q] + 1;
+    }
+}
+
+// Between holes: every read in x[j, j + 3m] of every tau is present for j in [begin, stop), so
+// present_or_zero() is x[] and the missing counts stay as they are; the same operations in the
+// same order as mdev_step(), without its NaN tests.
+template <std::size_t G>
+[[gnu::always_inline]] inline void mdev_stretch(const Prepared& x, std::span<const std::size_t> ms,
+                                                MdevState& s, std::size_t begin, std::size_t stop) {
+    // The hot loop works on local copies: stores into `s` could alias the samples as far as
+    // the compiler knows, and would force a reload of every running sum per sample.
+    double inner[max_group];
+    double sum[max_group];
+    std::size_t terms[max_group];
+    bool used[max_group];
+    for (std::size_t q = 0; q < G; ++q) {
+        inner[q] = s.inner[q];
+        sum[q] = s.sum[q];
+        terms[q] = s.terms[q];
+        used[q] = s.missing_in_span[q] == 0;
+    }
+    for (std::size_t j = begin; j < stop; ++j) {
+        const double xj = x[j];
+        for (std::size_t q = 0; q < G; ++q) {
+            const std::size_t m = ms[q];
+            if (used[q]) {
+                sum[q] += inner[q] * inner[q];
+                ++terms[q];
+            }
+            inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - xj;
+        }
+    }
+    for (std::size_t q = 0; q < G; ++q) {
+        s.inner[q] = inner[q];
+        s.sum[q] = sum[q];
+        s.terms[q] = terms[q];
+    }
+}
+
+// The general step at j for tau q: a term only if its span has no hole.
+[[gnu::always_inline]] inline void mdev_step(const Prepared& x, std::size_t m, MdevState& s,
+                                             std::size_t q, std::size_t j, double vj,
+                                             std::size_t mj) {
+    if (s.missing_in_span[q] == 0) {
+        s.sum[q] += s.inner[q] * s.inner[q];
+        ++s.terms[q];
+    }
+    s.inner[q] += present_or_zero(x, j + 3 * m) - 3 * present_or_zero(x, j + 2 * m) +
+                  3 * present_or_zero(x, j + m) - vj;
+    s.missing_in_span[q] += missing_at(x, j + 3 * m);
+    s.missing_in_span[q] -= mj;
+}
+
+// Per tau and read offset o·m (o = 0 … 3): the next hole at or past j + o·m, walked forward.
+struct HoleCursors {
+    std::size_t next[max_group][4] = {};
+
+    // Where the stretch of hole-free spans from j ends (at most `common`).
+    template <std::size_t G>
+    std::size_t stretch_end(const Prepared& x, std::span<const std::size_t> ms, std::size_t j,
+                            std::size_t common) {
+        std::size_t stop = common;
+        for (std::size_t q = 0; q < G; ++q) {
+            for (std::size_t o = 0; o < 4; ++o) {
+                const std::size_t offset = o * ms[q];
+                std::size_t& c = next[q][o];
+                while (c < x.holes.size() && x.holes[c] < j + offset) {
+                    ++c;
+                }
+                if (c < x.holes.size()) {
+                    stop = std::min(stop, x.holes[c] - offset);
+                }
+            }
+        }
+        return stop;
+    }
+};
+
+// Some samples missing: hole-free stretches at full speed (when the holes are few enough to
+// be listed), the general step elsewhere, then each tau's own tail.
+template <std::size_t G>
+[[gnu::always_inline]] inline void mdev_with_holes(const Prepared& x,
+                                                   std::span<const std::size_t> ms, MdevState& s) {
+    HoleCursors cursors;
+    std::size_t j = 0;
+    while (j < s.common) {
+        if (!x.holes.empty()) {
+            const std::size_t stop = cursors.stretch_end<G>(x, ms, j, s.common);
+            mdev_stretch<G>(x, ms, s, j, stop);
+            j = std::max(j, stop);
+            if (j == s.common) {
+                break;
+            }
+        }
+        const double vj = present_or_zero(x, j);
+        const std::size_t mj = missing_at(x, j);
+        for (std::size_t q = 0; q < G; ++q) {
+            mdev_step(x, ms[q], s, q, j, vj, mj);
+        }
+        ++j;
+    }
+    for (std::size_t q = 0; q < G; ++q) {
+        const std::size_t m = ms[q];
+        for (std::size_t k = s.common;; ++k) {
+            if (s.missing_in_span[q] == 0) {
+                s.sum[q] += s.inner[q] * s.inner[q];
+                ++s.terms[q];
+            }
+            if (k == s.last[q]) {
+                break;
+            }
+            s.inner[q] += present_or_zero(x, k + 3 * m) - 3 * present_or_zero(x, k + 2 * m) +
+                          3 * present_or_zero(x, k + m) - present_or_zero(x, k);
+            s.missing_in_span[q] += missing_at(x, k + 3 * m);
+            s.missing_in_span[q] -= missing_at(x, k);
+        }
+    }
+}
+
+template <std::size_t G>
+void mdev_group(const Prepared& x, double tau0, std::span<const std::size_t> ms, double* out) {
+    MdevState s = mdev_start<G>(x, ms);
+    if (!x.any_missing) {
+        mdev_dense<G>(x, ms, s);
+    } else {
+        mdev_with_holes<G>(x, ms, s);
+    }
+    for (std::size_t q = 0; q < G; ++q) {
+        if (s.terms[q] == 0) {
+            out[q] = nan;
+            continue;
+        }
+        const double tau = static_cast<double>(ms[q]) * tau0;
+        const auto md = static_cast<double>(ms[q]);
+        out[q] =
+            std::sqrt(s.sum[q] / static_cast<double>(s.terms[q]) / (2.0 * md * md * tau * tau));
+    }
+}
+
+}  // namespace
+
+std::vector<double> mdev_all(const Prepared& p, double tau0, std::span<const std::size_t> factors) {
+    const std::size_t n = p.size();
+    return grouped(
+        p, tau0, factors,
+        [](auto size, const Prepared& x, double t, std::span<const std::size_t> ms, double* out) {
+            mdev_group<decltype(size)::value>(x, t, ms, out);
+        },
+        [n](std::size_t m) { return m != 0 && n >= 3 * m; });
+}
+
+}  // namespace ppsbench::stats::detail

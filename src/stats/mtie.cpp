@@ -1,0 +1,223 @@
+// MTIE (stability.hpp): exact, by two kernels that trade speed and memory by window length.
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "ppsbench/stats/stability.hpp"
+
+namespace ppsbench::stats {
+
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+// Missing samples are ±inf in the extremes, never chosen.
+double high_of(double v) {
+    return std::isnan(v) ? -INFINITY : v;
+}
+double low_of(double v) {
+    return std::isnan(v) ? INFINITY : v;
+}
+
+// Windows of up to small_window samples: doubling tables (after k doublings high[i] / low[i]
+// hold the extremes of x[i, i + 2^k); a window of w samples, 2^k <= w < 2^(k+1), is the union
+// of the 2^k-spans at i and i + w − 2^k), built over one cache-sized chunk of window starts at
+// a time, so the tables never leave the cache and never grow with the run.
+constexpr std::size_t small_window = 8193;
+constexpr std::size_t chunk_starts = 32768;
+
+void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
+                std::span<const std::size_t> order, std::vector<double>& best) {
+    const std::size_t n = x.size();
+    std::vector<double> high(chunk_starts + small_window);
+    std::vector<double> low(chunk_starts + small_window);
+    for (std::size_t c = 0; c < n; c += chunk_starts) {
+        const std::size_t length = std::min(n, c + chunk_starts + small_window - 1) - c;
+        for (std::size_t i = 0; i < length; ++i) {
+            high[i] = high_of(x[c + i]);
+            low[i] = low_of(x[c + i]);
+        }
+        std::size_t span = 1;
+        for (std::size_t index : order) {
+            const std::size_t width = factors[index] + 1;
+            if (factors[index] == 0 || width > n || width > small_window || c + width > n) {
+                continue;
+            }
+            while (2 * span <= width) {
+                for (std::size_t i = 0; i + 2 * span <= length; ++i) {
+                    high[i] = std::max(high[i], high[i + span]);
+                    low[i] = std::min(low[i], low[i + span]);
+                }
+                span *= 2;
+            }
+            const std::size_t shift = width - span;
+            const std::size_t starts = std::min(c + chunk_starts, n - width + 1) - c;
+            // Four running maxima, not one: a single max chain waits on its own latency, and
+            // the order of exact max operations does not change the result.
+            double lanes[4] = {best[index], best[index], best[index], best[index]};
+            std::size_t i = 0;
+            for (; i + 4 <= starts; i += 4) {
+                for (std::size_t l = 0; l < 4; ++l) {
+                    const double top = std::max(high[i + l], high[i + l + shift]);
+                    const double bottom = std::min(low[i + l], low[i + l + shift]);
+                    lanes[l] = std::max(lanes[l], top - bottom);  // −inf: no sample
+                }
+            }
+            for (; i < starts; ++i) {
+                const double top = std::max(high[i], high[i + shift]);
+                const double bottom = std::min(low[i], low[i + shift]);
+                lanes[0] = std::max(lanes[0], top - bottom);
+            }
+            best[index] = std::max(std::max(lanes[0], lanes[1]), std::max(lanes[2], lanes[3]));
+        }
+    }
+}
+
+// Longer windows: van Herk / Gil-Werman. Cut the series into blocks of w samples; a window
+// starting at offset j of a block is the block's suffix from j plus the next block's prefix
+// up to j − 1, so with one block's suffix extremes in a buffer and the prefix extremes kept
+// running, every window costs O(1): O(N) per tau and 2·w extra samples.
+//
+// Each running extreme is a serial chain of max/min operations; every loop below runs two
+// independent chains (the two halves of a block, or of its windows) side by side and joins
+// them afterwards, which is exact because max and min are. The helpers are one kernel cut at
+// its loops, always inlined.
+
+// Suffix extremes within the block b[0, width): both halves at once, then the first half
+// lifted by the second half's extremes.
+[[gnu::always_inline]] inline void block_suffix_extremes(const double* b, std::size_t width,
+                                                         double* sh, double* sl) {
+    const std::size_t mid = width / 2;  // first half [0, mid), second [mid, width)
+    sh[width - 1] = high_of(b[width - 1]);
+    sl[width - 1] = low_of(b[width - 1]);
+    sh[mid - 1] = high_of(b[mid - 1]);
+    sl[mid - 1] = low_of(b[mid - 1]);
+    std::size_t t = 1;
+    for (; t < mid; ++t) {
+        const std::size_t j2 = width - 1 - t;
+        const std::size_t j1 = mid - 1 - t;
+        sh[j2] = std::max(high_of(b[j2]), sh[j2 + 1]);
+        sl[j2] = std::min(low_of(b[j2]), sl[j2 + 1]);
+        sh[j1] = std::max(high_of(b[j1]), sh[j1 + 1]);
+        sl[j1] = std::min(low_of(b[j1]), sl[j1 + 1]);
+    }
+    for (; t < width - mid; ++t) {
+        const std::size_t j2 = width - 1 - t;
+        sh[j2] = std::max(high_of(b[j2]), sh[j2 + 1]);
+        sl[j2] = std::min(low_of(b[j2]), sl[j2 + 1]);
+    }
+    const double second_high = sh[mid];
+    const double second_low = sl[mid];
+    for (std::size_t j = 0; j < mid; ++j) {
+        sh[j] = std::max(sh[j], second_high);
+        sl[j] = std::min(sl[j], second_low);
+    }
+}
+
+// Windows starting at j = 1 … last of the block whose suffix extremes are sh/sl: each adds the
+// next block's first j samples. The j range is split at `split`: the second part's prefix
+// starts from the extremes of the samples before it (a reduction, no chain), so the two parts
+// run side by side, into best_a and best_b.
+[[gnu::always_inline]] inline void straddling_windows(const double* next, std::size_t last,
+                                                      const double* sh, const double* sl,
+                                                      double& best_a_out, double& best_b_out) {
+    double best_a = best_a_out;  // local: the loops below keep it in a register
+    double best_b = best_b_out;
+    const std::size_t split = (last + 1) / 2 + 1;  // part A: j in [1, split), B: [split, last]
+    double reduce_high[2] = {-INFINITY, -INFINITY};
+    double reduce_low[2] = {INFINITY, INFINITY};
+    std::size_t i = 0;
+    for (; i + 2 <= split - 1; i += 2) {
+        reduce_high[0] = std::max(reduce_high[0], high_of(next[i]));
+        reduce_low[0] = std::min(reduce_low[0], low_of(next[i]));
+        reduce_high[1] = std::max(reduce_high[1], high_of(next[i + 1]));
+        reduce_low[1] = std::min(reduce_low[1], low_of(next[i + 1]));
+    }
+    for (; i < split - 1; ++i) {
+        reduce_high[0] = std::max(reduce_high[0], high_of(next[i]));
+        reduce_low[0] = std::min(reduce_low[0], low_of(next[i]));
+    }
+    double high_a = -INFINITY;
+    double low_a = INFINITY;
+    double high_b = std::max(reduce_high[0], reduce_high[1]);
+    double low_b = std::min(reduce_low[0], reduce_low[1]);
+    std::size_t ja = 1;
+    std::size_t jb = split;
+    for (; ja < split && jb <= last; ++ja, ++jb) {
+        high_a = std::max(high_a, high_of(next[ja - 1]));
+        low_a = std::min(low_a, low_of(next[ja - 1]));
+        high_b = std::max(high_b, high_of(next[jb - 1]));
+        low_b = std::min(low_b, low_of(next[jb - 1]));
+        best_a = std::max(best_a, std::max(sh[ja], high_a) - std::min(sl[ja], low_a));
+        best_b = std::max(best_b, std::max(sh[jb], high_b) - std::min(sl[jb], low_b));
+    }
+    for (; ja < split; ++ja) {
+        high_a = std::max(high_a, high_of(next[ja - 1]));
+        low_a = std::min(low_a, low_of(next[ja - 1]));
+        best_a = std::max(best_a, std::max(sh[ja], high_a) - std::min(sl[ja], low_a));
+    }
+    for (; jb <= last; ++jb) {
+        high_b = std::max(high_b, high_of(next[jb - 1]));
+        low_b = std::min(low_b, low_of(next[jb - 1]));
+        best_b = std::max(best_b, std::max(sh[jb], high_b) - std::min(sl[jb], low_b));
+    }
+    best_a_out = best_a;
+    best_b_out = best_b;
+}
+
+double mtie_large(std::span<const double> x, std::size_t width, std::vector<double>& suffix_high,
+                  std::vector<double>& suffix_low) {
+    const std::size_t n = x.size();
+    suffix_high.resize(width);
+    suffix_low.resize(width);
+    double* sh = suffix_high.data();
+    double* sl = suffix_low.data();
+    double best_a = -1.0;
+    double best_b = -1.0;
+    for (std::size_t block = 0; block + width <= n; block += width) {
+        const double* b = x.data() + block;
+        block_suffix_extremes(b, width, sh, sl);
+        best_a = std::max(best_a, sh[0] - sl[0]);  // the window that is the block; −inf: empty
+        const std::size_t last = std::min(width - 1, n - width - block);
+        if (last > 0) {
+            straddling_windows(b + width, last, sh, sl, best_a, best_b);
+        }
+    }
+    return std::max(best_a, best_b);
+}
+
+}  // namespace
+
+std::vector<double> mtie(std::span<const double> phase_s, std::span<const std::size_t> factors) {
+    const std::size_t n = phase_s.size();
+    // Exact either way (the result is a max − min of two samples); the two methods only trade
+    // speed and memory: neither needs more than a few hundred kB plus 2·w samples.
+    std::vector<std::size_t> order(factors.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i] = i;
+    }
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return factors[a] < factors[b]; });
+    std::vector<double> best(factors.size(), -1.0);
+    mtie_small(phase_s, factors, order, best);
+    std::vector<double> suffix_high;
+    std::vector<double> suffix_low;
+    for (std::size_t index = 0; index < factors.size(); ++index) {
+        const std::size_t width = factors[index] + 1;
+        if (factors[index] != 0 && width <= n && width > small_window) {
+            best[index] = mtie_large(phase_s, width, suffix_high, suffix_low);
+        }
+    }
+    std::vector<double> result(factors.size(), nan);
+    for (std::size_t index = 0; index < factors.size(); ++index) {
+        const std::size_t width = factors[index] + 1;
+        if (factors[index] != 0 && width <= n && best[index] >= 0.0) {
+            result[index] = best[index];
+        }
+    }
+    return result;
+}
+
+}  // namespace ppsbench::stats

@@ -1,0 +1,50 @@
+#include "phase.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ppsbench/stats/offsets.hpp"
+#include "ppsbench/stats/quantile.hpp"
+
+namespace ppsbench::stats::detail {
+
+PhaseSeries phase_series(const Selection& selection, const PulseIndex& index, core::ClockId clock,
+                         std::int64_t period_ns, std::size_t capacity) {
+    PhaseSeries phase;
+    phase.rule.realtime = clock == core::ClockId::realtime;
+    phase.rule.period_ns = period_ns;
+    const std::size_t n = selection.size;
+    std::vector<double>& values = phase.values_ns;
+    values.reserve(std::max(n, capacity));
+    values.resize(n);
+    if (phase.rule.realtime && n > 0) {
+        // The window's centre: first centre on the first pulse, then on the median of those
+        // offsets (from an even sample; the buffer is scratch until the phase overwrites it).
+        // Robust unless the first pulse is itself half a period away from all the others.
+        const TimestampColumn t{selection};
+        const std::int64_t first = phase_offset_ns(t[0], period_ns);
+        PhaseFolder around(first, period_ns);
+        for (std::size_t i = 0; i < n; ++i) {
+            values[i] = static_cast<double>(around(t[i]));
+        }
+        std::vector<double> scratch = even_sample(values);
+        const auto median = static_cast<std::int64_t>(std::llround(median_in_place(scratch)));
+        phase.rule.centre = phase_offset_ns(median, period_ns);
+    }
+    phase.rule.for_each(selection, index, {},
+                        [&values](std::size_t i, std::int64_t, double v) { values[i] = v; });
+    return phase;
+}
+
+std::vector<double> phase_grid_s(std::vector<double> buffer, const PhaseRule& rule,
+                                 const Selection& selection, const PulseIndex& index,
+                                 std::span<const Step> removed) {
+    const auto length = static_cast<std::size_t>(index.back()) + 1;
+    buffer.assign(length, std::numeric_limits<double>::quiet_NaN());
+    rule.for_each(selection, index, removed, [&buffer](std::size_t, std::int64_t ki, double v) {
+        buffer[static_cast<std::size_t>(ki)] = v * 1e-9;
+    });
+    return buffer;
+}
+
+}  // namespace ppsbench::stats::detail

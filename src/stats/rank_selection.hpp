@@ -1,0 +1,139 @@
+#pragma once
+
+// Internal: exact order statistics (ranks) of a streamed series, and the exact-order sums the
+// summaries use, for order_statistics.hpp.
+//
+// In the manner of Floyd & Rivest's selection: an even sample of ~65 k values brackets each
+// wanted rank in a narrow value window; a pass counts the values below each window and gathers
+// the few inside it; a selection among those gives the exact order statistic. If a bracket
+// misses (a sample can be unlucky) the window is widened and the pass repeated, up to the
+// whole range, so the result is always exact, and identical to a selection over a sorted copy.
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace ppsbench::stats::detail {
+
+inline constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+// numpy's _lerp: a + (b − a)·t, but computed from b when t ≥ 0.5 so that t = 1 gives exactly b.
+inline double lerp(double a, double b, double t) {
+    const double diff = b - a;
+    return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
+}
+
+// numpy's "linear" quantile position h = q·(n − 1), split into floor and fraction.
+struct Position {
+    std::size_t below;  // floor(h)
+    double fraction;    // h − floor(h)
+};
+
+inline Position position(std::size_t n, double q) {
+    const double h = q * static_cast<double>(n - 1);
+    const double below = std::floor(h);
+    auto index = static_cast<std::size_t>(below);
+    if (index >= n - 1) {
+        return {n - 1, 0.0};
+    }
+    return {index, h - below};
+}
+
+// Σ term over a stream, in the exact order of summary.cpp's blocked_sum: blocks of 1024 values
+// summed in four double lanes (whole groups of four; a short last group into lane 0), the
+// block sums added in long double. Same order, same roundings, same bits.
+class BlockedSum {
+  public:
+    [[gnu::always_inline]] void add(double term) {
+        group_[grouped_++] = term;
+        if (grouped_ == 4) {
+            lanes_[0] += group_[0];
+            lanes_[1] += group_[1];
+            lanes_[2] += group_[2];
+            lanes_[3] += group_[3];
+            grouped_ = 0;
+        }
+        if (++in_block_ == block) {
+            flush();
+        }
+    }
+    long double total() {
+        if (in_block_ > 0) {
+            flush();
+        }
+        return total_;
+    }
+
+  private:
+    static constexpr std::size_t block = 1024;
+    void flush() {
+        for (std::size_t i = 0; i < grouped_; ++i) {
+            lanes_[0] += group_[i];
+        }
+        total_ += (static_cast<long double>(lanes_[0]) + lanes_[1]) + (lanes_[2] + lanes_[3]);
+        lanes_[0] = lanes_[1] = lanes_[2] = lanes_[3] = 0;
+        grouped_ = 0;
+        in_block_ = 0;
+    }
+    long double total_ = 0;
+    double lanes_[4] = {0, 0, 0, 0};
+    double group_[4] = {0, 0, 0, 0};
+    std::size_t grouped_ = 0;
+    std::size_t in_block_ = 0;
+};
+
+// Exact order statistics (ranks) of n streamed values; see the header comment.
+class RankSelector {
+  public:
+    // `sample`: values taken at an even stride, ascending; `whole` says it is every value, in
+    // which case the answers come straight from it and no pass is needed.
+    RankSelector(std::vector<double> sample, bool whole, std::size_t n,
+                 std::vector<std::size_t> ranks);
+
+    bool needs_pass() const { return !done_; }
+    void begin_pass();
+    // Values are buffered and handled a batch at a time, window by window: counting the values
+    // below a window is then a branch-free loop the compiler vectorises, and only the few
+    // values inside a window take a branch. (Per value, a search through the windows
+    // mispredicts on random data and costs several times more.)
+    [[gnu::always_inline]] void add(double v) {
+        batch_[batched_++] = v;
+        if (batched_ == batch_size) {
+            flush();
+        }
+    }
+    // Resolves the ranks the pass bracketed; false if some need another (wider) pass.
+    bool end_pass();
+    double value(std::size_t rank) const;
+
+  private:
+    struct Window {
+        double lo;
+        double hi;
+        std::vector<std::size_t> ranks;
+        std::vector<double> values;  // gathered when lo < hi
+    };
+    static constexpr std::size_t batch_size = 256;
+    void flush();
+    void plan();
+
+    std::vector<double> sample_;  // sorted
+    std::size_t n_;
+    std::vector<std::size_t> pending_;  // ranks still to find, ascending
+    std::vector<std::pair<std::size_t, double>> found_;
+    std::vector<Window> windows_;
+    std::vector<std::size_t> below_;  // per window: values < lo seen this pass
+    std::vector<std::size_t> equal_;  // per window with lo == hi: values equal to it
+    double batch_[batch_size] = {};
+    std::size_t batched_ = 0;
+    double widen_ = 1;
+    bool done_ = false;
+};
+
+// |x − c| of ascending values, ascending, by merging the two monotone halves: no sort.
+std::vector<double> sorted_distances(std::span<const double> sorted, double c);
+
+}  // namespace ppsbench::stats::detail

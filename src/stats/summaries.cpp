@@ -1,0 +1,63 @@
+#include "summaries.hpp"
+
+#include "histogram_detail.hpp"
+#include "order_statistics.hpp"
+
+namespace ppsbench::stats::detail {
+
+namespace {
+
+// Calls f(value) for every value of `values` except those at the (sorted) positions `drop`.
+auto without(std::span<const double> values, std::span<const std::size_t> drop) {
+    return [values, drop](auto&& f) {
+        std::size_t next = 0;
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            if (next < drop.size() && drop[next] == i) {
+                ++next;
+                continue;
+            }
+            f(values[i]);
+        }
+    };
+}
+
+auto all_of(std::span<const double> values) {
+    return [values](auto&& f) {
+        for (double v : values) {
+            f(v);
+        }
+    };
+}
+
+}  // namespace
+
+HeadlineSummary summarize_headline(std::span<const double> values, const AnalysisOptions& options) {
+    const std::span<const double> histogram_qs = options.compute_histogram
+                                                     ? std::span<const double>(histogram_quantiles)
+                                                     : std::span<const double>{};
+    auto s = summarize_buffer(values, histogram_qs);
+    HeadlineSummary headline;
+    headline.outliers =
+        find_outliers(values, options.outlier_k, s.summary.median, s.summary.robust_stddev);
+    if (options.compute_histogram) {
+        headline.histogram = histogram_from_quantiles(s.extra, values.size(), s.summary.stddev,
+                                                      all_of(values), options.histogram);
+    }
+    headline.summary = s.summary;
+    return headline;
+}
+
+Summary summarize_without(std::span<const double> values, std::span<const std::size_t> outliers,
+                          const Summary& all) {
+    if (outliers.empty()) {
+        return all;
+    }
+    const std::size_t kept = values.size() - outliers.size();
+    if (kept <= sample_size) {
+        return summarize_series(without(values, outliers), kept).summary;
+    }
+    // The full series' sample brackets the kept values' ranks just as well.
+    return summarize_series(without(values, outliers), kept, strided_sample(values), false).summary;
+}
+
+}  // namespace ppsbench::stats::detail

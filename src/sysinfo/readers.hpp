@@ -1,0 +1,37 @@
+#pragma once
+
+// The parts of read_fingerprint() (fingerprint.cpp), one file each: the PPS device and its
+// interrupt (pps_device.cpp), power management (power.cpp) and chrony (chrony_info.cpp).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ppsbench/sysinfo/fingerprint.hpp"
+#include "sysinfo/sysroot.hpp"
+
+namespace ppsbench::sysinfo::detail {
+
+// A process as /proc lists it; kernel threads such as irq/N-name included.
+struct Process {
+    int pid = 0;
+    std::string comm;
+};
+
+std::vector<Process> scan_processes(const SysRoot& root);
+
+// Everything about /sys/class/pps/<id>: the driver, its handler shape, the interrupt and its
+// thread. Empty when the device does not exist.
+std::optional<PpsDevice> read_pps_device(const SysRoot& root, const std::string& id,
+                                         const FingerprintOptions& options,
+                                         const KernelInfo& kernel,
+                                         const std::vector<Process>& processes);
+
+PowerInfo read_power(const SysRoot& root);
+
+// chronyd's process, version and the refclocks of the configuration it reads; `pps` (may be
+// null) is the device whose refclock is looked for.
+ChronyInfo read_chrony(const SysRoot& root, const FingerprintOptions& options,
+                       const std::vector<Process>& processes, const PpsDevice* pps);
+
+}  // namespace ppsbench::sysinfo::detail
