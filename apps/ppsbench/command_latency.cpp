@@ -3,9 +3,9 @@
 
 #include "command.hpp"
 #include "options.hpp"
+#include "ppsbench/analysis/latency_runs.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/latency/latency_summary.hpp"
 #include "ppsbench/render/latency_tables.hpp"
 #include "ppsbench/render/renderer.hpp"
 #include "ppsbench/session/latency_session.hpp"
@@ -107,7 +107,7 @@ class LatencyCommand final : public Command {
 
         const auto outcome = session::execute_latency(latency);
         const auto summary =
-            latency::summarize_latency(store::read_capture_file(outcome.output_path));
+            analysis::summarize_latency(store::read_capture_file(outcome.output_path));
         render::make_renderer("text")->render(render::latency_table({summary}), std::cout);
         if (histogram) {
             for (const auto& [title, d] :

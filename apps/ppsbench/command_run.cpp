@@ -5,8 +5,8 @@
 
 #include "command.hpp"
 #include "options.hpp"
+#include "ppsbench/analysis/latency_runs.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/latency/paired.hpp"
 #include "ppsbench/render/latency_tables.hpp"
 #include "ppsbench/render/renderer.hpp"
 #include "ppsbench/render/run_tables.hpp"
@@ -220,7 +220,7 @@ class RunCommand final : public Command {
         const auto renderer = render::make_renderer("text");
         renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);
         std::cout << "\n";
-        renderer->render(render::dual_table(latency::summarize_dual(a, b)), std::cout);
+        renderer->render(render::dual_table(analysis::summarize_dual(a, b)), std::cout);
         int status = 0;
         for (const auto& path : outcome.paths) {
             std::cout << fmt::format("{} pulses ({}) written to {}\n", path.progress.pulses,

@@ -1,5 +1,6 @@
 #include "ppsbench/analysis/report.hpp"
 
+#include "ppsbench/analysis/latency_runs.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 
 namespace ppsbench::analysis {
@@ -12,9 +13,8 @@ Report load_report(const std::vector<std::string>& paths, const AnalysisSettings
         }
     }
     for (const auto& run : report.runs) {
-        if (run.meta.value("kind", std::string()) == "latency") {
-            report.latency.push_back(
-                latency::summarize_latency(store::read_capture_file(run.file)));
+        if (store::run_meta_from_json(run.meta).latency) {
+            report.latency.push_back(summarize_latency(store::read_capture_file(run.file)));
         }
     }
     return report;

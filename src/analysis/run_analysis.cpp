@@ -20,13 +20,13 @@ std::string run_label(const store::CaptureFile& file) {
     }
     // The kernel fingerprint names the configuration: "6.1.0-27-rt-arm64 PREEMPT_RT, PPS IRQ
     // threaded" is what a comparison row should say when nobody gave a label.
-    if (const auto it = file.meta.find("system"); it != file.meta.end() && it->is_object() &&
-                                                  it->contains("label") &&
-                                                  (*it)["label"].is_string()) {
-        return (*it)["label"].get<std::string>();
+    if (const auto& system = file.run_meta.system; system && system->is_object() &&
+                                                   system->contains("label") &&
+                                                   (*system)["label"].is_string()) {
+        return (*system)["label"].get<std::string>();
     }
-    if (file.meta.contains("source") && file.meta["source"].is_string()) {
-        return file.meta["source"].get<std::string>();
+    if (!file.run_meta.source.empty()) {
+        return file.run_meta.source;
     }
     return std::filesystem::path(file.path).filename().string();
 }
@@ -62,17 +62,15 @@ RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettin
     run.simulated = file.simulated();
     run.meta = file.meta;
     run.warnings = file.warnings;
-    if (file.end_record() == nullptr) {
+    if (!file.end()) {
         run.warnings.push_back(fmt::format(
             "{}: no end record: the run did not finish cleanly (crash or power cut); every "
             "complete line is used",
             file.path));
     }
     stats::AnalysisOptions options;
-    options.period_ns = settings.period_ns.value_or(
-        file.meta.value("period_ns", static_cast<std::int64_t>(core::ns_per_second)));
-    options.clock = core::parse_clock_id(file.meta.value("clock", std::string("realtime")))
-                        .value_or(core::ClockId::realtime);
+    options.period_ns = settings.period_ns.value_or(file.run_meta.period.count());
+    options.clock = file.run_meta.clock;
     options.detrend_degree = settings.detrend_degree;
     options.outlier_k = settings.outlier_k;
     options.keep_series = settings.keep_series;

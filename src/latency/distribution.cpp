@@ -1,14 +1,15 @@
 #include "ppsbench/latency/distribution.hpp"
 
-#include "ppsbench/stats/quantile.hpp"
-
 #include <algorithm>
 #include <cmath>
-#include <limits>
+
+#include "ppsbench/stats/quantile.hpp"
 
 namespace ppsbench::latency {
 
 namespace {
+
+constexpr double target_bins = 20;
 
 // The smallest 1/2/5 × 10^k not below `raw`, so bin edges read well in a table.
 double nice_width(double raw) {
@@ -24,41 +25,32 @@ double nice_width(double raw) {
     return 10.0 * decade;
 }
 
-}  // namespace
-
-Histogram make_histogram(std::span<const double> values, std::size_t target_bins) {
-    Histogram histogram;
-    if (values.empty() || target_bins == 0) {
-        return histogram;
+// The latency binning rule on stats' histogram: a fixed width and range. Widths are whole
+// nanoseconds and the lower edge a multiple of the width, so the edges are exact and every
+// value lands where its integer position says.
+stats::Histogram latency_histogram(std::span<const double> sorted) {
+    if (sorted.empty()) {
+        return {};
     }
-    std::vector<double> sorted(values.begin(), values.end());
-    std::sort(sorted.begin(), sorted.end());
     const double low = stats::quantile_sorted(sorted, 0.005);
     const double high = stats::quantile_sorted(sorted, 0.995);
-    const double width = nice_width((high - low) / static_cast<double>(target_bins));
-    histogram.bin_width_ns = width;
-    histogram.start_ns = std::floor(low / width) * width;
-    const auto bins = static_cast<std::size_t>(std::floor((high - histogram.start_ns) / width)) + 1;
-    histogram.counts.assign(bins, 0);
-    const double end = histogram.start_ns + width * static_cast<double>(bins);
-    for (const double v : sorted) {
-        if (v < histogram.start_ns) {
-            ++histogram.underflow;
-        } else if (v >= end) {
-            ++histogram.overflow;
-        } else {
-            const auto bin = static_cast<std::size_t>((v - histogram.start_ns) / width);
-            ++histogram.counts[std::min(bin, bins - 1)];
-        }
-    }
-    return histogram;
+    stats::HistogramOptions options;
+    const double width = nice_width((high - low) / target_bins);
+    const double lower = std::floor(low / width) * width;
+    const double bins = std::floor((high - lower) / width) + 1;
+    options.bin_width = width;
+    options.lower = lower;
+    options.upper = lower + width * bins;
+    return stats::make_histogram(sorted, options);
 }
+
+}  // namespace
 
 Distribution describe(std::vector<double> values) {
     Distribution d;
     d.summary = stats::summarize(values);
-    d.histogram = make_histogram(values);
     std::sort(values.begin(), values.end());
+    d.histogram = latency_histogram(values);
     d.p50 = stats::quantile_sorted(values, 0.50);
     d.p90 = stats::quantile_sorted(values, 0.90);
     d.p99 = stats::quantile_sorted(values, 0.99);

@@ -1,12 +1,9 @@
 #include "ppsbench/latency/paired.hpp"
 
-#include <fmt/format.h>
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
 
-#include "ppsbench/core/duration.hpp"
-#include "ppsbench/core/error.hpp"
 #include "ppsbench/stats/offsets.hpp"
 
 namespace ppsbench::latency {
@@ -67,44 +64,11 @@ stats::Summary jitter_of(std::span<const TimedPulse> series, core::ClockId clock
     return stats::summarize(values);
 }
 
-std::string path_label(const store::CaptureFile& file) {
-    const std::string label = file.label();
-    const std::string source = file.meta.value("source", file.path);
-    return label.empty() ? source : fmt::format("{} ({})", label, source);
-}
-
 }  // namespace
 
 core::ClockId common_clock(core::ClockId a, core::ClockId b) {
     return a == core::ClockId::realtime || b == core::ClockId::realtime ? core::ClockId::realtime
                                                                         : core::ClockId::monotonic;
-}
-
-std::vector<TimedPulse> on_time_base(const store::CaptureFile& file, core::ClockId target) {
-    const auto clock = core::parse_clock_id(file.meta.value("clock", std::string("realtime")))
-                           .value_or(core::ClockId::realtime);
-    std::vector<TimedPulse> series;
-    series.reserve(file.pulses.size());
-    if (clock == target) {
-        for (std::size_t i = 0; i < file.pulses.size(); ++i) {
-            series.push_back({file.pulses[i].timestamp_ns, file.pulses[i].edge, i});
-        }
-        return series;
-    }
-    const auto offset = file.extra_column(offset_column);
-    if (clock != core::ClockId::monotonic || !offset) {
-        throw core::InputError(fmt::format(
-            "{}: its {} timestamps cannot be put on CLOCK_{} (no {} column); capture both paths "
-            "in one 'ppsbench run --source A --source B'",
-            file.path, core::to_string(clock),
-            target == core::ClockId::realtime ? "REALTIME" : "MONOTONIC", offset_column));
-    }
-    for (std::size_t i = 0; i < file.pulses.size(); ++i) {
-        // The offset was sampled microseconds after the event, when the pulse was read.
-        series.push_back(
-            {file.pulses[i].timestamp_ns + file.extra(i, *offset), file.pulses[i].edge, i});
-    }
-    return series;
 }
 
 Pairing pair_edges(std::span<const TimedPulse> a, std::span<const TimedPulse> b,
@@ -139,49 +103,17 @@ Pairing pair_edges(std::span<const TimedPulse> a, std::span<const TimedPulse> b,
     return pairing;
 }
 
-std::optional<TimeBaseStats> time_base_stats(const store::CaptureFile& file) {
-    const auto offset = file.extra_column(offset_column);
-    if (!offset || file.pulses.empty()) {
-        return std::nullopt;
-    }
-    const auto bracket = file.extra_column(bracket_column);
-    TimeBaseStats s;
-    s.samples = file.pulses.size();
-    for (std::size_t i = 0; i < file.pulses.size(); ++i) {
-        if (bracket) {
-            s.max_bracket_ns = std::max(s.max_bracket_ns, file.extra(i, *bracket));
-        }
-        if (i > 0) {
-            const std::int64_t jump = file.extra(i, *offset) - file.extra(i - 1, *offset);
-            if (std::llabs(jump) > std::llabs(s.largest_jump_ns)) {
-                s.largest_jump_ns = jump;
-            }
-        }
-    }
-    s.drift_ns = file.extra(file.pulses.size() - 1, *offset) - file.extra(0, *offset);
-    return s;
-}
-
-DualSummary summarize_dual(const store::CaptureFile& a, const store::CaptureFile& b,
-                           std::optional<std::int64_t> period_override_ns) {
+DualSummary compare_paths(std::span<const TimedPulse> a, std::span<const TimedPulse> b,
+                          core::ClockId clock, std::int64_t period_ns) {
     DualSummary dual;
-    dual.label_a = path_label(a);
-    dual.label_b = path_label(b);
-    dual.simulated = a.simulated() || b.simulated();
-    dual.period_ns = period_override_ns.value_or(a.meta.value("period_ns", core::ns_per_second));
-    const auto clock_of = [](const store::CaptureFile& f) {
-        return core::parse_clock_id(f.meta.value("clock", std::string("realtime")))
-            .value_or(core::ClockId::realtime);
-    };
-    dual.clock = common_clock(clock_of(a), clock_of(b));
-    const auto ta = on_time_base(a, dual.clock);
-    const auto tb = on_time_base(b, dual.clock);
-    dual.jitter_measure = dual.clock == core::ClockId::realtime ? "phase offset" : "period jitter";
-    dual.jitter_a = jitter_of(ta, dual.clock, dual.period_ns);
-    dual.jitter_b = jitter_of(tb, dual.clock, dual.period_ns);
-    dual.pulses_a = ta.size();
-    dual.pulses_b = tb.size();
-    const Pairing pairing = pair_edges(ta, tb, dual.period_ns / 2);
+    dual.clock = clock;
+    dual.period_ns = period_ns;
+    dual.jitter_measure = clock == core::ClockId::realtime ? "phase offset" : "period jitter";
+    dual.jitter_a = jitter_of(a, clock, period_ns);
+    dual.jitter_b = jitter_of(b, clock, period_ns);
+    dual.pulses_a = a.size();
+    dual.pulses_b = b.size();
+    const Pairing pairing = pair_edges(a, b, period_ns / 2);
     dual.pairs = pairing.pairs.size();
     dual.unpaired_a = pairing.unpaired_a;
     dual.unpaired_b = pairing.unpaired_b;
@@ -196,8 +128,6 @@ DualSummary summarize_dual(const store::CaptureFile& a, const store::CaptureFile
         differences.empty() ? 0.0
                             : static_cast<double>(later) / static_cast<double>(differences.size());
     dual.difference = describe(std::move(differences));
-    dual.time_base_a = time_base_stats(a);
-    dual.time_base_b = time_base_stats(b);
     return dual;
 }
 

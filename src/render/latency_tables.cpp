@@ -52,8 +52,7 @@ Table latency_table(const std::vector<latency::LatencySummary>& runs) {
     return table;
 }
 
-std::vector<std::string> histogram_lines(const latency::Histogram& histogram,
-                                         std::size_t bar_width) {
+std::vector<std::string> histogram_lines(const stats::Histogram& histogram, std::size_t bar_width) {
     std::vector<std::string> lines;
     if (histogram.counts.empty()) {
         return lines;
@@ -71,15 +70,15 @@ std::vector<std::string> histogram_lines(const latency::Histogram& histogram,
         return text;
     };
     const double end =
-        histogram.start_ns + histogram.bin_width_ns * static_cast<double>(histogram.counts.size());
+        histogram.lower_edge + histogram.bin_width * static_cast<double>(histogram.counts.size());
     if (histogram.underflow > 0) {
-        lines.push_back(fmt::format("  {:>21} {:>8} {}", "< " + format_ns(histogram.start_ns),
+        lines.push_back(fmt::format("  {:>21} {:>8} {}", "< " + format_ns(histogram.lower_edge),
                                     histogram.underflow, bar(histogram.underflow)));
     }
     for (std::size_t i = 0; i < histogram.counts.size(); ++i) {
-        const double low = histogram.start_ns + histogram.bin_width_ns * static_cast<double>(i);
+        const double low = histogram.lower_edge + histogram.bin_width * static_cast<double>(i);
         lines.push_back(fmt::format("  {:>9} … {:>9} {:>8} {}", format_ns(low),
-                                    format_ns(low + histogram.bin_width_ns), histogram.counts[i],
+                                    format_ns(low + histogram.bin_width), histogram.counts[i],
                                     bar(histogram.counts[i])));
     }
     if (histogram.overflow > 0) {

@@ -39,9 +39,26 @@ void read(const nlohmann::json& json, std::string_view key, T& out) {
     }
 }
 
+// Whether `json` holds a value read() would take into a T.
+template <typename T>
+bool holds(const nlohmann::json& json) {
+    if constexpr (std::is_same_v<T, bool>) {
+        return json.is_boolean();
+    } else if constexpr (std::is_arithmetic_v<T>) {
+        return json.is_number();
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        return json.is_string();
+    } else {
+        return true;
+    }
+}
+
+// An optional stays empty for a missing or mistyped key ("cpu_idle_fraction": null is no
+// fraction, not 0).
 template <typename T>
 void read(const nlohmann::json& json, std::string_view key, std::optional<T>& out) {
-    if (!json.contains(key)) {
+    const auto it = json.find(key);
+    if (it == json.end() || !holds<T>(*it)) {
         return;
     }
     T value{};

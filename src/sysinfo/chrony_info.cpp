@@ -1,3 +1,4 @@
+#include "ppsbench/core/text.hpp"
 #include "sysinfo/chrony_config.hpp"
 #include "sysinfo/command_runner.hpp"
 #include "sysinfo/parse.hpp"
@@ -31,7 +32,7 @@ ChronyInfo read_chrony(const SysRoot& root, const FingerprintOptions& options,
     if (chrony.installed && run) {
         // "chronyd (chrony) version 4.3 (+CMDMON ...)"
         if (const auto output = run({root.resolve(binary).string(), "--version"})) {
-            const auto words = split_words(*output);
+            const auto words = core::split_whitespace(*output);
             for (std::size_t i = 0; i + 1 < words.size(); ++i) {
                 if (words[i] == "version") {
                     chrony.version = std::string(words[i + 1]);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ppsbench/core/text.hpp"
 #include "sysinfo/parse.hpp"
 
 namespace ppsbench::sysinfo {
@@ -22,7 +23,7 @@ std::string wrap(std::string_view first, std::string_view indent, std::string_vi
     std::size_t column = first.size();
     // A label such as "fix:" is followed by a blank; a row key already ends with one.
     bool line_start = first.empty() || first.back() == ' ';
-    for (const auto word : detail::split_words(text)) {
+    for (const auto word : core::split_whitespace(text)) {
         if (column + 1 + word.size() > kWidth && column > indent.size()) {
             out += "\n";
             out += indent;

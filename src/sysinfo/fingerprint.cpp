@@ -1,4 +1,5 @@
 #include "ppsbench/sysinfo/fingerprint.hpp"
+#include "ppsbench/core/text.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -61,7 +62,7 @@ KernelInfo read_kernel(const SysRoot& root) {
     kernel.nohz_full = detail::cmdline_parameter(kernel.cmdline, "nohz_full");
     kernel.irqaffinity = detail::cmdline_parameter(kernel.cmdline, "irqaffinity");
     if (const auto uptime = root.read_line("/proc/uptime")) {
-        const auto words = detail::split_words(*uptime);
+        const auto words = core::split_whitespace(*uptime);
         if (!words.empty()) {
             // from_chars, unlike stod, ignores the locale's decimal separator.
             double seconds = 0;

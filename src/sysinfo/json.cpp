@@ -127,7 +127,7 @@ json chrony_json(const ChronyInfo& chrony) {
 }  // namespace
 
 nlohmann::json to_json(const SystemFingerprint& fingerprint) {
-    return {{"schema_version", kFingerprintSchemaVersion},
+    return {{"schema", kFingerprintSchema},
             {"label", short_label(fingerprint)},
             {"timestamp_context", to_string(timestamp_context(fingerprint))},
             {"sysroot", fingerprint.sysroot},
@@ -154,7 +154,7 @@ nlohmann::json doctor_json(const SystemFingerprint& fingerprint,
         list.push_back(to_json(verdict));
         ++counts[static_cast<int>(verdict.severity)];
     }
-    return {{"schema_version", kFingerprintSchemaVersion},
+    return {{"schema", kDoctorSchema},
             {"label", short_label(fingerprint)},
             {"timestamp_context", to_string(timestamp_context(fingerprint))},
             {"system", to_json(fingerprint)},

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "ppsbench/core/text.hpp"
+
 namespace ppsbench::sysinfo::detail {
 
 std::string_view trim(std::string_view text) {
@@ -12,24 +14,6 @@ std::string_view trim(std::string_view text) {
     }
     const auto last = text.find_last_not_of(blanks);
     return text.substr(first, last - first + 1);
-}
-
-std::vector<std::string_view> split_words(std::string_view text) {
-    std::vector<std::string_view> words;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        const auto start = text.find_first_not_of(" \t\r\n", pos);
-        if (start == std::string_view::npos) {
-            break;
-        }
-        auto end = text.find_first_of(" \t\r\n", start);
-        if (end == std::string_view::npos) {
-            end = text.size();
-        }
-        words.push_back(text.substr(start, end - start));
-        pos = end;
-    }
-    return words;
 }
 
 std::optional<long long> parse_integer(std::string_view text) {
@@ -105,7 +89,7 @@ std::vector<InterruptLine> parse_interrupts(std::string_view text) {
         const auto raw = text.substr(0, eol);
         text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
         if (header) {
-            cpus = split_words(raw).size();  // "CPU0 CPU1 ..."
+            cpus = core::split_whitespace(raw).size();  // "CPU0 CPU1 ..."
             header = false;
             continue;
         }
@@ -161,7 +145,7 @@ std::optional<PidStat> parse_pid_stat(std::string_view text) {
     stat.pid = static_cast<int>(*pid);
     stat.comm = std::string(text.substr(open + 1, close - open - 1));
     // fields[0] is field 3 (state).
-    const auto fields = split_words(text.substr(close + 1));
+    const auto fields = core::split_whitespace(text.substr(close + 1));
     if (fields.empty() || fields[0].size() != 1) {
         return std::nullopt;
     }
@@ -216,7 +200,7 @@ std::optional<std::string> status_field(std::string_view status, std::string_vie
 
 std::optional<std::string> cmdline_parameter(std::string_view cmdline, std::string_view key) {
     std::optional<std::string> found;
-    for (const auto word : split_words(cmdline)) {
+    for (const auto word : core::split_whitespace(cmdline)) {
         if (word == "--") {
             break;  // the rest goes to init
         }
@@ -246,7 +230,7 @@ std::optional<std::string> option_value(std::string_view cmdline, std::string_vi
 }
 
 std::optional<std::string> preemption_from_debugfs(std::string_view text) {
-    for (const auto word : split_words(text)) {
+    for (const auto word : core::split_whitespace(text)) {
         if (word.size() > 2 && word.front() == '(' && word.back() == ')') {
             return std::string(word.substr(1, word.size() - 2));
         }
@@ -256,7 +240,7 @@ std::optional<std::string> preemption_from_debugfs(std::string_view text) {
 
 std::string preemption_from_version(std::string_view version) {
     bool preempt = false;
-    for (const auto word : split_words(version)) {
+    for (const auto word : core::split_whitespace(version)) {
         if (word == "PREEMPT_RT") {
             return "PREEMPT_RT";
         }
@@ -270,30 +254,6 @@ std::string preemption_from_version(std::string_view version) {
     // Without a PREEMPT word the kernel was built with PREEMPT_NONE or PREEMPT_VOLUNTARY, which
     // the version string does not tell apart.
     return preempt ? "full" : (version.empty() ? "" : "none or voluntary");
-}
-
-std::vector<ConfigDirective> parse_chrony_config(std::string_view text) {
-    std::vector<ConfigDirective> directives;
-    int number = 0;
-    while (!text.empty()) {
-        const auto eol = text.find('\n');
-        auto line = text.substr(0, eol);
-        text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
-        ++number;
-        line = trim(line);
-        // chrony treats lines starting with one of these as comments.
-        if (line.empty() || std::string_view("#;%!").find(line.front()) != std::string_view::npos) {
-            continue;
-        }
-        ConfigDirective directive;
-        directive.line = number;
-        directive.text = std::string(line);
-        for (const auto word : split_words(line)) {
-            directive.words.emplace_back(word);
-        }
-        directives.push_back(std::move(directive));
-    }
-    return directives;
 }
 
 std::vector<int> parse_cpu_list(std::string_view text) {

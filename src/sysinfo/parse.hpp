@@ -14,7 +14,6 @@
 namespace ppsbench::sysinfo::detail {
 
 std::string_view trim(std::string_view text);
-std::vector<std::string_view> split_words(std::string_view text);
 std::optional<long long> parse_integer(std::string_view text);
 
 // "1700000000.123456789#42" (drivers/pps/sysfs.c: "%lld.%09d#%d").
@@ -57,14 +56,6 @@ std::optional<std::string> option_value(std::string_view cmdline, std::string_vi
 // ("none voluntary (full)") or from the version string's PREEMPT_* words.
 std::optional<std::string> preemption_from_debugfs(std::string_view text);
 std::string preemption_from_version(std::string_view version);
-
-// A chrony.conf directive split into words, with comments removed.
-struct ConfigDirective {
-    int line = 0;
-    std::string text;
-    std::vector<std::string> words;
-};
-std::vector<ConfigDirective> parse_chrony_config(std::string_view text);
 
 // Expands a cpulist such as "0-2,5" to {0,1,2,5}; empty on malformed input.
 std::vector<int> parse_cpu_list(std::string_view text);

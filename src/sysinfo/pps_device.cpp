@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "ppsbench/core/text.hpp"
 #include "sysinfo/parse.hpp"
 #include "sysinfo/readers.hpp"
 #include "sysinfo/sysroot.hpp"
@@ -215,7 +216,7 @@ void read_handler_kind(const SysRoot& root, PpsDevice& pps) {
         if (line.find("pps_gpio_") == std::string_view::npos) {
             return true;
         }
-        const auto words = split_words(line);
+        const auto words = core::split_whitespace(line);
         if (words.size() >= 3 && words[2].starts_with("pps_gpio_")) {
             const std::string symbol(words[2]);
             if (std::find(pps.handler_symbols.begin(), pps.handler_symbols.end(), symbol) ==
@@ -261,7 +262,7 @@ std::optional<PpsDevice> read_pps_device(const SysRoot& root, const std::string&
     pps.path = root.read_line(dir + "/path").value_or("");
     if (const auto uevent = root.read(dir + "/device/uevent", 16U << 10)) {
         // "DRIVER=pps-gpio" on a line of its own; pps-ldisc and ktimer sources have no device.
-        for (const auto word : split_words(*uevent)) {
+        for (const auto word : core::split_whitespace(*uevent)) {
             if (word.starts_with("DRIVER=")) {
                 pps.driver = std::string(word.substr(7));
             }

@@ -10,6 +10,19 @@
 namespace ppsbench::chrony {
 namespace {
 
+TEST(ParseConfText, SkipsCommentsAndKeepsLineNumbers) {
+    const auto directives = parse_conf_text(
+        "# comment\n; also\n\nrefclock PPS /dev/pps0 lock NMEA\n  ! old\n% too\nconfdir "
+        "/etc/chrony/conf.d\n",
+        "chrony.conf");
+    ASSERT_EQ(directives.size(), 2U);
+    EXPECT_EQ(directives[0].line, 4);
+    EXPECT_EQ(directives[0].file, "chrony.conf");
+    EXPECT_EQ(directives[0].words,
+              (std::vector<std::string>{"refclock", "PPS", "/dev/pps0", "lock", "NMEA"}));
+    EXPECT_EQ(directives[1].line, 7);
+}
+
 TEST(RefclockRefid, ExplicitDefaultAndClearSuffix) {
     const std::string conf =
         "# refclock PPS /dev/pps9 refid NOPE\n"

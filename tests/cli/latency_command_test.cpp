@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "cli.hpp"
-#include "ppsbench/latency/paired.hpp"
+#include "ppsbench/analysis/latency_runs.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 
 namespace ppsbench {
@@ -98,7 +98,7 @@ TEST(DualRun, TwoSimulatedPathsArePairedEdgeByEdge) {
 
     // The pairing from the files alone: over the same 10 minutes path A missed some edges and
     // B saw all, so every A pulse pairs and exactly A's misses stay unpaired on B's side.
-    const auto dual = latency::summarize_dual(a, b);
+    const auto dual = analysis::summarize_dual(a, b);
     EXPECT_EQ(dual.pairs, a.pulses.size());
     EXPECT_EQ(dual.unpaired_a, 0U);
     EXPECT_EQ(dual.unpaired_b, 600U - a.pulses.size());

@@ -30,8 +30,8 @@ TEST(Distribution, DescribeGivesSummaryPercentilesAndHistogram) {
     for (const auto c : d.histogram.counts) {
         total += c;
     }
-    EXPECT_EQ(total, 1000U);                    // every value lands in a bin or a tail bucket
-    EXPECT_EQ(d.histogram.bin_width_ns, 50.0);  // (994.5 − 4.5) / 20 = 49.5 → 50
+    EXPECT_EQ(total, 1000U);                 // every value lands in a bin or a tail bucket
+    EXPECT_EQ(d.histogram.bin_width, 50.0);  // (994.5 − 4.5) / 20 = 49.5 → 50
 }
 
 TEST(Distribution, HistogramKeepsOutliersInTheOverflowBucket) {
@@ -40,10 +40,10 @@ TEST(Distribution, HistogramKeepsOutliersInTheOverflowBucket) {
         values[i] += static_cast<double>(i % 100) * 100.0;
     }
     values[5] = 250'000.0;  // one 250 µs wake-up
-    const auto h = make_histogram(values);
+    const auto h = describe(values).histogram;
     EXPECT_EQ(h.overflow, 1U);
-    EXPECT_GT(h.bin_width_ns, 0.0);
-    EXPECT_LE(h.start_ns, 10'000.0);
+    EXPECT_GT(h.bin_width, 0.0);
+    EXPECT_LE(h.lower_edge, 10'000.0);
 }
 
 }  // namespace

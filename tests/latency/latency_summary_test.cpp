@@ -5,6 +5,7 @@
 #include <array>
 
 #include "cli.hpp"
+#include "ppsbench/analysis/latency_runs.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/render/latency_tables.hpp"
 #include "ppsbench/store/capture_reader.hpp"
@@ -42,8 +43,8 @@ std::string write_latency_file(const testing::TempDir& dir) {
 TEST(LatencySummary, DistributionsFromTheFileColumns) {
     testing::TempDir dir;
     const auto file = store::read_capture_file(write_latency_file(dir));
-    ASSERT_TRUE(is_latency_file(file));
-    const auto s = summarize_latency(file);
+    ASSERT_TRUE(analysis::is_latency_file(file));
+    const auto s = analysis::summarize_latency(file);
     EXPECT_EQ(s.label, "rt");
     EXPECT_EQ(s.drive_to_kernel.summary.count, 101U);
     EXPECT_DOUBLE_EQ(s.drive_to_kernel.p50, 15'000.0);
@@ -65,8 +66,8 @@ TEST(LatencySummary, DistributionsFromTheFileColumns) {
 TEST(LatencySummary, OrdinaryCapturesAreNotLatencyFiles) {
     store::CaptureFile plain;
     plain.path = "plain.csv";
-    EXPECT_FALSE(is_latency_file(plain));
-    EXPECT_THROW(summarize_latency(plain), core::InputError);
+    EXPECT_FALSE(analysis::is_latency_file(plain));
+    EXPECT_THROW(analysis::summarize_latency(plain), core::InputError);
 }
 
 TEST(LatencySummary, ReportPrintsTheLatencyTable) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 
+#include "ppsbench/analysis/latency_runs.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/render/latency_tables.hpp"
 
@@ -23,6 +24,7 @@ store::CaptureFile make_file(const std::string& clock, const std::string& source
     store::CaptureFile f;
     f.path = source + ".csv";
     f.meta = {{"clock", clock}, {"source", source}, {"period_ns", second}};
+    f.run_meta = store::run_meta_from_json(f.meta);  // as the reader fills it
     f.notes.push_back({"end", {{"stop_reason", "count"}}, 0});
     return f;
 }
@@ -77,7 +79,7 @@ TEST(Paired, CommonClockPrefersRealtime) {
 
 TEST(Paired, TimeBaseConversionUsesEachPulsesOffset) {
     const auto s = make_scenario(1, 10);
-    const auto t = on_time_base(s.b, core::ClockId::realtime);
+    const auto t = analysis::on_time_base(s.b, core::ClockId::realtime);
     ASSERT_EQ(t.size(), s.b.pulses.size());
     for (std::size_t i = 0; i < t.size(); ++i) {
         EXPECT_EQ(t[i].time_ns, s.b.pulses[i].timestamp_ns + s.b.extra(i, 0));
@@ -87,7 +89,7 @@ TEST(Paired, TimeBaseConversionUsesEachPulsesOffset) {
     auto plain = make_file("monotonic", "gpio:gpiochip0:27");
     plain.pulses.push_back({1, 5, Edge::assert_edge});
     try {
-        on_time_base(plain, core::ClockId::realtime);
+        analysis::on_time_base(plain, core::ClockId::realtime);
         FAIL();
     } catch (const core::InputError& e) {
         EXPECT_NE(std::string(e.what()).find("--source A --source B"), std::string::npos);
@@ -96,7 +98,7 @@ TEST(Paired, TimeBaseConversionUsesEachPulsesOffset) {
 
 TEST(Paired, RecoversTheKnownDifferenceAcrossMissesAndAClockStep) {
     const auto s = make_scenario(42, 2000);
-    const auto dual = summarize_dual(s.a, s.b);
+    const auto dual = analysis::summarize_dual(s.a, s.b);
     EXPECT_EQ(dual.clock, core::ClockId::realtime);
     EXPECT_EQ(dual.pairs, s.true_difference.size());
     EXPECT_EQ(dual.unpaired_a, s.a.pulses.size() - dual.pairs);
@@ -154,7 +156,7 @@ TEST(Paired, TwoMonotonicPathsCompareOnMonotonicWithPeriodJitter) {
         a.pulses.push_back({k + 1, t + (k % 2 == 0 ? 100 : -100), Edge::assert_edge});
         b.pulses.push_back({k + 1, t + 2500, Edge::assert_edge});
     }
-    const auto dual = summarize_dual(a, b);
+    const auto dual = analysis::summarize_dual(a, b);
     EXPECT_EQ(dual.clock, core::ClockId::monotonic);
     EXPECT_EQ(dual.jitter_measure, "period jitter");
     EXPECT_EQ(dual.pairs, 100U);

@@ -18,7 +18,7 @@ SystemFingerprint load(const std::string& name) {
 
 TEST(FingerprintJson, CarriesTheFactsBehindTheThreadedIrqVerdict) {
     const auto json = to_json(load("rpi-rt-old"));
-    EXPECT_EQ(json.at("schema_version"), kFingerprintSchemaVersion);
+    EXPECT_EQ(json.at("schema"), "ppsbench.fingerprint/1");
     EXPECT_EQ(json.at("label"), "6.1.0-27-rt-arm64 PREEMPT_RT, PPS IRQ threaded");
     EXPECT_EQ(json.at("timestamp_context"), "thread");
     EXPECT_EQ(json.at("kernel").at("preempt_rt"), true);
@@ -48,6 +48,7 @@ TEST(DoctorJson, SummarisesVerdicts) {
     const auto fp = load("x86-threadirqs");
     const auto verdicts = diagnose(fp);
     const auto json = doctor_json(fp, verdicts);
+    EXPECT_EQ(json.at("schema"), "ppsbench.doctor/1");
     EXPECT_EQ(json.at("verdicts").size(), verdicts.size());
     EXPECT_EQ(json.at("summary").at("fail"), 1);
     EXPECT_EQ(json.at("summary").at("warn"), 5);

@@ -134,17 +134,6 @@ TEST(Preemption, FromVersionStringAndDebugfs) {
     EXPECT_FALSE(preemption_from_debugfs("none voluntary full"));
 }
 
-TEST(ParseChronyConfig, SkipsCommentsAndKeepsLineNumbers) {
-    const auto directives = parse_chrony_config(
-        "# comment\n; also\n\nrefclock PPS /dev/pps0 lock NMEA\n  ! old\nconfdir "
-        "/etc/chrony/conf.d\n");
-    ASSERT_EQ(directives.size(), 2U);
-    EXPECT_EQ(directives[0].line, 4);
-    EXPECT_EQ(directives[0].words,
-              (std::vector<std::string>{"refclock", "PPS", "/dev/pps0", "lock", "NMEA"}));
-    EXPECT_EQ(directives[1].line, 6);
-}
-
 TEST(ParseCpuList, ExpandsRanges) {
     EXPECT_EQ(parse_cpu_list("0-2,5\n"), (std::vector<int>{0, 1, 2, 5}));
     EXPECT_EQ(parse_cpu_list("3"), std::vector<int>{3});

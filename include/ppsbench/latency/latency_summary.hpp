@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "ppsbench/latency/distribution.hpp"
-#include "ppsbench/store/capture_file.hpp"
 
 namespace ppsbench::latency {
 
-// The figures of one `ppsbench latency` run, computed from its capture file.
+// The figures of one `ppsbench latency` run (analysis::summarize_latency reads them from its
+// capture file).
 struct LatencySummary {
     std::string label;
     std::string file;
@@ -24,12 +24,5 @@ struct LatencySummary {
     Distribution kernel_to_wake;   // (b) wake − timestamp
     std::optional<double> cpu_idle_fraction;
 };
-
-// True for files written by `ppsbench latency` (meta "kind": "latency").
-bool is_latency_file(const store::CaptureFile& file);
-
-// Throws core::InputError naming the file when it is not a latency capture or lacks the
-// drive_ns / wake_ns columns.
-LatencySummary summarize_latency(const store::CaptureFile& file);
 
 }  // namespace ppsbench::latency

@@ -7,9 +7,10 @@
 #include <string_view>
 #include <vector>
 
+#include "ppsbench/core/clock.hpp"
+#include "ppsbench/core/pulse.hpp"
 #include "ppsbench/latency/distribution.hpp"
 #include "ppsbench/stats/summary.hpp"
-#include "ppsbench/store/capture_file.hpp"
 
 namespace ppsbench::latency {
 
@@ -30,10 +31,6 @@ struct TimedPulse {
 // carries no monotonic offset), else CLOCK_MONOTONIC.
 core::ClockId common_clock(core::ClockId a, core::ClockId b);
 
-// A path's pulses on `target`. A monotonic file goes to realtime through its per-pulse
-// realtime_offset_ns column; throws core::InputError naming the file when it has none.
-std::vector<TimedPulse> on_time_base(const store::CaptureFile& file, core::ClockId target);
-
 struct PairedEdge {
     std::size_t a = 0;  // indices into the two TimedPulse series
     std::size_t b = 0;
@@ -53,14 +50,14 @@ struct Pairing {
 Pairing pair_edges(std::span<const TimedPulse> a, std::span<const TimedPulse> b,
                    std::int64_t window_ns);
 
-// How the realtime − monotonic offset moved over a path's run (for the report's caveats).
+// How the realtime − monotonic offset moved over a path's run (for the report's caveats;
+// analysis::time_base_stats reads it from a capture file's offset columns).
 struct TimeBaseStats {
     std::size_t samples = 0;
     std::int64_t max_bracket_ns = 0;   // worst uncertainty of one conversion is ± half this
     std::int64_t drift_ns = 0;         // last − first offset: net step over the run
     std::int64_t largest_jump_ns = 0;  // largest change between consecutive samples: a step
 };
-std::optional<TimeBaseStats> time_base_stats(const store::CaptureFile& file);
 
 // Two paths' report: each path's jitter, and the per-edge difference B − A.
 struct DualSummary {
@@ -85,7 +82,10 @@ struct DualSummary {
     std::optional<TimeBaseStats> time_base_b;
 };
 
-DualSummary summarize_dual(const store::CaptureFile& a, const store::CaptureFile& b,
-                           std::optional<std::int64_t> period_override_ns = std::nullopt);
+// The figures of two paths' pulses on one clock: each path's jitter, the edge pairing (window
+// P/2) and the B − A distribution. Labels, `simulated` and the time bases are the reader's
+// (analysis::summarize_dual).
+DualSummary compare_paths(std::span<const TimedPulse> a, std::span<const TimedPulse> b,
+                          core::ClockId clock, std::int64_t period_ns);
 
 }  // namespace ppsbench::latency

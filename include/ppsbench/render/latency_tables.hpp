@@ -15,7 +15,7 @@ Table latency_table(const std::vector<latency::LatencySummary>& runs);
 
 // A text histogram, one line per bin ("  10.0 µs … 20.0 µs   412 ████"), with the under- and
 // overflow buckets when they hold anything.
-std::vector<std::string> histogram_lines(const latency::Histogram& histogram,
+std::vector<std::string> histogram_lines(const stats::Histogram& histogram,
                                          std::size_t bar_width = 40);
 
 // Per-path rows (pulses, unpaired, jitter) and the difference row (p50/p90/p99/max/mean/σ,

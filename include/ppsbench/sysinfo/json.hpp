@@ -11,13 +11,16 @@
 
 namespace ppsbench::sysinfo {
 
-// Bumped when a field changes meaning or is removed (adding fields does not bump it).
-inline constexpr int kFingerprintSchemaVersion = 1;
+// Under "schema", as every ppsbench JSON document names itself ("ppsbench.report/1"). The number
+// is bumped when a field changes meaning or is removed (adding fields does not bump it).
+// Fingerprints in older capture files carry "schema_version": 1 instead; nothing reads either.
+inline constexpr const char* kFingerprintSchema = "ppsbench.fingerprint/1";
+inline constexpr const char* kDoctorSchema = "ppsbench.doctor/1";
 
 nlohmann::json to_json(const SystemFingerprint& fingerprint);
 nlohmann::json to_json(const Verdict& verdict);
 
-// {"schema_version", "label", "timestamp_context", "system": <fingerprint>, "verdicts": [...],
+// {"schema", "label", "timestamp_context", "system": <fingerprint>, "verdicts": [...],
 //  "summary": {"ok", "warn", "fail"}}: what `ppsbench doctor --format json` prints.
 nlohmann::json doctor_json(const SystemFingerprint& fingerprint,
                            const std::vector<Verdict>& verdicts);
