@@ -90,6 +90,37 @@ run_package() {
   echo "dev.sh: package: built, lintian clean, installed and run in a clean Debian 12 in $((SECONDS - start)) s"
 }
 
+# Each libFuzzer harness (fuzz/) for a few seconds over its committed corpus; new inputs go to a
+# scratch folder, so the committed corpus stays small. Needs clang (libFuzzer).
+run_fuzzers() {
+  local clang
+  clang=$(command -v clang++-14 || command -v clang++ || true)
+  if [ -z "$clang" ]; then
+    echo "dev.sh: fuzz: SKIPPED because clang is not installed (apt-get install clang)"
+    return 0
+  fi
+  echo "dev.sh: now each fuzz harness briefly (fuzz/, PPSBENCH_FUZZ_SECONDS=${PPSBENCH_FUZZ_SECONDS:-5})"
+  configure_and_build build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER="$clang" \
+    -DPPSBENCH_FUZZ=ON -DPPSBENCH_BUILD_TESTS=OFF -DPPSBENCH_BUILD_BENCH=OFF
+  local harness name scratch
+  for harness in build-fuzz/fuzz/*_fuzz; do
+    name=$(basename "$harness" _fuzz)
+    scratch=$(mktemp -d)
+    local status=0
+    (ulimit -f 100000; "$harness" -max_total_time="${PPSBENCH_FUZZ_SECONDS:-5}" -rss_limit_mb=2048 \
+      -print_final_stats=1 "$scratch" "fuzz/corpus/$name" >"$scratch.log" 2>&1) || status=$?
+    grep -E "stat::number_of_executed_units|ERROR|SUMMARY" "$scratch.log" | sed "s/^/  $name: /" || true
+    if [ "$status" -ne 0 ]; then
+      tail -40 "$scratch.log" >&2
+      rm -rf "$scratch" "$scratch.log"
+      echo "dev.sh: fuzz: $name failed (exit $status)" >&2
+      return 1
+    fi
+    rm -f "$scratch.log"
+    rm -rf "$scratch"
+  done
+}
+
 run_lab() {  # [run-lab.sh options]
   if [ "$(id -u)" -ne 0 ]; then
     echo "dev.sh: the lab needs root: it installs qemu-system-x86 and boots kernels (sudo ./dev.sh lab)" >&2
@@ -121,6 +152,7 @@ case "${1:-}" in
       -DPPSBENCH_BUILD_BENCH=OFF
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
       ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
+    run_fuzzers
     if [ "${PPSBENCH_SKIP_PACKAGE:-0}" = 1 ]; then
       echo "dev.sh: package: SKIPPED because PPSBENCH_SKIP_PACKAGE=1"
     elif [ "$(id -u)" -ne 0 ]; then

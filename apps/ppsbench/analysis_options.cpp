@@ -1,9 +1,12 @@
 #include "analysis_options.hpp"
 
 #include <fmt/format.h>
+#include <cmath>
+#include <iostream>
 
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "source_options.hpp"
 
 namespace ppsbench::app {
 
@@ -25,14 +28,14 @@ analysis::AnalysisSettings to_settings(const AnalysisArguments& arguments,
                                        const po::variables_map& vm) {
     analysis::AnalysisSettings settings;
     if (vm.count("period") != 0U) {
-        settings.period_ns = core::parse_duration(arguments.period, "--period").count();
+        settings.period_ns = parse_period(arguments.period).count();
     }
     if (arguments.detrend != 1 && arguments.detrend != 2) {
         throw core::UsageError(
             fmt::format("--detrend {}: use 1 (linear) or 2 (quadratic)", arguments.detrend));
     }
     settings.detrend_degree = arguments.detrend;
-    if (!(arguments.outlier_k > 0)) {
+    if (!(arguments.outlier_k > 0) || !std::isfinite(arguments.outlier_k)) {
         throw core::UsageError(
             fmt::format("--outlier-k {}: must be positive, e.g. 8", arguments.outlier_k));
     }
@@ -42,6 +45,14 @@ analysis::AnalysisSettings to_settings(const AnalysisArguments& arguments,
             static_cast<double>(core::parse_duration(arguments.bin_width, "--bin-width").count());
     }
     return settings;
+}
+
+void print_warnings(const std::vector<analysis::RunAnalysis>& runs) {
+    for (const auto& run : runs) {
+        for (const auto& warning : run.warnings) {
+            std::cerr << "ppsbench: warning: " << warning << "\n";
+        }
+    }
 }
 
 }  // namespace ppsbench::app

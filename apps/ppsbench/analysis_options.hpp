@@ -19,4 +19,8 @@ void add_analysis_options(po::options_description& options, AnalysisArguments& a
 analysis::AnalysisSettings to_settings(const AnalysisArguments& arguments,
                                        const po::variables_map& vm);
 
+// Every warning (torn file, no end record, a period that does not fit) goes to stderr, once,
+// in every output format, so stdout holds only the table or document asked for.
+void print_warnings(const std::vector<analysis::RunAnalysis>& runs);
+
 }  // namespace ppsbench::app

@@ -61,6 +61,7 @@ class CompareCommand final : public Command {
         if (!(confidence > 0 && confidence < 1)) {
             throw core::UsageError("--confidence: use a level between 0 and 1, e.g. 0.95");
         }
+        check_output_files(outputs);
         const auto renderer = render::make_renderer(format);
         auto settings = to_settings(analysis, vm);
         settings.keep_series = true;  // the bootstrap resamples the pulses
@@ -79,6 +80,7 @@ class CompareCommand final : public Command {
             columns.erase(columns.begin());  // no chrony data: drop the empty RMS offset column
         }
         const std::vector<analysis::RunAnalysis> others(runs.begin() + 1, runs.end());
+        print_warnings(runs);
         const auto comparison = analysis::compare(runs.front(), others, columns, confidence);
         renderer->render_comparison(comparison, render::comparison_table(comparison, runs),
                                     std::cout);

@@ -1,8 +1,10 @@
 #include <fmt/format.h>
 #include <iostream>
+#include <limits>
 
 #include "command.hpp"
 #include "options.hpp"
+#include "ppsbench/core/option_value.hpp"
 #include "ppsbench/render/renderer.hpp"
 #include "ppsbench/render/run_tables.hpp"
 #include "ppsbench/session/demo.hpp"
@@ -20,7 +22,7 @@ class DemoCommand final : public Command {
     int run(const std::vector<std::string>& args) override {
         po::options_description options("Options");
         std::string duration = "1h";
-        std::uint64_t seed = 1;
+        std::string seed = "1";
         // clang-format off
         options.add_options()
             ("duration", po::value(&duration)->default_value(duration),
@@ -36,7 +38,8 @@ class DemoCommand final : public Command {
             return 0;
         }
         capture::SourceOptions source;
-        source.seed = seed;
+        source.seed =
+            core::parse_count(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
         const auto length = core::parse_duration(duration, "--duration");
         std::vector<analysis::RunAnalysis> runs;
         for (const auto& configuration : session::demo_configurations()) {

@@ -79,6 +79,9 @@ class DoctorCommand final : public Command {
             zero ? std::chrono::milliseconds(0)
                  : std::chrono::duration_cast<std::chrono::milliseconds>(
                        core::parse_duration(pulse_wait, "--pulse-wait"));
+        // A snapshot cannot pulse: judge only what a copied tree can show.
+        fingerprint_options.snapshot =
+            std::filesystem::path(sysroot).lexically_normal() != std::filesystem::path("/");
         std::error_code ec;
         if (!std::filesystem::is_directory(fingerprint_options.sysroot, ec)) {
             throw core::UsageError(fmt::format(

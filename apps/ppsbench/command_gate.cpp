@@ -1,13 +1,17 @@
 #include <fmt/format.h>
-#include <fstream>
+#include <cmath>
 #include <iostream>
+#include <sstream>
 
 #include "analysis_options.hpp"
 #include "command.hpp"
 #include "options.hpp"
+#include "output_files.hpp"
+#include "output_path.hpp"
 #include "ppsbench/analysis/gate.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/option_value.hpp"
 #include "ppsbench/render/gate_text.hpp"
 
 namespace ppsbench::app {
@@ -30,7 +34,9 @@ class GateCommand final : public Command {
         std::string junit;
         analysis::GateLimits limits;
         double max_ratio = 0;
-        std::uint64_t max_missed = 0;
+        std::string max_missed;
+        std::string min_pulses = std::to_string(analysis::GateLimits::default_min_pulses);
+        bool force = false;
         AnalysisArguments analysis;
         // clang-format off
         options.add_options()
@@ -44,9 +50,12 @@ class GateCommand final : public Command {
             ("max-rms-offset", po::value(&max_rms),
              "fail when chrony's RMS offset at the end exceeds this (e.g. 1us)")
             ("max-missed", po::value(&max_missed), "fail when more pulses were missed")
+            ("min-pulses", po::value(&min_pulses)->default_value(min_pulses),
+             "refuse (exit 2) a run with fewer pulses: below this no limit can be judged")
             ("confidence", po::value(&limits.confidence)->default_value(limits.confidence),
              "confidence level for the ratio rule")
-            ("junit", po::value(&junit), "also write the checks as JUnit XML to this file");
+            ("junit", po::value(&junit), "also write the checks as JUnit XML to this file")
+            ("force", po::bool_switch(&force), "overwrite an existing --junit file");
         // clang-format on
         add_analysis_options(options, analysis);
         po::positional_options_description positional;
@@ -68,7 +77,7 @@ class GateCommand final : public Command {
                 "rt.csv --max-ratio 1.25'");
         }
         if (vm.count("max-ratio") != 0U) {
-            if (!(max_ratio > 0)) {
+            if (!(max_ratio > 0) || !std::isfinite(max_ratio)) {
                 throw core::UsageError("--max-ratio: use a positive ratio, e.g. 1.25");
             }
             limits.max_ratio = max_ratio;
@@ -86,8 +95,9 @@ class GateCommand final : public Command {
             limits.max_rms_offset_ns = duration_ns(max_rms, "--max-rms-offset");
         }
         if (vm.count("max-missed") != 0U) {
-            limits.max_missed = max_missed;
+            limits.max_missed = core::parse_count(max_missed, "--max-missed", 0, core::max_pulses);
         }
+        limits.min_pulses = core::parse_count(min_pulses, "--min-pulses", 2, core::max_pulses);
         if (!limits.max_ratio && !limits.max_sigma_ns && !limits.max_p2p_ns &&
             !limits.max_rms_offset_ns && !limits.max_missed) {
             throw core::UsageError(
@@ -100,6 +110,9 @@ class GateCommand final : public Command {
         if (limits.max_ratio && baseline_path.empty()) {
             throw core::UsageError("gate: --max-ratio needs --baseline FILE");
         }
+        if (!junit.empty()) {
+            check_output_path(junit, "--junit", force);
+        }
         auto settings = to_settings(analysis, vm);
         settings.keep_series = true;
         const auto current = analysis::load_runs(files.front(), settings);
@@ -110,17 +123,16 @@ class GateCommand final : public Command {
         if (current.size() != 1 || baseline.size() > 1) {
             throw core::UsageError("gate: the baseline and the current run must be one run each");
         }
+        print_warnings(current);
+        print_warnings(baseline);
         const auto result = analysis::evaluate_gate(baseline.empty() ? nullptr : &baseline.front(),
                                                     current.front(), limits);
         std::cout << render::gate_summary(result, current.front());
         if (!junit.empty()) {
-            std::ofstream out(junit, std::ios::trunc);
+            std::ostringstream xml;
             render::write_junit("ppsbench gate " + current.front().label,
-                                render::gate_junit(result), out);
-            if (!out) {
-                throw core::InputError(fmt::format(
-                    "--junit {}: cannot write the file; choose a writable path", junit));
-            }
+                                render::gate_junit(result), xml);
+            write_file_atomically(junit, xml.str(), "--junit");
         }
         return result.failed() ? static_cast<int>(core::ExitCode::failed) : 0;
     }

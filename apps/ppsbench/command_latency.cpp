@@ -3,9 +3,11 @@
 
 #include "command.hpp"
 #include "options.hpp"
+#include "output_path.hpp"
 #include "ppsbench/analysis/latency_runs.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/option_value.hpp"
 #include "ppsbench/render/latency_tables.hpp"
 #include "ppsbench/render/renderer.hpp"
 #include "ppsbench/session/latency_session.hpp"
@@ -27,7 +29,7 @@ class LatencyCommand final : public Command {
         std::string interval = "10ms";
         std::string edge = "both";
         std::string duration;
-        std::uint64_t count = 0;
+        std::string count;
         int rt_priority = 0;
         int cpu = -1;
         bool histogram = true;
@@ -82,10 +84,11 @@ class LatencyCommand final : public Command {
             latency.limits.duration = core::parse_duration(duration, "--duration");
         }
         if (vm.count("count") != 0U) {
-            if (count == 0) {
-                throw core::UsageError("--count 0: measure at least one edge, e.g. --count 1000");
-            }
-            latency.limits.count = count;
+            latency.limits.count = core::parse_count(count, "--count", 1, core::max_pulses);
+        }
+        core::check_label(latency.label, "--label");
+        if (!latency.output_path.empty()) {
+            check_output_path(latency.output_path, "-o", latency.overwrite);
         }
         if (!latency.limits.count && !latency.limits.duration) {
             latency.limits.count = 1000;

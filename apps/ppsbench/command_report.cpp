@@ -6,6 +6,7 @@
 #include "options.hpp"
 #include "output_files.hpp"
 #include "ppsbench/analysis/report.hpp"
+#include "ppsbench/analysis/report_document.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/render/latency_tables.hpp"
 #include "ppsbench/render/renderer.hpp"
@@ -13,6 +14,20 @@
 
 namespace ppsbench::app {
 namespace {
+
+// --histogram with --format json: the histogram as data under each run, never text after the
+// document.
+void add_histograms(nlohmann::json& document, const std::vector<analysis::RunAnalysis>& runs) {
+    for (std::size_t i = 0; i < runs.size() && i < document["runs"].size(); ++i) {
+        const auto& h = runs[i].stats.histogram;
+        document["runs"][i]["histogram"] = h ? nlohmann::json{{"lower_edge_ns", h->lower_edge},
+                                                              {"bin_width_ns", h->bin_width},
+                                                              {"counts", h->counts},
+                                                              {"underflow", h->underflow},
+                                                              {"overflow", h->overflow}}
+                                             : nlohmann::json(nullptr);
+    }
+}
 
 class ReportCommand final : public Command {
   public:
@@ -57,11 +72,18 @@ class ReportCommand final : public Command {
             throw core::UsageError(
                 "report: name at least one capture file, e.g. 'ppsbench report stock.csv'");
         }
+        check_output_files(outputs);
+        if (histogram && format == "csv") {
+            throw core::UsageError(
+                "--histogram: a CSV holds one table; use --format json for the histogram as data, "
+                "or text for the chart");
+        }
         const auto renderer = render::make_renderer(format);
         auto settings = to_settings(analysis, vm);
         settings.keep_series = outputs.wants_series();
         const auto report = analysis::load_report(files, settings);
         const auto& runs = report.runs;
+        print_warnings(runs);
         std::vector<render::Table> tables;
         if (verbose) {
             tables = render::detail_tables(runs);
@@ -77,8 +99,15 @@ class ReportCommand final : public Command {
         if (!report.latency.empty()) {
             tables.push_back(render::latency_table(report.latency));
         }
-        renderer->render_report(report, tables, std::cout);
-        if (histogram) {
+        if (histogram && format == "json") {
+            // The histogram as data in the one document, never text after it.
+            auto document = analysis::report_document(report);
+            add_histograms(document, runs);
+            std::cout << document.dump(2) << "\n";
+        } else {
+            renderer->render_report(report, tables, std::cout);
+        }
+        if (histogram && format != "json") {
             std::cout << "\n" << render::ascii_histograms(runs);
         }
         write_output_files(outputs, runs);

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <iostream>
 
+#include "analysis_options.hpp"
 #include "command.hpp"
 #include "options.hpp"
+#include "output_path.hpp"
 #include "ppsbench/analysis/latency_runs.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/option_value.hpp"
 #include "ppsbench/render/latency_tables.hpp"
 #include "ppsbench/render/renderer.hpp"
 #include "ppsbench/render/run_tables.hpp"
@@ -31,7 +34,7 @@ class RunCommand final : public Command {
         SourceArguments source;
         add_source_options(options, source);
         std::string duration;
-        std::uint64_t count = 0;
+        std::string count;
         std::string timeout;
         int rt_priority = 0;
         int cpu = -1;
@@ -106,10 +109,27 @@ class RunCommand final : public Command {
             run.limits.duration = core::parse_duration(duration, "--duration");
         }
         if (vm.count("count") != 0U) {
-            if (count == 0) {
-                throw core::UsageError("--count 0: capture at least one pulse, e.g. --count 600");
+            run.limits.count = core::parse_count(count, "--count", 1, core::max_pulses);
+        }
+        // A plan beyond max_pulses is a typo that would fill the disk (a simulation writes as
+        // fast as it can): refuse it before anything is created.
+        if (run.limits.duration) {
+            const auto planned = static_cast<double>(run.limits.duration->count()) /
+                                 static_cast<double>(run.source.period.count());
+            if (planned > static_cast<double>(core::max_pulses)) {
+                throw core::UsageError(fmt::format(
+                    "--duration {} at --period {}: {:.3g} pulses, more than the {} one run may "
+                    "plan; shorten the run or lengthen the period",
+                    duration, source.period, planned, core::max_pulses));
             }
-            run.limits.count = count;
+        }
+        core::check_label(run.label, "--label");
+        if (source.specs.size() == 2) {
+            for (const auto& path : session::dual_output_paths(run.output_path)) {
+                check_output_path(path, "-o", run.overwrite);
+            }
+        } else if (!run.output_path.empty()) {
+            check_output_path(run.output_path, "-o", run.overwrite);
         }
         // A simulation without --count or --duration gets a default length: the session
         // decides that from the opened sources (session::effective_limits).
@@ -181,6 +201,7 @@ class RunCommand final : public Command {
         const auto file = store::read_capture_file(outcome.output_path);
         const std::vector<analysis::RunAnalysis> runs{analysis::analyze_capture(file, {})};
         const auto renderer = render::make_renderer("text");
+        print_warnings(runs);
         renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);
         if (const auto chrony = render::chrony_table(runs)) {
             std::cout << "\n";
@@ -218,6 +239,7 @@ class RunCommand final : public Command {
         const std::vector<analysis::RunAnalysis> runs{analysis::analyze_capture(a, {}),
                                                       analysis::analyze_capture(b, {})};
         const auto renderer = render::make_renderer("text");
+        print_warnings(runs);
         renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);
         std::cout << "\n";
         renderer->render(render::dual_table(analysis::summarize_dual(a, b)), std::cout);

@@ -55,7 +55,17 @@ int main(int argc, char** argv) {
         }
         for (auto& command : commands) {
             if (command->name() == args[0]) {
-                return command->run(std::vector<std::string>(args.begin() + 1, args.end()));
+                const int status =
+                    command->run(std::vector<std::string>(args.begin() + 1, args.end()));
+                // A report that did not reach stdout (> /dev/full, a closed pipe) is not a
+                // success: a pipeline saving a baseline must see it fail.
+                std::cout.flush();
+                if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+                    std::cerr << "ppsbench: cannot write to standard output (disk full or the "
+                                 "reader went away); nothing complete was written\n";
+                    return static_cast<int>(ppsbench::core::ExitCode::bad_input);
+                }
+                return status;
             }
         }
         throw ppsbench::core::UsageError(

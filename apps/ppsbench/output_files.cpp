@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "output_path.hpp"
 #include "ppsbench/analysis/plot_data.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/render/prometheus_export.hpp"
@@ -13,10 +14,6 @@
 
 namespace ppsbench::app {
 
-namespace {
-
-// Writes via a temporary file and rename, so a node_exporter scrape or a browser never sees a
-// half-written file.
 void write_file_atomically(const std::string& path, const std::string& text, const char* option) {
     const std::string temporary = path + ".tmp";
     {
@@ -24,6 +21,8 @@ void write_file_atomically(const std::string& path, const std::string& text, con
         out << text;
         out.flush();
         if (!out) {
+            out.close();
+            std::remove(temporary.c_str());
             throw core::InputError(
                 fmt::format("{} {}: cannot write the file; choose a writable "
                             "path",
@@ -38,16 +37,29 @@ void write_file_atomically(const std::string& path, const std::string& text, con
     }
 }
 
-}  // namespace
-
 void add_output_file_options(po::options_description& options, OutputFiles& outputs) {
     // clang-format off
     options.add_options()
         ("plot", po::value(&outputs.plot),
          "write an SVG plot: offset histograms on a shared axis and the offset time series")
         ("prometheus", po::value(&outputs.prometheus),
-         "write the figures in Prometheus text format (node_exporter textfile collector)");
+         "write the figures in Prometheus text format (node_exporter textfile collector)")
+        ("force", po::bool_switch(&outputs.force), "overwrite existing --plot/--prometheus files");
     // clang-format on
+}
+
+void check_output_files(const OutputFiles& outputs) {
+    if (!outputs.plot.empty()) {
+        if (!outputs.plot.ends_with(".svg")) {
+            throw core::UsageError(fmt::format(
+                "--plot {}: the plot is an SVG image; name the file .svg, e.g. --plot jitter.svg",
+                outputs.plot));
+        }
+        check_output_path(outputs.plot, "--plot", outputs.force);
+    }
+    if (!outputs.prometheus.empty()) {
+        check_output_path(outputs.prometheus, "--prometheus", outputs.force);
+    }
 }
 
 void write_output_files(const OutputFiles& outputs,

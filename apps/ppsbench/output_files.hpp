@@ -12,10 +12,17 @@ namespace ppsbench::app {
 struct OutputFiles {
     std::string plot;        // --plot FILE.svg
     std::string prometheus;  // --prometheus FILE.prom
+    bool force = false;      // --force: overwrite them
     bool wants_series() const { return !plot.empty(); }
 };
 
 void add_output_file_options(po::options_description& options, OutputFiles& outputs);
+// Before any work: each named file can be created (output_path.hpp), --plot names an .svg.
+void check_output_files(const OutputFiles& outputs);
+
+// Writes via a temporary file in the same folder and rename, so a reader (node_exporter, a
+// browser, CI) never sees a half-written file and a failed write leaves nothing behind.
+void write_file_atomically(const std::string& path, const std::string& text, const char* option);
 void write_output_files(const OutputFiles& outputs, const std::vector<analysis::RunAnalysis>& runs);
 
 }  // namespace ppsbench::app

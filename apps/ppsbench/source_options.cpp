@@ -1,9 +1,11 @@
 #include "source_options.hpp"
 
 #include <fmt/format.h>
+#include <limits>
 
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/option_value.hpp"
 
 namespace ppsbench::app {
 
@@ -35,6 +37,17 @@ void add_source_options(po::options_description& options, SourceArguments& sourc
     // clang-format on
 }
 
+core::Duration parse_period(const std::string& text) {
+    const auto period = core::parse_duration(text, "--period");
+    // 100 µs (a 10 kHz test signal, beyond what an interrupt-driven PPS path keeps up with) to
+    // 1 h: outside that range it is a typo, and 1ns would plan 10⁹ pulses a second.
+    if (period < std::chrono::microseconds{100} || period > std::chrono::hours{1}) {
+        throw core::UsageError(fmt::format(
+            "--period {}: use a period from 100us to 1h (1s for PPS, 100ms, 1ms)", text));
+    }
+    return period;
+}
+
 capture::SourceOptions to_source_options(const SourceArguments& source,
                                          const po::variables_map& /*vm*/) {
     capture::SourceOptions options;
@@ -44,8 +57,9 @@ capture::SourceOptions to_source_options(const SourceArguments& source,
             fmt::format("--edge {}: use assert, clear or both (or rising/falling)", source.edge));
     }
     options.edges = *edges;
-    options.period = core::parse_duration(source.period, "--period");
-    options.seed = source.seed;
+    options.period = parse_period(source.period);
+    options.seed =
+        core::parse_count(source.seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
     if (source.pace != "fast" && source.pace != "realtime") {
         throw core::UsageError(fmt::format("--pace {}: use fast or realtime", source.pace));
     }

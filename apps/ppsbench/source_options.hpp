@@ -6,6 +6,7 @@
 
 #include "options.hpp"
 #include "ppsbench/capture/source_factory.hpp"
+#include "ppsbench/core/duration.hpp"
 
 namespace ppsbench::app {
 
@@ -16,11 +17,14 @@ struct SourceArguments {
     const std::string& spec() const { return specs.front(); }
     std::string edge = "assert";
     std::string period = "1s";
-    std::uint64_t seed = 1;
+    std::string seed = "1";
     std::string pace = "fast";
     std::string bias = "as-is";
     bool pace_realtime() const { return pace == "realtime"; }
 };
+
+// --period, bounded to what a pulse source can be (100 µs to 1 h).
+core::Duration parse_period(const std::string& text);
 
 void add_source_options(po::options_description& options, SourceArguments& source);
 capture::SourceOptions to_source_options(const SourceArguments& source,

@@ -10,12 +10,33 @@ namespace ppsbench::analysis {
 
 namespace {
 
-GateCheck absolute_check(std::string what, double measured, double limit) {
+// A limit can only be judged on a number: NaN or infinity is bad input, never a pass (nor a
+// silent failure that looks like a regression).
+void require_number(double value, const RunAnalysis& run, const std::string& what) {
+    if (!std::isfinite(value)) {
+        throw core::InputError(fmt::format(
+            "gate: {} has no {} (the figure is not a number); a gate cannot judge it: use a "
+            "capture with pulses or a summary saved by 'ppsbench report --format json'",
+            run.file, what));
+    }
+}
+
+void require_pulses(const RunAnalysis& run, std::uint64_t min_pulses, const char* role) {
+    if (run.stats.pulses < min_pulses) {
+        throw core::InputError(fmt::format(
+            "gate: the {} run {} has {} pulse{}, fewer than the {} a gate needs to judge a limit; "
+            "capture longer (or set --min-pulses, see docs/compare-and-gate.md)",
+            role, run.file, run.stats.pulses, run.stats.pulses == 1 ? "" : "s", min_pulses));
+    }
+}
+
+GateCheck absolute_check(const RunAnalysis& run, std::string what, double measured, double limit) {
+    require_number(measured, run, what);
     GateCheck check;
     check.what = std::move(what);
     check.measured = measured;
     check.limit = limit;
-    check.failed = !(measured <= limit);  // NaN fails: a figure that cannot be measured
+    check.failed = !(measured <= limit);
     return check;
 }
 
@@ -29,9 +50,15 @@ GateCheck ratio_check(const RunAnalysis& baseline, const RunAnalysis& current,
     check.limit = *limits.max_ratio;
     check.sigma_ns = current.stats.headline().stddev;
     check.baseline_sigma_ns = baseline.stats.headline().stddev;
-    // Fail only when even the low end of the interval is above the limit.
     const auto ci = check.ratio.conservative();
-    check.failed = std::isfinite(ci.lo) ? ci.lo > check.limit : check.measured > check.limit;
+    if (!std::isfinite(ci.lo) || !std::isfinite(ci.hi) || !std::isfinite(check.measured)) {
+        throw core::InputError(fmt::format(
+            "gate: the σ ratio of {} to {} has no confidence interval, so --max-ratio cannot be "
+            "judged; capture longer",
+            current.file, baseline.file));
+    }
+    // Fail only when even the low end of the interval is above the limit.
+    check.failed = ci.lo > check.limit;
     return check;
 }
 
@@ -45,18 +72,31 @@ GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current
                          const GateLimits& limits) {
     GateResult result;
     const auto& headline = current.stats.headline();
+    require_pulses(current, limits.min_pulses, "current");
+    if (baseline != nullptr) {
+        require_pulses(*baseline, limits.min_pulses, "baseline");
+    }
     if (limits.max_ratio) {
         if (baseline == nullptr) {
             throw core::UsageError("gate: --max-ratio needs --baseline FILE");
         }
+        require_number(headline.stddev, current, "σ");
+        require_number(baseline->stats.headline().stddev, *baseline, "σ");
+        if (!(baseline->stats.headline().stddev > 0)) {
+            throw core::InputError(fmt::format(
+                "gate: the baseline {} has σ 0, so no ratio to it exists; use a baseline with "
+                "jitter",
+                baseline->file));
+        }
         result.checks.push_back(ratio_check(*baseline, current, limits));
     }
     if (limits.max_sigma_ns) {
-        result.checks.push_back(absolute_check("σ", headline.stddev, *limits.max_sigma_ns));
+        result.checks.push_back(
+            absolute_check(current, "σ", headline.stddev, *limits.max_sigma_ns));
     }
     if (limits.max_p2p_ns) {
         result.checks.push_back(
-            absolute_check("peak-to-peak", headline.peak_to_peak, *limits.max_p2p_ns));
+            absolute_check(current, "peak-to-peak", headline.peak_to_peak, *limits.max_p2p_ns));
     }
     if (limits.max_rms_offset_ns) {
         const auto end = current.chrony ? current.chrony->rms_offset_end_ns() : std::nullopt;
@@ -66,8 +106,8 @@ GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current
                 "'ppsbench run --chrony auto' while chronyd uses the PPS refclock",
                 current.file));
         }
-        result.checks.push_back(absolute_check("chrony RMS offset", static_cast<double>(*end),
-                                               *limits.max_rms_offset_ns));
+        result.checks.push_back(absolute_check(
+            current, "chrony RMS offset", static_cast<double>(*end), *limits.max_rms_offset_ns));
     }
     if (limits.max_missed) {
         GateCheck check;

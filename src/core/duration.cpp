@@ -44,19 +44,20 @@ Duration parse_duration(std::string_view text, std::string_view what) {
         reject(text, what);
     }
     std::string_view suffix(ptr, static_cast<std::size_t>(end - ptr));
-    double scale = 1e9;  // a bare number is seconds
-    if (!suffix.empty()) {
-        bool known = false;
-        for (const auto& unit : units) {
-            if (suffix == unit.suffix) {
-                scale = unit.ns;
-                known = true;
-                break;
-            }
+    if (suffix.empty() && value > 0) {
+        // A bare number is ambiguous: "--max-sigma 3" meant 3 µs, not 3 s.
+        throw UsageError(fmt::format("{}: '{}' has no unit; say which, e.g. {}us, {}ms or {}s",
+                                     what, text, text, text, text));
+    }
+    double scale = 0;  // stays 0 for an unknown (or missing) unit
+    for (const auto& unit : units) {
+        if (suffix == unit.suffix) {
+            scale = unit.ns;
+            break;
         }
-        if (!known) {
-            reject(text, what);
-        }
+    }
+    if (scale == 0) {
+        reject(text, what);
     }
     const double ns = value * scale;
     // 2^62 ns is ~146 years: anything longer is a typo, not a plan.

@@ -1,16 +1,21 @@
 #include "ppsbench/render/prometheus_export.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "ppsbench/analysis/metrics.hpp"
+#include "ppsbench/core/error.hpp"
 
 namespace ppsbench::render {
 
 namespace {
 
+// The file tells apart runs that share a label, source and host (two captures of one kernel).
 std::map<std::string, std::string> labels_of(const analysis::RunAnalysis& run) {
     return {{"run", run.label},
+            {"file", run.file},
             {"source", run.meta.value("source", std::string())},
             {"host", run.meta.value("host", std::string())},
             {"simulated", run.simulated ? "true" : "false"}};
@@ -54,6 +59,16 @@ void add_metric_families(const std::vector<analysis::RunAnalysis>& runs,
 }  // namespace
 
 std::vector<PrometheusFamily> prometheus_families(const std::vector<analysis::RunAnalysis>& runs) {
+    // node_exporter's textfile collector rejects a file with two identical series.
+    std::set<std::map<std::string, std::string>> seen;
+    for (const auto& run : runs) {
+        if (!seen.insert(labels_of(run)).second) {
+            throw core::InputError(fmt::format(
+                "--prometheus: {} is named twice; its series would be identical (node_exporter "
+                "rejects such a file): give each run once",
+                run.file));
+        }
+    }
     std::vector<PrometheusFamily> families;
     add_metric_families(runs, families);
     // Not a figure of the run but when it was taken, from the capture's metadata.

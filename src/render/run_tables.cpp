@@ -34,9 +34,6 @@ void add_common_footnotes(const std::vector<analysis::RunAnalysis>& runs, Table&
             "SIMULATED: rows marked (simulated) come from ppsbench's sim models, not hardware.");
     }
     for (const auto& run : runs) {
-        for (const auto& warning : run.warnings) {
-            table.footnotes.push_back("warning: " + warning);
-        }
         if (run.chrony && run.chrony->final_status != chrony::ChronyStatus::ok) {
             table.footnotes.push_back(fmt::format("chrony ({}): {}", run.label,
                                                   chrony::to_string(run.chrony->final_status)));

@@ -199,9 +199,19 @@ RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions
 
     // The phase buffer is reserved for the stability grid, which reuses it at the end.
     const std::size_t grid_length = n > 0 ? static_cast<std::size_t>(index.back()) + 1 : 0;
-    detail::PhaseSeries phase =
-        detail::phase_series(selection, index, options.clock, options.period_ns,
-                             options.compute_stability ? grid_length : 0);
+    // The stability grid has a slot per period from the first pulse to the last: a clock step
+    // of a year in a 100-pulse capture would need 31 M slots (a timestamp of 2^63 − 1, 74 GB).
+    // A grid of more than 4 slots per pulse is mostly holes, and Allan deviations over it say
+    // nothing: leave them out, with a note, so memory stays proportional to the pulses.
+    const bool grid_fits = grid_length <= 4 * n + 1024;
+    const bool stability = options.compute_stability && grid_fits;
+    if (options.compute_stability && !grid_fits) {
+        r.notes.push_back("the pulses span " + std::to_string(grid_length) +
+                          " periods but there are only " + std::to_string(n) +
+                          " pulses (a clock step or a huge gap): stability figures left out");
+    }
+    detail::PhaseSeries phase = detail::phase_series(
+        selection, index, options.clock, options.period_ns, stability ? grid_length : 0);
     const ClockSteps steps = clock_steps(r, selection, phase.values_ns, options);
 
     Series series;
@@ -216,7 +226,7 @@ RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions
 
     // Stability, on the phase grid built in the residuals' memory; the phase is recomputed
     // from the timestamps with the same steps removed.
-    if (options.compute_stability && n > 0) {
+    if (stability && n > 0) {
         r.stability =
             compute_stability(detail::phase_grid_s(std::move(residuals.residuals_ns), phase.rule,
                                                    selection, index, steps.removed_steps()),

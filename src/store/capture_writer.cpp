@@ -85,15 +85,25 @@ CaptureWriter::CaptureWriter(std::string path, const nlohmann::json& meta, bool 
         header += ',';
         header += name;
     }
+    // The header first: metadata that cannot be written (a label that is not UTF-8) must fail
+    // before the file exists, not leave an empty file that blocks the re-run.
+    nlohmann::json meta_line = meta;
+    meta_line["format"] = format_name;
+    std::string meta_text;
+    try {
+        meta_text = meta_line.dump();
+    } catch (const nlohmann::json::exception&) {
+        throw core::InputError(fmt::format(
+            "{}: the run's metadata holds text that is not UTF-8 (the label?); nothing was "
+            "written",
+            path_));
+    }
+    const std::string text = fmt::format("{}\n# meta {}\n{}\n", magic_line, meta_text, header);
     const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
     fd_.reset(::open(path_.c_str(), flags, 0644));
     if (!fd_.valid()) {
         throw core::InputError(create_error(path_, errno));
     }
-    nlohmann::json meta_line = meta;
-    meta_line["format"] = format_name;
-    const std::string text =
-        fmt::format("{}\n# meta {}\n{}\n", magic_line, meta_line.dump(), header);
     write_bytes(text);  // throwing, fd_ closes the file as the constructor unwinds
 }
 

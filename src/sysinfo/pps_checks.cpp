@@ -78,6 +78,14 @@ void check_pulses(const PpsDevice& pps, std::vector<Verdict>& out) {
         return;
     }
     const auto& latest = pps.assert_first ? *pps.assert_first : *pps.clear_first;
+    if (pps.snapshot) {
+        out.push_back(verdict(
+            Severity::ok, check,
+            fmt::format("not checked: a snapshot cannot pulse; it had captured edges, the last "
+                        "{}.",
+                        describe_event(latest))));
+        return;
+    }
     if (!pps.pulses_sampled) {
         out.push_back(verdict(
             Severity::warn, check,

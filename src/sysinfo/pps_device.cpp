@@ -281,7 +281,9 @@ std::optional<PpsDevice> read_pps_device(const SysRoot& root, const std::string&
         clear_event = parse_pps_event(root.read_line(dir + "/clear").value_or(""));
     };
     read_events(pps.assert_first, pps.clear_first);
-    if (options.pulse_wait.count() > 0) {
+    // A snapshot cannot pulse: waiting on its copied counters would fail a healthy system.
+    pps.snapshot = options.snapshot;
+    if (options.pulse_wait.count() > 0 && !pps.snapshot) {
         if (options.sleep) {
             options.sleep(options.pulse_wait);
         } else {

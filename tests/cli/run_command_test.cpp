@@ -111,7 +111,7 @@ TEST(RunCommand, BadInputGetsOneLineNamingTheFixAndExitTwo) {
         {{"--source", "sim:hardirq", "--edge", "up"}, "--edge up"},
         {{"--source", "sim:hardirq", "--period", "0"}, "--period"},
         {{"--source", "sim:hardirq", "--count", "1", "-o", "/nonexistent-dir/x.csv"},
-         "directory does not exist"},
+         "the folder /nonexistent-dir does not exist"},
         {{"--source", "sim:hardirq", "--count", "3", "--duration", "1m"}, "not both"},
         {{"--source", "sim:hardirq", "--cpu", "4096"}, "--cpu 4096: no such CPU"},
         {{"--source", "sim:hardirq", "--rt-priority", "200"}, "--rt-priority 200: must be"},
@@ -211,10 +211,22 @@ TEST(ReportCommand, ReadsTornFilesAndWarnsOnce) {
     auto text = testing::read_text(path);
     text = text.substr(0, text.rfind("# end"));  // the crash came before the end record
     testing::write_text(path, text + "21,assert,17672");
-    const auto result = run_ppsbench({"report", path});
-    EXPECT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_TRUE(contains(result.out, "the last line is incomplete")) << result.out;
-    EXPECT_TRUE(contains(result.out, "no end record")) << result.out;
+    // Warnings go to stderr in every format (issue 12: they went to stdout in text mode and
+    // vanished in CSV mode), once each.
+    for (const char* format : {"text", "csv", "json", "markdown"}) {
+        const auto result = run_ppsbench({"report", "--format", format, path});
+        EXPECT_EQ(result.exit_code, 0) << result.err;
+        EXPECT_TRUE(contains(result.err, "ppsbench: warning: " + path +
+                                             ":24: the last line is "
+                                             "incomplete"))
+            << format << ": " << result.err;
+        EXPECT_TRUE(contains(result.err, "no end record")) << format << ": " << result.err;
+        if (std::string(format) != "json") {  // JSON keeps them as data, in "warnings"
+            EXPECT_FALSE(contains(result.out, "incomplete")) << format << ": " << result.out;
+        }
+        const auto first = result.err.find("no end record");
+        EXPECT_EQ(result.err.find("no end record", first + 1), std::string::npos) << result.err;
+    }
 }
 
 TEST(ReportCommand, BadFilesAreOneLineErrors) {

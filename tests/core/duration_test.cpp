@@ -19,8 +19,18 @@ TEST(ParseDuration, AcceptsEveryUnitPeopleType) {
     EXPECT_EQ(parse_duration("2d", "--duration"), 48h);
 }
 
-TEST(ParseDuration, BareNumberIsSeconds) {
-    EXPECT_EQ(parse_duration("5", "--duration"), 5s);
+// "--max-sigma 3" was read as 3 s and passed every run: a number without a unit is refused,
+// and the message says how to write it.
+TEST(ParseDuration, BareNumberIsRefusedWithTheUnitsToChooseFrom) {
+    try {
+        parse_duration("3", "--max-sigma");
+        FAIL() << "accepted a bare 3";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("--max-sigma: '3' has no unit; say which, e.g. 3us"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(parse_duration("3us", "--max-sigma"), 3us);
 }
 
 TEST(ParseDuration, RejectsNegativeZeroAndGarbageNamingTheOption) {

@@ -16,6 +16,12 @@ struct GateLimits {
     std::optional<double> max_rms_offset_ns;  // chrony's RMS offset at the end of the run
     std::optional<std::uint64_t> max_missed;  // missed pulses
     double confidence = 0.95;
+    // Fewer pulses than this in either run is bad input, not a pass. 100 is the smallest count
+    // at which the 95 % F-interval of σ(a)/σ(b) for two equal runs (×/÷ exp(1.96·√(2/(2·99))),
+    // 0.82–1.22) is narrower than the customary 1.25 limit, and σ itself is known to ±14 %:
+    // below that no limit can be judged (docs/compare-and-gate.md).
+    std::uint64_t min_pulses = default_min_pulses;
+    static constexpr std::uint64_t default_min_pulses = 100;
 };
 
 // One rule applied to the run, as numbers; the rendering layer words it (render/gate_text.hpp).
@@ -41,8 +47,11 @@ struct GateResult {
 // it. The relative limit fails only when the regression is statistically supported: when the
 // lower bound of the σ ratio's conservative interval (the wider of the F-interval and the
 // bootstrap) is above the limit. A noisy but unchanged kernel then passes, and a real 3×
-// regression fails on an hour of pulses. Throws core::UsageError when a limit needs data the
-// runs do not have (no chrony samples for --max-rms-offset).
+// regression fails on an hour of pulses. A gate never passes on data it cannot judge: it throws
+// core::InputError (exit 2, with the reason) when a run has fewer than `min_pulses` pulses,
+// when a figure a limit needs is not a number (a baseline summary without σ, a σ of one
+// pulse), or when the σ ratio has no confidence interval; core::UsageError when a limit needs
+// data the runs do not have (no chrony samples for --max-rms-offset).
 GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current,
                          const GateLimits& limits);
 

@@ -11,7 +11,8 @@ using Duration = std::chrono::nanoseconds;
 
 inline constexpr std::int64_t ns_per_second = 1'000'000'000;
 
-// Parses "10m", "1h", "30s", "100ms", "250us", "1.5s", "2d". A bare number is seconds.
+// Parses "10m", "1h", "30s", "100ms", "250us", "1.5s", "2d". The unit is required: a bare
+// number ("3") is refused, since a jitter limit of 3 means µs to one user and s to the parser.
 // Throws UsageError naming `what` (the option) when the text is not a positive duration.
 Duration parse_duration(std::string_view text, std::string_view what);
 

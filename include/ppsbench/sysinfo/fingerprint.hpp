@@ -86,6 +86,9 @@ struct PpsDevice {
     std::optional<PpsEvent> clear_second;
     std::chrono::milliseconds pulse_wait{0};
     bool pulses_sampled = false;
+    // Read from a copied tree (--sysroot): its counters are frozen, so whether pulses still
+    // arrive cannot be judged and is not waited for.
+    bool snapshot = false;
     std::optional<PpsIrq> irq;
     HandlerKind handler = HandlerKind::unknown;
     std::vector<std::string> handler_symbols;  // pps_gpio_* symbols seen in /proc/kallsyms
@@ -163,6 +166,8 @@ using CommandRunner = std::function<std::optional<std::string>(const std::vector
 
 struct FingerprintOptions {
     std::filesystem::path sysroot = "/";
+    // The tree is a copy of another system (doctor --sysroot): nothing live, so no pulse wait.
+    bool snapshot = false;
     // "/dev/pps0", "pps0" or empty for the first device in /sys/class/pps.
     std::string device;
     // The PPS device's assert/clear are read twice this far apart to see pulses arrive; zero
