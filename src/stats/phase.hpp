@@ -47,7 +47,7 @@ class PhaseFolder {
                 r += p_;
             }
         } else {
-            r = (timestamp - c_) % p_;
+            r = floor_mod(timestamp) - floor_mod(c_);  // (t − c) mod P; t − c may overflow
             if (r < 0) {
                 r += p_;
             }
@@ -63,6 +63,11 @@ class PhaseFolder {
     }
 
   private:
+    std::int64_t floor_mod(std::int64_t x) const {
+        const std::int64_t r = x % p_;
+        return r < 0 ? r + p_ : r;
+    }
+
     std::int64_t c_;
     std::int64_t p_;
     std::int64_t near_;  // |t − last| below this takes the carry
