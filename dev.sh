@@ -23,7 +23,7 @@ cd "$(dirname "$0")"
 
 jobs=${PPSBENCH_JOBS:-$(nproc)}
 build_packages=(cmake ninja-build g++ pkg-config libgpiod-dev libboost-program-options-dev
-  libfmt-dev libeigen3-dev nlohmann-json3-dev pps-tools libgtest-dev libgmock-dev
+  libfmt-dev libeigen3-dev nlohmann-json3-dev zlib1g-dev pps-tools libgtest-dev libgmock-dev
   libbenchmark-dev help2man)
 # Only the tests need these: a real chronyd, numpy as an independent oracle, clang-format,
 # setpriv (util-linux) to test permission errors without root, xmllint/rsvg for SVG checks.

@@ -1,4 +1,6 @@
-// `ppsbench import chrony-refclocks|chrony-tracking LOG`: chrony's own logs into ppsbench files.
+// `ppsbench import FORMAT FILE...`: logs and captures from other tools into ppsbench files
+// (docs/import.md). Each format's reader takes the files in order (rotated logs oldest first),
+// `-` for standard input, and gzip-compressed files as they are.
 #include <fmt/format.h>
 
 #include <fstream>
@@ -8,62 +10,139 @@
 #include "options.hpp"
 #include "ppsbench/chrony/logs.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/import/capture_import.hpp"
+#include "ppsbench/import/file_kind.hpp"
+#include "ppsbench/import/input.hpp"
+#include "ppsbench/import/ntp_peerstats.hpp"
+#include "ppsbench/import/ppstest.hpp"
 #include "ppsbench/store/capture_writer.hpp"
 
 namespace ppsbench::app {
 namespace {
 
-// Each skipped line once, then how many more there were: the user fixes or ignores them.
+// The first few skipped lines, then how many more there were (--strict stops at the first).
 void print_problems(const std::vector<chrony::LogProblem>& kept, std::size_t total) {
-    for (const auto& p : kept) {
-        std::cerr << "ppsbench: warning: " << p.to_string() << "; line skipped\n";
+    constexpr std::size_t shown = 10;
+    for (std::size_t i = 0; i < kept.size() && i < shown; ++i) {
+        std::cerr << "ppsbench: warning: " << kept[i].to_string() << "; line skipped\n";
     }
-    if (total > kept.size()) {
-        std::cerr << fmt::format("ppsbench: warning: ... and {} more malformed lines skipped\n",
-                                 total - kept.size());
+    if (total > std::min(kept.size(), shown)) {
+        std::cerr << fmt::format(
+            "ppsbench: warning: ... and {} more lines skipped that are not this format's (run "
+            "with --strict to stop at the first)\n",
+            total - std::min(kept.size(), shown));
     }
 }
 
-int import_refclocks(const std::string& log, const std::string& output, bool force,
-                     const chrony::RefclocksImportOptions& options) {
-    if (output.empty()) {
-        throw core::UsageError(
-            "import chrony-refclocks: name the capture file to write with -o FILE");
+// Opens each file in order, refuses one that is another format, and hands it to `reader`.
+template <typename Reader>
+void read_all(const std::vector<std::string>& files, import::FileKind kind, Reader& reader) {
+    std::size_t stdin_uses = 0;
+    for (const auto& path : files) {
+        if (path == "-" && ++stdin_uses > 1) {
+            throw core::UsageError("import: '-' (standard input) can be named only once");
+        }
+        import::Input input(path);
+        import::require_kind(input.head(), kind, input.name());
+        reader.read(input.stream(), input.name());
     }
-    const auto imported = chrony::import_refclocks_log(log, options);
-    print_problems(imported.problems, imported.problem_count);
-    store::CaptureWriter writer(output, imported.metadata, force);
-    writer.write(imported.pulses);
-    store::EndRecord end;
+}
+
+// The importer's metadata (store::to_json of its RunMeta) as the `# meta` line; `end` gets the
+// stop reason and pulse count every import shares.
+void write_capture(const std::string& output, bool force, const nlohmann::json& metadata,
+                   const std::vector<core::Pulse>& pulses, store::EndRecord end) {
+    store::CaptureWriter writer(output, metadata, force);
+    writer.write(pulses);
     end.stop_reason = store::StopReason::end_of_stream;
-    end.pulses = imported.pulses.size();
-    end.skipped_lines = imported.problem_count;
+    end.pulses = pulses.size();
     writer.write_end(end);
     writer.close();
-    std::cout << fmt::format("{} pulses of refclock {} from {} written to {}",
-                             imported.pulses.size(), imported.refid, log, output);
+}
+
+void require_output(const std::string& output, std::string_view format) {
+    if (output.empty()) {
+        throw core::UsageError(
+            fmt::format("import {}: name the capture file to write with -o FILE", format));
+    }
+}
+
+int import_refclocks(const std::vector<std::string>& files, const std::string& output, bool force,
+                     const chrony::RefclocksImportOptions& options) {
+    require_output(output, "chrony-refclocks");
+    chrony::RefclocksLogReader reader(options);
+    read_all(files, import::FileKind::chrony_refclocks, reader);
+    const auto imported = reader.finish();
+    print_problems(imported.problems, imported.problem_count);
+    store::EndRecord end;
+    end.skipped_lines = imported.problem_count;
+    write_capture(output, force, imported.metadata, imported.pulses, end);
+    std::cout << fmt::format("{} pulses of refclock {} written to {}", imported.pulses.size(),
+                             imported.refid, output);
     if (imported.problem_count > 0) {
-        std::cout << fmt::format(" ({} malformed lines skipped)", imported.problem_count);
+        std::cout << fmt::format(" ({} lines skipped)", imported.problem_count);
     }
     std::cout << "\n";
     return 0;
 }
 
+int import_capture(const import::CaptureImport& imported, const std::string& output, bool force) {
+    print_problems(imported.problems, imported.problem_count);
+    for (const auto& note : imported.notes) {
+        std::cerr << "ppsbench: note: " << note << "\n";
+    }
+    store::EndRecord end;
+    end.skipped_lines = imported.problem_count;
+    end.duplicates = imported.duplicates;
+    end.missed_pulses = imported.gaps.missed_pulses;
+    end.unseen_events = imported.gaps.unseen_events;
+    write_capture(output, force, imported.metadata, imported.pulses, end);
+    std::cout << fmt::format(
+        "{} pulses written to {} ({} repeated lines removed, {} missed pulses, {} sequence skips "
+        "without a time gap (unseen events), {} lines skipped)\n",
+        imported.pulses.size(), output, imported.duplicates, imported.gaps.missed_pulses,
+        imported.gaps.unseen_events, imported.problem_count);
+    return 0;
+}
+
+// Every duration as the log wrote it: the log prints at most 7 significant digits and a
+// double's 15 give them back exactly, where a fixed number of decimals rounded 2.234e-11 s
+// to 0.0 ns.
+std::string exact(double value) {
+    return fmt::format("{:.15g}", value);
+}
+
 void write_tracking_csv(const chrony::TrackingImport& imported, std::ostream& out) {
     out << "time_ns,reference,stratum,leap,offset_ns,rms_offset_ns,frequency_ppm,skew_ppm,"
-           "offset_sd_ns,root_delay_ns,root_dispersion_ns,max_error_ns\n";
+           "offset_sd_ns,root_delay_ns,root_dispersion_ns,max_error_ns,process\n";
     for (const auto& e : imported.entries) {
-        out << fmt::format("{},{},{},{},{:.1f},{},{},{},{:.1f},{:.1f},{:.1f},{:.1f}\n", e.time_ns,
-                           e.reference, e.stratum, chrony::to_string(e.leap), e.offset_ns,
-                           e.rms_offset_ns ? fmt::format("{:.1f}", *e.rms_offset_ns) : "",
-                           e.frequency_ppm, e.frequency_error_ppm, e.offset_sd_ns, e.root_delay_ns,
-                           e.root_dispersion_ns, e.max_error_ns);
+        out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", e.time_ns, e.reference,
+                           e.stratum, chrony::to_string(e.leap), exact(e.offset_ns),
+                           e.rms_offset_ns ? exact(*e.rms_offset_ns) : "", exact(e.frequency_ppm),
+                           exact(e.frequency_error_ppm), exact(e.offset_sd_ns),
+                           exact(e.root_delay_ns), exact(e.root_dispersion_ns),
+                           exact(e.max_error_ns), e.process);
     }
 }
 
-int import_tracking(const std::string& log, const std::string& output, bool force, bool strict) {
-    const auto imported = chrony::import_tracking_log(log, {.strict = strict});
+int import_tracking(const std::vector<std::string>& files, const std::string& output, bool force,
+                    const chrony::TrackingImportOptions& options) {
+    chrony::TrackingLogReader reader(options);
+    read_all(files, import::FileKind::chrony_tracking, reader);
+    const auto imported = reader.finish();
     print_problems(imported.problems, imported.problem_count);
+    if (imported.entries.empty()) {
+        throw core::InputError(
+            fmt::format("{}: no tracking.log lines (14 columns: date, time, reference, ...); "
+                        "import chrony-tracking reads chrony's tracking.log ('log tracking')",
+                        files.size() == 1 ? files.front() : fmt::format("{} files", files.size())));
+    }
+    for (const auto& r : imported.restarts) {
+        std::cerr << fmt::format(
+            "ppsbench: note: {}:{}: chronyd restarted ({}); the RMS offset starts afresh here, "
+            "as chronyd's does\n",
+            r.file, r.line, r.evidence);
+    }
     if (output.empty() || output == "-") {
         write_tracking_csv(imported, std::cout);
         return 0;
@@ -85,47 +164,61 @@ class ImportCommand final : public Command {
   public:
     std::string_view name() const override { return "import"; }
     std::string_view summary() const override {
-        return "turn chrony's refclocks.log into a capture file, or tracking.log into CSV";
+        return "turn chrony, ppstest and ntpd logs into capture files (or tracking.log into CSV)";
     }
 
     int run(const std::vector<std::string>& args) override {
         po::options_description options("Options");
         std::string format;
-        std::string log;
+        std::vector<std::string> files;
         std::string output;
         std::string refid;
+        std::string peer;
         std::string offset = "raw";
+        int logbanner = 0;
         // clang-format off
         options.add_options()
-            ("format", po::value(&format), "chrony-refclocks or chrony-tracking (positional)")
-            ("log", po::value(&log), "the log file (positional)")
+            ("format", po::value(&format),
+             "chrony-refclocks, chrony-tracking, ppstest or ntp-peerstats (positional)")
+            ("file", po::value(&files)->multitoken(),
+             "the files, in order (rotated logs oldest first; .gz read as is; - for stdin) "
+             "(positional)")
             ("output,o", po::value(&output),
-             "file to write: a capture file (chrony-refclocks, required), or CSV "
-             "(chrony-tracking; default stdout)")
+             "file to write: a capture file (required), or CSV (chrony-tracking; default stdout)")
             ("force", "overwrite the output file")
             ("refid", po::value(&refid),
              "chrony-refclocks: the refclock to import (needed when the log has several)")
             ("offset", po::value(&offset),
              "chrony-refclocks: raw (against the system clock, default) or cooked (against "
              "chronyd's NTP clock)")
-            ("strict", "stop at the first malformed line instead of skipping it");
+            ("logbanner", po::value(&logbanner),
+             "chrony-tracking: chrony.conf's logbanner, when not the default 32 and the files are "
+             "too short to show it (restarts are found by banners out of this cycle)")
+            ("peer", po::value(&peer),
+             "ntp-peerstats: the peer to import (default: the one 127.127.22.u PPS peer)")
+            ("strict", "stop at the first line that is not this format's instead of skipping it");
         // clang-format on
         po::positional_options_description positional;
-        positional.add("format", 1).add("log", 1);
+        positional.add("format", 1).add("file", -1);
         po::variables_map vm;
         if (!parse_options("import",
-                           "ppsbench import chrony-refclocks LOG [--refid PPS] -o FILE\n"
-                           "       ppsbench import chrony-tracking LOG [-o FILE.csv]",
-                           "Reads chrony's logs ('log refclocks tracking' in chrony.conf). "
-                           "chrony-refclocks rebuilds each PPS pulse's timestamp from its raw "
-                           "offset (docs/chrony.md) into a capture file for 'ppsbench report'; "
-                           "chrony-tracking prints chrony's offset and RMS offset series as CSV.",
+                           "ppsbench import chrony-refclocks LOG... [--refid PPS] -o FILE\n"
+                           "       ppsbench import chrony-tracking LOG... [-o FILE.csv]\n"
+                           "       ppsbench import ppstest OUTPUT... -o FILE\n"
+                           "       ppsbench import ntp-peerstats PEERSTATS... [--peer ADDR] -o "
+                           "FILE",
+                           "Reads other tools' logs (docs/import.md). chrony-refclocks rebuilds "
+                           "each PPS pulse from chrony's refclocks.log; ppstest keeps each event "
+                           "of ppstest's output once; ntp-peerstats takes the PPS peer's "
+                           "offsets; all three write a capture file for 'ppsbench report'. "
+                           "chrony-tracking prints chrony's offset and RMS offset series as CSV, "
+                           "the RMS rebuilt per chronyd process.",
                            args, options, positional, vm)) {
             return 0;
         }
-        if (log.empty()) {
+        if (files.empty()) {
             throw core::UsageError(
-                "import: name the format and the log, e.g. 'ppsbench import chrony-refclocks "
+                "import: name the format and the files, e.g. 'ppsbench import chrony-refclocks "
                 "/var/log/chrony/refclocks.log -o run.csv'");
         }
         const bool force = vm.count("force") != 0U;
@@ -142,13 +235,32 @@ class ImportCommand final : public Command {
                 throw core::UsageError(
                     fmt::format("import: --offset '{}' is neither raw nor cooked", offset));
             }
-            return import_refclocks(log, output, force, o);
+            return import_refclocks(files, output, force, o);
         }
         if (format == "chrony-tracking") {
-            return import_tracking(log, output, force, strict);
+            chrony::TrackingImportOptions o;
+            o.strict = strict;
+            if (logbanner > 0) {
+                o.logbanner = static_cast<std::size_t>(logbanner);
+            }
+            return import_tracking(files, output, force, o);
+        }
+        if (format == "ppstest") {
+            require_output(output, format);
+            import::PpstestReader reader({.strict = strict});
+            read_all(files, import::FileKind::ppstest, reader);
+            return import_capture(reader.finish(), output, force);
+        }
+        if (format == "ntp-peerstats") {
+            require_output(output, format);
+            import::PeerstatsReader reader({.peer = peer, .strict = strict});
+            read_all(files, import::FileKind::ntp_peerstats, reader);
+            return import_capture(reader.finish(), output, force);
         }
         throw core::UsageError(fmt::format(
-            "import: unknown format '{}'; use chrony-refclocks or chrony-tracking", format));
+            "import: unknown format '{}'; use chrony-refclocks, chrony-tracking, ppstest or "
+            "ntp-peerstats",
+            format));
     }
 };
 

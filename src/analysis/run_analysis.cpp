@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <sstream>
 
 #include "ppsbench/analysis/report_document.hpp"
 #include "ppsbench/chrony/json.hpp"
@@ -85,7 +87,44 @@ RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettin
     return run;
 }
 
+namespace {
+
+// A summary (JSON) or a capture file, by its first non-blank byte.
+std::vector<RunAnalysis> runs_from_text(const std::string& text, const std::string& path,
+                                        const AnalysisSettings& settings) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && text[first] == '{') {
+        std::istringstream in(text);
+        return read_report_document(in, path);
+    }
+    return {analyze_capture(store::parse_capture_text(text, path), settings)};
+}
+
+// Standard input ("-") and pipes (/dev/stdin, <(...)) can be read only once: the whole stream
+// is read, then parsed from memory.
+bool is_stream(const std::string& path) {
+    std::error_code ec;
+    return path == "-" ||
+           (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec) &&
+            !std::filesystem::is_directory(path, ec));
+}
+
+}  // namespace
+
 std::vector<RunAnalysis> load_runs(const std::string& path, const AnalysisSettings& settings) {
+    if (is_stream(path)) {
+        std::ifstream file;
+        if (path != "-") {
+            file.open(path, std::ios::binary);
+            if (!file) {
+                throw core::InputError(fmt::format("{}: cannot open; check the path", path));
+            }
+        }
+        std::istream& stream = path == "-" ? std::cin : file;
+        std::ostringstream text;
+        text << stream.rdbuf();
+        return runs_from_text(text.str(), path == "-" ? "(stdin)" : path, settings);
+    }
     std::ifstream in(path);
     if (in && in.peek() == '{') {
         return read_report_document(in, path);

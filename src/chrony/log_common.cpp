@@ -48,6 +48,32 @@ bool is_banner(std::string_view line) {
     return line[first] == '=' || line.find("Date (UTC)") != std::string_view::npos;
 }
 
+std::string printable(std::string_view text) {
+    constexpr std::size_t limit = 40;
+    std::string out;
+    for (std::size_t i = 0; i < text.size() && i < limit; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 && c < 0x7f) {
+            out += static_cast<char>(c);
+        } else {
+            out += fmt::format("\\x{:02x}", c);
+        }
+    }
+    if (text.size() > limit) {
+        out += "...";
+    }
+    return out;
+}
+
+bool is_printable_word(std::string_view text) {
+    for (const char c : text) {
+        if (c <= 0x20 || c >= 0x7f) {
+            return false;
+        }
+    }
+    return !text.empty();
+}
+
 std::optional<std::int64_t> parse_log_time(std::string_view date, std::string_view time) {
     using namespace std::chrono;
     if (date.size() != 10 || date[4] != '-' || date[7] != '-' || time.size() < 8 ||
@@ -60,7 +86,8 @@ std::optional<std::int64_t> parse_log_time(std::string_view date, std::string_vi
     const auto h = parse_int<int>(time.substr(0, 2));
     const auto mi = parse_int<int>(time.substr(3, 2));
     const auto s = parse_int<int>(time.substr(6, 2));
-    if (!y || !mo || !d || !h || !mi || !s || *h > 23 || *mi > 59 || *s > 60) {
+    if (!y || !mo || !d || !h || !mi || !s || *y < 1970 || *y > 2261 || *h > 23 || *mi > 59 ||
+        *s > 60) {
         return std::nullopt;
     }
     const year_month_day ymd{year{*y}, month{*mo}, day{*d}};

@@ -20,7 +20,15 @@ std::ifstream open_log(const std::string& path, std::string_view log_name);
 // chrony's banner: "=====" rules and the column header, repeated every `logbanner` lines.
 bool is_banner(std::string_view line);
 
-// "2009-11-30" and "14:33:27" or "14:33:27.000000" (UTC) -> ns since the epoch.
+// A field as it may appear in a message: at most 40 bytes, anything but printable ASCII as
+// \xNN, so hostile bytes (invalid UTF-8, control characters) never reach a terminal or JSON.
+std::string printable(std::string_view text);
+
+// True when every byte is printable ASCII without spaces (a refid, an address).
+bool is_printable_word(std::string_view text);
+
+// "2009-11-30" and "14:33:27" or "14:33:27.000000" (UTC) -> ns since the epoch; nullopt also
+// outside 1970..2261, where int64 nanoseconds would overflow.
 std::optional<std::int64_t> parse_log_time(std::string_view date, std::string_view time);
 
 // A floating-point log field ("-6.741777e-07"); nullopt unless it parses in full and is finite.

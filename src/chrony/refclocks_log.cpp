@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -17,13 +18,6 @@ namespace {
 constexpr std::string_view columns =
     "date, time, refid, DP, L, P, raw offset, cooked offset, dispersion";
 
-struct PpsRecord {
-    std::size_t line = 0;
-    std::string refid;
-    std::int64_t time_ns = 0;
-    std::int64_t offset_ns = 0;
-};
-
 std::int64_t nearest_second_ns(std::int64_t t) {
     const std::int64_t s = core::ns_per_second;
     std::int64_t q = t / s;
@@ -39,27 +33,43 @@ std::string utc_iso8601(std::int64_t ns) {
     return core::format_utc(ns, core::UtcPrecision::seconds);
 }
 
-std::string list_refids(const std::map<std::string, std::size_t>& counts) {
+template <typename Counts>
+std::string list_pps_refids(const Counts& counts) {
     std::string out;
     for (const auto& [refid, n] : counts) {
-        out += fmt::format("{}{} ({} samples)", out.empty() ? "" : ", ", refid, n);
+        if (n.pps > 0) {
+            out += fmt::format("{}{} ({} samples)", out.empty() ? "" : ", ", refid, n.pps);
+        }
+    }
+    return out.empty() ? "none" : out;
+}
+
+// Every refclock in the files, PPS or not: what the user has to choose from.
+template <typename Counts>
+std::string list_all_refids(const Counts& counts) {
+    std::string out;
+    for (const auto& [refid, n] : counts) {
+        out += fmt::format("{}{} ({} samples, {})", out.empty() ? "" : ", ", refid, n.samples,
+                           n.pps == 0           ? "not PPS: P = 0"
+                           : n.pps == n.samples ? "PPS"
+                                                : fmt::format("{} with P = 1", n.pps));
     }
     return out.empty() ? "none" : out;
 }
 
 }  // namespace
 
-RefclocksImport import_refclocks_log(std::istream& in, const std::string& name,
-                                     const RefclocksImportOptions& options) {
-    RefclocksImport result;
-    detail::ProblemLog problems(name, options.strict);
-    std::vector<PpsRecord> records;
-    std::map<std::string, std::size_t> pps_counts;
+RefclocksLogReader::RefclocksLogReader(RefclocksImportOptions options) : options_(options) {}
 
+void RefclocksLogReader::read(std::istream& in, const std::string& name) {
+    const std::size_t file = files_.size();
+    files_.push_back(name);
+    detail::ProblemLog problems(name, options_.strict);
     std::string line;
+    std::size_t n = 0;
     while (std::getline(in, line)) {
-        ++result.lines;
-        const std::size_t n = result.lines;
+        ++n;
+        ++result_.lines;
         if (detail::is_banner(line)) {
             continue;
         }
@@ -72,75 +82,115 @@ RefclocksImport import_refclocks_log(std::istream& in, const std::string& name,
         if (!time_ns) {
             problems.add(n, fmt::format("fields 1-2 (date and time) are '{} {}', not a UTC "
                                         "date and time like 2009-11-30 14:33:27.000000",
-                                        f[0], f[1]));
+                                        detail::printable(f[0]), detail::printable(f[1])));
+            continue;
+        }
+        if (!detail::is_printable_word(f[2]) || f[2].size() > 16) {
+            problems.add(n, fmt::format("field 3 (refid) is '{}', not a refclock's refid",
+                                        detail::printable(f[2])));
             continue;
         }
         if (f[3] == "-") {
-            ++result.filtered_lines;  // one filtered sample per poll, not a pulse
+            ++result_.filtered_lines;  // one filtered sample per poll, not a pulse
             continue;
         }
         if (f[4] != "N" && f[4] != "+" && f[4] != "-" && f[4] != "?") {
-            problems.add(n, fmt::format("field 5 (leap) is '{}', not N, +, - or ?", f[4]));
+            problems.add(n, fmt::format("field 5 (leap) is '{}', not N, +, - or ?",
+                                        detail::printable(f[4])));
             continue;
         }
         if (f[5] != "0" && f[5] != "1") {
-            problems.add(n, fmt::format("field 6 (PPS flag) is '{}', not 0 or 1", f[5]));
+            problems.add(
+                n, fmt::format("field 6 (PPS flag) is '{}', not 0 or 1", detail::printable(f[5])));
             continue;
         }
-        const std::size_t column = options.offset == RefclockOffset::raw ? 6 : 7;
+        const std::size_t column = options_.offset == RefclockOffset::raw ? 6 : 7;
         const auto offset = detail::parse_double(f[column]);
         if (!offset) {
-            problems.add(n, fmt::format("field {} ({} offset) is '{}', not a number", column + 1,
-                                        column == 6 ? "raw" : "cooked", f[column]));
+            problems.add(n,
+                         fmt::format("field {} ({} offset) is '{}', not a number", column + 1,
+                                     column == 6 ? "raw" : "cooked", detail::printable(f[column])));
             continue;
         }
+        auto& count = refids_[std::string(f[2])];
+        ++count.samples;
         if (f[5] == "0") {
-            ++result.non_pps_lines;
+            ++result_.non_pps_lines;
             continue;
         }
         if (std::fabs(*offset) >= 0.5) {
             problems.add(n, fmt::format("field {} ({} offset) is {}, not within half a second "
                                         "of the top of the second",
-                                        column + 1, column == 6 ? "raw" : "cooked", f[column]));
+                                        column + 1, column == 6 ? "raw" : "cooked",
+                                        detail::printable(f[column])));
             continue;
         }
-        PpsRecord record{n, std::string(f[2]), *time_ns, std::llround(*offset * 1e9)};
-        ++pps_counts[record.refid];
-        records.push_back(std::move(record));
+        ++count.pps;
+        records_.push_back({file, n, std::string(f[2]), *time_ns, std::llround(*offset * 1e9)});
     }
-
-    if (!options.refid.empty()) {
-        result.refid = options.refid;
-        if (pps_counts.count(options.refid) == 0) {
-            throw core::InputError(
-                fmt::format("{}: no PPS samples for refid {}; refids with PPS samples: {}", name,
-                            options.refid, list_refids(pps_counts)));
+    problem_count_ += problems.count();
+    for (auto& p : problems.take()) {
+        if (kept_.size() < max_kept_problems) {
+            kept_.push_back(std::move(p));
         }
-    } else if (pps_counts.size() == 1) {
-        result.refid = pps_counts.begin()->first;
-    } else if (pps_counts.empty()) {
+    }
+}
+
+RefclocksImport RefclocksLogReader::finish() {
+    RefclocksImport result = std::move(result_);
+    const std::string name = files_.size() == 1 ? files_.front()
+                             : files_.empty()   ? std::string("(no file)")
+                                                : fmt::format("{} files", files_.size());
+    std::size_t pps_refids = 0;
+    for (const auto& [refid, n] : refids_) {
+        pps_refids += n.pps > 0 ? 1 : 0;
+    }
+    if (!options_.refid.empty()) {
+        result.refid = options_.refid;
+        const auto it = refids_.find(options_.refid);
+        if (it == refids_.end() || it->second.pps == 0) {
+            throw core::InputError(
+                fmt::format("{}: no PPS samples for refid {}; refclocks in the log: {}", name,
+                            options_.refid, list_all_refids(refids_)));
+        }
+    } else if (pps_refids == 1) {
+        for (const auto& [refid, n] : refids_) {
+            if (n.pps > 0) {
+                result.refid = refid;
+            }
+        }
+    } else if (pps_refids == 0) {
         throw core::InputError(fmt::format(
-            "{}: no PPS samples (lines with P = 1); is this chrony's refclocks.log ('log "
-            "refclocks') of a PPS refclock?",
-            name));
+            "{}: no PPS samples (lines with P = 1); refclocks in the log: {}; import "
+            "chrony-refclocks reads the log of a PPS refclock ('refclock PPS' with 'log "
+            "refclocks' in chrony.conf)",
+            name, list_all_refids(refids_)));
     } else {
         throw core::InputError(
-            fmt::format("{}: samples from several refclocks: {}; pick one "
+            fmt::format("{}: samples from several PPS refclocks: {}; pick one "
                         "with --refid",
-                        name, list_refids(pps_counts)));
+                        name, list_pps_refids(refids_)));
     }
 
+    std::size_t order_problems = 0;
     std::optional<std::int64_t> first_second;
     std::int64_t previous_second = 0;
-    for (const auto& r : records) {
+    for (const auto& r : records_) {
         if (r.refid != result.refid) {
             ++result.other_refid_lines;
             continue;
         }
         const std::int64_t second = nearest_second_ns(r.time_ns);
         if (first_second && second <= previous_second) {
-            problems.add(r.line, fmt::format("time {} is not after the previous pulse's ({})",
-                                             utc_iso8601(second), utc_iso8601(previous_second)));
+            detail::ProblemLog problem(files_[r.file], options_.strict);
+            problem.add(r.line, fmt::format("time {} is not after the previous pulse's ({})",
+                                            utc_iso8601(second), utc_iso8601(previous_second)));
+            ++order_problems;
+            for (auto& p : problem.take()) {
+                if (kept_.size() < max_kept_problems) {
+                    kept_.push_back(std::move(p));
+                }
+            }
             continue;
         }
         if (!first_second) {
@@ -155,12 +205,12 @@ RefclocksImport import_refclocks_log(std::istream& in, const std::string& name,
         pulse.edge = core::Edge::assert_edge;
         result.pulses.push_back(pulse);
     }
-    result.problem_count = problems.count();
-    result.problems = problems.take();
+    result.problem_count = problem_count_ + order_problems;
+    result.problems = std::move(kept_);
 
     store::RunMeta meta;
     meta.label = result.refid;
-    meta.source = fmt::format("chrony-refclocks:{}", name);
+    meta.source = fmt::format("chrony-refclocks:{}", fmt::join(files_, ","));
     meta.source_kind = "chrony-refclocks";
     meta.simulated = false;
     meta.edges = core::EdgeSelection::assert_only;
@@ -170,9 +220,9 @@ RefclocksImport import_refclocks_log(std::istream& in, const std::string& name,
     meta.start_time_precision = core::UtcPrecision::seconds;
     meta.import =
         nlohmann::json{{"format", "chrony-refclocks"},
-                       {"file", name},
+                       {"file", files_.size() == 1 ? nlohmann::json(name) : nlohmann::json(files_)},
                        {"refid", result.refid},
-                       {"offset_column", options.offset == RefclockOffset::raw ? "raw" : "cooked"},
+                       {"offset_column", options_.offset == RefclockOffset::raw ? "raw" : "cooked"},
                        {"lines", result.lines},
                        {"pulses", result.pulses.size()},
                        {"filtered_lines", result.filtered_lines},
@@ -181,6 +231,13 @@ RefclocksImport import_refclocks_log(std::istream& in, const std::string& name,
                        {"skipped_lines", result.problem_count}};
     result.metadata = store::to_json(meta);
     return result;
+}
+
+RefclocksImport import_refclocks_log(std::istream& in, const std::string& name,
+                                     const RefclocksImportOptions& options) {
+    RefclocksLogReader reader(options);
+    reader.read(in, name);
+    return reader.finish();
 }
 
 RefclocksImport import_refclocks_log(const std::string& path,

@@ -1,7 +1,9 @@
 #include <fmt/format.h>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <fstream>
+#include <map>
 
 #include "chrony/log_common.hpp"
 #include "ppsbench/chrony/logs.hpp"
@@ -33,6 +35,44 @@ std::optional<LeapStatus> leap_from_symbol(std::string_view text) {
     return std::nullopt;
 }
 
+// A small non-negative integer column (stratum, combined sources): "1", not "1e300".
+std::optional<int> parse_count(std::string_view text) {
+    int value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size() || text.empty() || value < 0 ||
+        value > 1000) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+// What chronyd logs first in every process (observed with chrony 4.3: reference.c's initial
+// state, before any source is selected): no reference, stratum 0, leap "?", offset 0.
+bool is_startup_line(const TrackingLogEntry& e) {
+    return e.reference == "0.0.0.0" && e.stratum == 0 && e.leap == LeapStatus::not_synchronised &&
+           e.offset_ns == 0.0 && e.combined_sources == 0;
+}
+
+// chronyd's `logbanner` from the files: the most common number of entries between two banners
+// of the same file, if it occurs at least twice (one gap may be a restart's); else chrony's
+// default.
+std::size_t banner_period(const std::vector<std::size_t>& gaps) {
+    constexpr std::size_t chrony_default = 32;
+    std::map<std::size_t, std::size_t> counts;
+    for (const auto g : gaps) {
+        ++counts[g];
+    }
+    std::size_t best = chrony_default;
+    std::size_t best_count = 1;
+    for (const auto& [gap, count] : counts) {
+        if (count > best_count || (count == best_count && count > 1 && gap > best)) {
+            best = gap;
+            best_count = count;
+        }
+    }
+    return best;
+}
+
 }  // namespace
 
 void RmsOffsetTracker::add(double offset) {
@@ -53,20 +93,44 @@ double RmsOffsetTracker::rms() const {
     return std::sqrt(mean_square_);
 }
 
-TrackingImport import_tracking_log(std::istream& in, const std::string& name,
-                                   const TrackingImportOptions& options) {
-    TrackingImport result;
-    detail::ProblemLog problems(name, options.strict);
-    RmsOffsetTracker rms;
-    bool any_update = false;
+TrackingLogReader::TrackingLogReader(TrackingImportOptions options) : options_(options) {}
+
+void TrackingLogReader::read(std::istream& in, const std::string& name) {
+    const std::size_t file = files_.size();
+    files_.push_back(name);
+    detail::ProblemLog problems(name, options_.strict);
+    bool previous_was_banner = false;  // a banner line, with no entry since
+    std::size_t headers_in_block = 0;  // column headers in the current run of banner lines
 
     std::string line;
+    std::size_t n = 0;
     while (std::getline(in, line)) {
-        ++result.lines;
-        const std::size_t n = result.lines;
+        ++n;
+        ++result_.lines;
+        const auto first = line.find_first_not_of(" \t\r");
+        if (first == std::string::npos) {
+            continue;  // blank: neither entry nor banner
+        }
         if (detail::is_banner(line)) {
+            // A banner is a block of lines (rule, header, rule). A block with no entry since
+            // the previous banner of this file repeats it; it is not a new cycle.
+            const bool header = line[first] != '=';
+            if (!previous_was_banner) {
+                headers_in_block = 0;
+                if (!banners_.empty() && banners_.back().file == file &&
+                    banners_.back().entries_before == result_.entries.size()) {
+                    ++result_.repeated_banners;
+                } else {
+                    banners_.push_back({file, n, result_.entries.size()});
+                }
+            }
+            if (header && ++headers_in_block > 1) {
+                ++result_.repeated_banners;  // two banners back to back
+            }
+            previous_was_banner = true;
             continue;
         }
+        previous_was_banner = false;
         const auto f = core::split_whitespace(line);
         if (f.size() != names.size()) {
             problems.add(n, fmt::format("has {} fields, expected {} (chrony 4.x tracking.log)",
@@ -78,25 +142,41 @@ TrackingImport import_tracking_log(std::istream& in, const std::string& name,
         if (!time_ns) {
             problems.add(n, fmt::format("fields 1-2 (date and time) are '{} {}', not a UTC date "
                                         "and time like 2017-08-22 13:22:36",
-                                        f[0], f[1]));
+                                        detail::printable(f[0]), detail::printable(f[1])));
             continue;
         }
         e.time_ns = *time_ns;
+        if (!detail::is_printable_word(f[2]) || f[2].size() > 64) {
+            problems.add(n, fmt::format("field 3 (reference) is '{}', not an address or refid",
+                                        detail::printable(f[2])));
+            continue;
+        }
         e.reference = std::string(f[2]);
         const auto leap = leap_from_symbol(f[7]);
         if (!leap) {
-            problems.add(n, fmt::format("field 8 (leap) is '{}', not N, +, - or ?", f[7]));
+            problems.add(n, fmt::format("field 8 (leap) is '{}', not N, +, - or ?",
+                                        detail::printable(f[7])));
             continue;
         }
         e.leap = *leap;
+        const auto stratum = parse_count(f[3]);
+        const auto sources = parse_count(f[8]);
+        if (!stratum || !sources) {
+            const std::size_t i = stratum ? 8 : 3;
+            problems.add(n, fmt::format("field {} ({}) is '{}', not a whole number", i + 1,
+                                        names[i], detail::printable(f[i])));
+            continue;
+        }
+        e.stratum = *stratum;
+        e.combined_sources = *sources;
 
         std::array<double, 14> v{};
         bool ok = true;
-        for (std::size_t i : {3U, 4U, 5U, 6U, 8U, 9U, 10U, 11U, 12U, 13U}) {
+        for (std::size_t i : {4U, 5U, 6U, 9U, 10U, 11U, 12U, 13U}) {
             const auto value = detail::parse_double(f[i]);
             if (!value) {
-                problems.add(
-                    n, fmt::format("field {} ({}) is '{}', not a number", i + 1, names[i], f[i]));
+                problems.add(n, fmt::format("field {} ({}) is '{}', not a finite number", i + 1,
+                                            names[i], detail::printable(f[i])));
                 ok = false;
                 break;
             }
@@ -105,30 +185,97 @@ TrackingImport import_tracking_log(std::istream& in, const std::string& name,
         if (!ok) {
             continue;
         }
-        e.stratum = static_cast<int>(v[3]);
         e.frequency_ppm = v[4];
         e.frequency_error_ppm = v[5];
         e.offset_ns = v[6] * 1e9;
-        e.combined_sources = static_cast<int>(v[8]);
         e.offset_sd_ns = v[9] * 1e9;
         e.remaining_correction_ns = v[10] * 1e9;
         e.root_delay_ns = v[11] * 1e9;
         e.root_dispersion_ns = v[12] * 1e9;
         e.max_error_ns = v[13] * 1e9;
-        // Lines with leap '?' come from chronyd losing (or not yet having) a reference: they
-        // log a zero offset and do not enter chronyd's RMS average.
+        result_.entries.push_back(std::move(e));
+        entry_file_.push_back(file);
+        entry_line_.push_back(n);
+    }
+    problem_count_ += problems.count();
+    for (auto& p : problems.take()) {
+        if (kept_.size() < max_kept_problems) {
+            kept_.push_back(std::move(p));
+        }
+    }
+}
+
+TrackingImport TrackingLogReader::finish() {
+    TrackingImport result = std::move(result_);
+    result.banners = banners_.size();
+    result.problem_count = problem_count_;
+    result.problems = std::move(kept_);
+
+    // Entries between consecutive banners of one file (a new file restarts the count, as
+    // `chronyc cyclelogs` does).
+    std::vector<std::size_t> gaps;
+    for (std::size_t b = 1; b < banners_.size(); ++b) {
+        if (banners_[b].file == banners_[b - 1].file &&
+            banners_[b].entries_before > banners_[b - 1].entries_before) {
+            gaps.push_back(banners_[b].entries_before - banners_[b - 1].entries_before);
+        }
+    }
+    result.banner_period = options_.logbanner.value_or(banner_period(gaps));
+
+    // Evidence of a new process, by the index of its first entry.
+    std::map<std::size_t, std::string> starts;
+    for (std::size_t b = 1; b < banners_.size(); ++b) {
+        const auto& prev = banners_[b - 1];
+        const auto& cur = banners_[b];
+        if (cur.file != prev.file || result.banner_period == 0 || banners_.empty() ||
+            cur.entries_before >= result.entries.size()) {
+            continue;
+        }
+        const std::size_t gap = cur.entries_before - prev.entries_before;
+        if (gap % result.banner_period != 0) {
+            starts[cur.entries_before] = fmt::format(
+                "banner after {} entries, out of its {}-entry cycle", gap, result.banner_period);
+        }
+    }
+    for (std::size_t i = 1; i < result.entries.size(); ++i) {
+        if (is_startup_line(result.entries[i])) {
+            auto& evidence = starts[i];
+            evidence = evidence.empty() ? "start-up line" : "start-up line and " + evidence;
+        }
+    }
+    starts.erase(0);
+
+    unsigned process = 1;
+    RmsOffsetTracker rms;
+    bool any_update = false;
+    for (std::size_t i = 0; i < result.entries.size(); ++i) {
+        auto& e = result.entries[i];
+        if (const auto it = starts.find(i); it != starts.end()) {
+            ++process;
+            rms = RmsOffsetTracker{};
+            any_update = false;
+            result.restarts.push_back(
+                {files_[entry_file_[i]], entry_line_[i], e.time_ns, it->second});
+        }
+        e.process = process;
+        // Lines with leap '?' come from chronyd without a reference: they log a zero offset
+        // and do not enter chronyd's RMS average.
         if (e.leap != LeapStatus::not_synchronised) {
-            rms.add(v[6]);
+            rms.add(e.offset_ns * 1e-9);
             any_update = true;
         }
         if (any_update) {
             e.rms_offset_ns = rms.rms() * 1e9;
         }
-        result.entries.push_back(std::move(e));
     }
-    result.problem_count = problems.count();
-    result.problems = problems.take();
     return result;
+}
+
+TrackingImport import_tracking_log(std::istream& in, const std::string& name,
+                                   const TrackingImportOptions& options) {
+    TrackingLogReader reader(options);
+    reader.read(in, name);
+    return reader.finish();
 }
 
 TrackingImport import_tracking_log(const std::string& path, const TrackingImportOptions& options) {

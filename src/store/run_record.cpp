@@ -274,6 +274,12 @@ nlohmann::json to_json(const EndRecord& end) {
     if (end.skipped_lines) {
         j["skipped_lines"] = *end.skipped_lines;
     }
+    if (end.duplicates) {
+        j["duplicates"] = *end.duplicates;
+    }
+    if (end.unseen_events) {
+        j["unseen_events"] = *end.unseen_events;
+    }
     if (end.rotation) {
         j["pulses_in_file"] = end.rotation->pulses_in_file;
         if (end.rotation->next_file) {
@@ -319,6 +325,8 @@ EndRecord end_record_from_json(const nlohmann::json& json) {
     read(json, "signal", end.signal);
     read(json, "failure", end.failure);
     read(json, "skipped_lines", end.skipped_lines);
+    read(json, "duplicates", end.duplicates);
+    read(json, "unseen_events", end.unseen_events);
     if (json.contains("pulses_in_file")) {
         RotatedFileEnd rotation;
         read(json, "pulses_in_file", rotation.pulses_in_file);

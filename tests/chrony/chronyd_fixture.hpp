@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -138,6 +139,8 @@ struct ChronydConfig {
     bool feed = true;
     double jitter_sigma_ns = 2000.0;
     std::uint32_t seed = 20240611;
+    // chrony.conf's `logbanner` (entries between banners); unset: chrony's default, 32.
+    std::optional<int> logbanner;
 };
 
 class ChronydFixture {
@@ -210,6 +213,16 @@ class ChronydFixture {
         }
     }
 
+    // SIGTERM and start again on the same directory, logs and driftfile: a service restart or
+    // a reboot. The feeder keeps sending; pulses that arrive while no chronyd listens are lost
+    // (not recorded as sent).
+    void restart_chronyd() {
+        stop_chronyd();
+        std::filesystem::remove(socket_path());
+        std::filesystem::remove(refclock_socket());
+        start();
+    }
+
     // SIGSTOP: chronyd still owns its socket but answers nothing (a hung daemon).
     void freeze() {
         if (pid_ > 0) {
@@ -247,6 +260,9 @@ class ChronydFixture {
              << "log refclocks tracking\n"
              << "driftfile " << d << "/drift\n"
              << "pidfile " << d << "/chronyd.pid\n";
+        if (config_.logbanner) {
+            conf << "logbanner " << *config_.logbanner << "\n";
+        }
     }
 
     void start() {

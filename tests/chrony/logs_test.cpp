@@ -160,7 +160,7 @@ TEST(RefclocksLog, SeveralRefclocksNeedRefid) {
         FAIL() << "no error";
     } catch (const core::InputError& e) {
         EXPECT_EQ(std::string(e.what()),
-                  "refclocks.log: samples from several refclocks: GPS (1 samples), PPS (2 "
+                  "refclocks.log: samples from several PPS refclocks: GPS (1 samples), PPS (2 "
                   "samples); pick one with --refid");
     }
     RefclocksImportOptions pps;
@@ -170,9 +170,58 @@ TEST(RefclocksLog, SeveralRefclocksNeedRefid) {
     EXPECT_EQ(r.other_refid_lines, 1U);
     EXPECT_EQ(r.non_pps_lines, 1U);
     pps.refid = "XYZ";
-    EXPECT_THROW(import_text(text, pps), core::InputError);
+    try {
+        import_text(text, pps);
+        FAIL() << "no error";
+    } catch (const core::InputError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "refclocks.log: no PPS samples for refid XYZ; refclocks in the log: GPS (1 "
+                  "samples, PPS), NMEA (1 samples, not PPS: P = 0), PPS (2 samples, PPS)");
+    }
     EXPECT_THROW(import_text("garbage\n"), core::InputError) << "no PPS samples at all";
     EXPECT_THROW(import_refclocks_log("/nonexistent/refclocks.log", {}), core::InputError);
+}
+
+TEST(RefclocksLog, ALogOfPhcRefclocksOnlyIsRefusedNamingEachRefclock) {
+    // A PHC-only refclocks.log as posted to a kernel mailing list: P = 0 throughout.
+    const std::string text = std::string(refclocks_header) +
+                             "2023-03-01 10:00:00.000000 PHCK    0 N 0  1.234000e-08  "
+                             "1.234000e-08  2.000e-09\n"
+                             "2023-03-01 10:00:00.000000 PHCK    - N -       -        "
+                             "1.234000e-08  2.000e-09\n"
+                             "2023-03-01 10:00:00.500000 PHCV    0 N 0 -4.100000e-09 "
+                             "-4.100000e-09  2.000e-09\n"
+                             "2023-03-01 10:00:01.000000 PHCK    0 N 0  1.100000e-08  "
+                             "1.100000e-08  2.000e-09\n";
+    try {
+        import_text(text);
+        FAIL() << "no error";
+    } catch (const core::InputError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "refclocks.log: no PPS samples (lines with P = 1); refclocks in the log: PHCK "
+                  "(2 samples, not PPS: P = 0), PHCV (1 samples, not PPS: P = 0); import "
+                  "chrony-refclocks reads the log of a PPS refclock ('refclock PPS' with 'log "
+                  "refclocks' in chrony.conf)");
+    }
+}
+
+TEST(RefclocksLog, RotatedFilesAreReadInOrderAsOneLog) {
+    RefclocksLogReader reader({});
+    std::istringstream older(std::string(refclocks_header) +
+                             "2009-11-30 14:33:27.000000 PPS 0 N 1 1.0e-07 1.0e-07 1.0e-06\n"
+                             "2009-11-30 14:33:28.000000 PPS 0 N 1 2.0e-07 2.0e-07 1.0e-06\n");
+    std::istringstream newer(std::string(refclocks_header) +
+                             "2009-11-30 14:33:29.000000 PPS 0 N 1 3.0e-07 3.0e-07 1.0e-06\n"
+                             "2009-11-30 14:33:28.000000 PPS 0 N 1 3.0e-07 3.0e-07 1.0e-06\n");
+    reader.read(older, "refclocks.log.1");
+    reader.read(newer, "refclocks.log");
+    const auto r = reader.finish();
+    ASSERT_EQ(r.pulses.size(), 3U);
+    EXPECT_EQ(r.pulses[2].sequence, 2U);
+    ASSERT_EQ(r.problem_count, 1U);
+    EXPECT_EQ(r.problems[0].file, "refclocks.log") << "the problem names its own file";
+    EXPECT_EQ(r.problems[0].line, 5U);
+    EXPECT_EQ(r.metadata["import"]["file"].size(), 2U);
 }
 
 TEST(TrackingLog, ParsesChronyExampleAndSkipsMalformedLines) {
@@ -200,7 +249,8 @@ TEST(TrackingLog, ParsesChronyExampleAndSkipsMalformedLines) {
     EXPECT_EQ(r.problems[1].line, 3U);
 
     std::istringstream again(text);
-    EXPECT_THROW(import_tracking_log(again, "tracking.log", {.strict = true}), core::InputError);
+    EXPECT_THROW(import_tracking_log(again, "tracking.log", {.strict = true, .logbanner = {}}),
+                 core::InputError);
 }
 
 TEST(RmsOffsetTracker, FollowsChronysRecurrence) {

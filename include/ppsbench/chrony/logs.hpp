@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <istream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -68,7 +69,38 @@ struct RefclocksImport {
     std::vector<LogProblem> problems;
 };
 
-// `name` is used in messages and metadata (the file's path).
+// Reads one or more refclocks.log files in order (rotated logs oldest first) and rebuilds the
+// pulses of one refclock. A pure function of the text: no file system access.
+class RefclocksLogReader {
+  public:
+    explicit RefclocksLogReader(RefclocksImportOptions options);
+    // `name` is used in messages and metadata (the file's path).
+    void read(std::istream& in, const std::string& name);
+    // Throws core::InputError when there is no PPS refclock to import (naming every refid in
+    // the files, its sample count and whether it is a PPS refclock) or several and no refid.
+    RefclocksImport finish();
+
+  private:
+    struct PpsRecord {
+        std::size_t file = 0;
+        std::size_t line = 0;
+        std::string refid;
+        std::int64_t time_ns = 0;
+        std::int64_t offset_ns = 0;
+    };
+    struct RefidCount {
+        std::size_t samples = 0;  // raw samples (DP not '-')
+        std::size_t pps = 0;      // of which with P = 1
+    };
+    RefclocksImportOptions options_;
+    RefclocksImport result_;
+    std::vector<std::string> files_;
+    std::vector<PpsRecord> records_;
+    std::map<std::string, RefidCount> refids_;
+    std::vector<LogProblem> kept_;
+    std::size_t problem_count_ = 0;
+};
+
 RefclocksImport import_refclocks_log(std::istream& in, const std::string& name,
                                      const RefclocksImportOptions& options);
 // Throws core::InputError when the file cannot be opened.
@@ -76,7 +108,7 @@ RefclocksImport import_refclocks_log(const std::string& path,
                                      const RefclocksImportOptions& options);
 
 // One tracking.log line (chrony 4.x: 14 columns), offsets in nanoseconds as doubles (the log
-// prints four significant digits).
+// prints four significant digits; the doubles hold them exactly to 15 significant digits).
 struct TrackingLogEntry {
     std::int64_t time_ns = 0;  // UTC, whole seconds
     std::string reference;     // IP address or refclock refid; "0.0.0.0" when unsynchronised
@@ -93,19 +125,65 @@ struct TrackingLogEntry {
     double root_dispersion_ns = 0.0;
     double max_error_ns = 0.0;
     // chrony's "RMS offset" after this update, recomputed the way chronyd does (see
-    // docs/chrony.md) from the start of the file; nullopt before the first synchronised update.
+    // docs/chrony.md) from the start of this chronyd process; nullopt before the process's
+    // first synchronised update.
     std::optional<double> rms_offset_ns;
+    // Which chronyd process wrote the line: 1 for the first in the files, +1 at each restart.
+    unsigned process = 1;
+};
+
+// Where a new chronyd process was found (the line of its first entry), and by what.
+struct ChronydStart {
+    std::string file;
+    std::size_t line = 0;
+    std::int64_t time_ns = 0;
+    // "start-up line" (0.0.0.0, stratum 0, leap ?, offset 0: what chronyd logs first), and/or
+    // "banner after N entries, out of its M-entry cycle" (chronyd counts banners per process).
+    std::string evidence;
 };
 
 struct TrackingImportOptions {
     bool strict = false;
+    // chrony.conf's `logbanner` when known; unset: from the files (a gap between banners seen
+    // at least twice), else chrony's default, 32.
+    std::optional<std::size_t> logbanner;
 };
 
 struct TrackingImport {
     std::vector<TrackingLogEntry> entries;
+    std::vector<ChronydStart> restarts;
     std::size_t lines = 0;
+    std::size_t banners = 0;
+    std::size_t repeated_banners = 0;  // a banner straight after another (no entry between)
+    // Entries between chronyd's banners (its `logbanner`) that the restart rule assumed.
+    std::size_t banner_period = 32;
     std::size_t problem_count = 0;
     std::vector<LogProblem> problems;
+};
+
+// Reads one or more tracking.log files in order (rotated logs oldest first), then rebuilds
+// the RMS offset per chronyd process. A pure function of the text: no file system access.
+class TrackingLogReader {
+  public:
+    explicit TrackingLogReader(TrackingImportOptions options);
+    // `name` is used in messages (the file's path).
+    void read(std::istream& in, const std::string& name);
+    TrackingImport finish();
+
+  private:
+    struct Banner {
+        std::size_t file = 0;
+        std::size_t line = 0;
+        std::size_t entries_before = 0;  // entries read before it, in all files
+    };
+    TrackingImportOptions options_;
+    TrackingImport result_;
+    std::vector<std::size_t> entry_file_;  // per entry: index into files_
+    std::vector<std::size_t> entry_line_;
+    std::vector<std::string> files_;
+    std::vector<Banner> banners_;
+    std::vector<LogProblem> kept_;
+    std::size_t problem_count_ = 0;
 };
 
 TrackingImport import_tracking_log(std::istream& in, const std::string& name,

@@ -126,6 +126,9 @@ struct EndRecord {
     std::optional<int> signal;
     std::optional<std::string> failure;
     std::optional<std::uint64_t> skipped_lines;  // an import's malformed lines
+    std::optional<std::uint64_t> duplicates;     // an import's repeated lines (ppstest)
+    // An import's sequence skips without a time gap: events counted but never logged.
+    std::optional<std::uint64_t> unseen_events;
     std::optional<RotatedFileEnd> rotation;
 };
 

@@ -1,0 +1,52 @@
+#pragma once
+
+// What an importer that produces a capture file (ppstest, ntp-peerstats) hands back: the pulses,
+// the capture's metadata, and an account of every line it read.
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ppsbench/chrony/logs.hpp"
+#include "ppsbench/core/pulse.hpp"
+#include "ppsbench/store/run_record.hpp"
+
+namespace ppsbench::import {
+
+// Holes in an imported pulse train, per edge, with the evidence report uses for missed pulses:
+// a gap in time (> 1.5 periods) is a missed pulse (as many as the time or the sequence says,
+// whichever is more); a sequence skip with no gap in time is an event the kernel counted that
+// never reached the log (`unseen`), not a missed pulse.
+struct GapCount {
+    std::uint64_t missed_pulses = 0;
+    std::uint64_t unseen_events = 0;
+};
+
+GapCount count_gaps(std::span<const core::Pulse> pulses, std::int64_t period_ns);
+
+struct CaptureImport {
+    // In time order, each edge once.
+    std::vector<core::Pulse> pulses;
+    nlohmann::json metadata;
+    std::size_t lines = 0;
+    std::size_t duplicates = 0;  // the same event printed again (ppstest prints per fetch)
+    GapCount gaps;
+    // Lines that are neither data nor the program's own chatter (banners, fetch errors).
+    std::size_t problem_count = 0;
+    std::vector<chrony::LogProblem> problems;
+    // One line each, for the user: what was counted besides pulses.
+    std::vector<std::string> notes;
+};
+
+// The capture metadata every importer shares: a 1 s realtime train that started at its first
+// pulse (`start_ns`, shown to the second), `label`, and "FORMAT:file,file" as its source.
+// The caller adds its provenance as `import`.
+store::RunMeta import_run_meta(std::string_view format, std::string label,
+                               const std::vector<std::string>& files, core::EdgeSelection edges,
+                               std::int64_t start_ns);
+
+}  // namespace ppsbench::import

@@ -1,0 +1,40 @@
+#pragma once
+
+// The files `ppsbench import` reads, as users have them: plain, gzip-compressed (logrotate's
+// `.gz`, detected by content, not by name) or `-` for standard input.
+
+#include <cstddef>
+#include <istream>
+#include <memory>
+#include <streambuf>
+#include <string>
+#include <string_view>
+
+namespace ppsbench::import {
+
+// An open input. stream() yields the decompressed text; head() is its first bytes (up to
+// head_size), already read so that the format can be recognised before parsing starts, and
+// still delivered by stream(). A read error or a corrupt/truncated gzip stream throws
+// core::InputError naming the file.
+class Input {
+  public:
+    static constexpr std::size_t head_size = 64 * 1024;
+
+    // `path` "-" reads standard input. Throws core::InputError naming the path and the fix.
+    explicit Input(std::string path);
+    ~Input();
+    Input(const Input&) = delete;
+    Input& operator=(const Input&) = delete;
+
+    const std::string& name() const { return name_; }
+    std::string_view head() const;
+    std::istream& stream() { return stream_; }
+
+  private:
+    class Buffer;
+    std::string name_;
+    std::unique_ptr<Buffer> buffer_;
+    std::istream stream_;
+};
+
+}  // namespace ppsbench::import

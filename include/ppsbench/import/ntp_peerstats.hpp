@@ -1,0 +1,54 @@
+#pragma once
+
+// ntpd's and NTPsec's `peerstats` (`statistics peerstats` in ntp.conf), one line per clock
+// filter update of each peer:
+//
+//   59945 3600.125 127.127.22.0 9714 -0.000000123 0.000000000 0.000000954 0.000000110
+//   MJD   seconds  peer address status offset     delay       dispersion  jitter
+//
+// The PPS peer is ntpd's ATOM driver, 127.127.22.u, which NTPsec's `refclock pps` logs under
+// the same address. Each line becomes one pulse at the whole UTC second nearest its time,
+// stamped `second - offset`, so the report's phase offset is ntpd's offset (docs/import.md).
+
+#include <istream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ppsbench/import/capture_import.hpp"
+
+namespace ppsbench::import {
+
+struct PeerstatsImportOptions {
+    // The peer to import; empty: the one 127.127.22.u peer in the files.
+    std::string peer;
+    bool strict = false;
+};
+
+class PeerstatsReader {
+  public:
+    explicit PeerstatsReader(PeerstatsImportOptions options);
+    void read(std::istream& in, const std::string& name);
+    // Throws core::InputError when the peer is not there (listing every peer with its line
+    // count), or when there are several PPS peers and no --peer.
+    CaptureImport finish();
+
+  private:
+    struct Record {
+        std::size_t file = 0;
+        std::size_t line = 0;
+        std::string peer;
+        std::int64_t time_ns = 0;
+        std::int64_t offset_ns = 0;
+    };
+    PeerstatsImportOptions options_;
+    CaptureImport result_;
+    std::vector<std::string> files_;
+    std::vector<Record> records_;
+    std::map<std::string, std::size_t> peers_;
+};
+
+CaptureImport import_ntp_peerstats(std::istream& in, const std::string& name,
+                                   const PeerstatsImportOptions& options);
+
+}  // namespace ppsbench::import

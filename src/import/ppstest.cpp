@@ -1,0 +1,247 @@
+#include "ppsbench/import/ppstest.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+
+#include "chrony/log_common.hpp"
+#include "ppsbench/core/duration.hpp"
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/store/run_record.hpp"
+
+namespace ppsbench::import {
+namespace {
+
+struct Event {
+    std::int64_t timestamp_ns = 0;
+    std::uint64_t sequence = 0;
+};
+
+// "1418226003.000011287" (1 to 9 fraction digits; ppstest prints 9) -> ns, or nullopt.
+std::optional<std::int64_t> parse_timestamp(std::string_view text) {
+    const auto dot = text.find('.');
+    if (dot == std::string_view::npos || dot == 0 || dot > 11 || text.size() - dot - 1 > 9 ||
+        text.size() == dot + 1) {
+        return std::nullopt;
+    }
+    std::int64_t seconds = 0;
+    std::int64_t fraction = 0;
+    const auto s = text.substr(0, dot);
+    const auto f = text.substr(dot + 1);
+    const auto [s_end, s_ec] = std::from_chars(s.data(), s.data() + s.size(), seconds);
+    const auto [f_end, f_ec] = std::from_chars(f.data(), f.data() + f.size(), fraction);
+    if (s_ec != std::errc{} || s_end != s.data() + s.size() || f_ec != std::errc{} ||
+        f_end != f.data() + f.size() || seconds < 0 || fraction < 0 || s.front() == '-' ||
+        f.front() == '-' || seconds > 9'000'000'000LL) {
+        return std::nullopt;
+    }
+    for (auto i = f.size(); i < 9; ++i) {
+        fraction *= 10;
+    }
+    return seconds * core::ns_per_second + fraction;
+}
+
+// "assert 1418226003.000011287, sequence: 255" starting at `text`; what follows it is returned
+// in `rest`.
+std::optional<Event> parse_event(std::string_view text, std::string_view edge,
+                                 std::string_view& rest) {
+    if (!text.starts_with(edge)) {
+        return std::nullopt;
+    }
+    text.remove_prefix(edge.size());
+    const auto start = text.find_first_not_of(' ');
+    if (start == std::string_view::npos) {
+        return std::nullopt;
+    }
+    text.remove_prefix(start);
+    const auto comma = text.find(',');
+    if (comma == std::string_view::npos) {
+        return std::nullopt;
+    }
+    const auto timestamp = parse_timestamp(text.substr(0, comma));
+    text.remove_prefix(comma + 1);
+    const auto label = text.find_first_not_of(' ');
+    if (!timestamp || label == std::string_view::npos ||
+        !text.substr(label).starts_with("sequence:")) {
+        return std::nullopt;
+    }
+    text.remove_prefix(label + 9);
+    const auto digits = text.find_first_not_of(' ');
+    if (digits == std::string_view::npos) {
+        return std::nullopt;
+    }
+    text.remove_prefix(digits);
+    std::uint64_t sequence = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), sequence);
+    if (ec != std::errc{} || end == text.data()) {
+        return std::nullopt;
+    }
+    rest = text.substr(static_cast<std::size_t>(end - text.data()));
+    return Event{*timestamp, sequence};
+}
+
+}  // namespace
+
+PpstestReader::PpstestReader(PpstestImportOptions options) : options_(options) {}
+
+void PpstestReader::read(std::istream& in, const std::string& name) {
+    files_.push_back(name);
+    chrony::detail::ProblemLog problems(name, options_.strict);
+    std::string text;
+    std::size_t n = 0;
+    while (std::getline(in, text)) {
+        ++n;
+        ++result_.lines;
+        std::string_view line(text);
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) {
+            line.remove_suffix(1);
+        }
+        const auto first = line.find_first_not_of(" \t");
+        if (first == std::string_view::npos) {
+            continue;
+        }
+        line.remove_prefix(first);
+        if (line.starts_with("trying PPS source") || line.starts_with("found PPS source") ||
+            line.starts_with("ok, found ") || line.starts_with("$ ") || line.starts_with("# ") ||
+            line.starts_with("PPS source")) {
+            if (line.starts_with("found PPS source") && device_.empty()) {
+                auto device = line.substr(16);
+                while (!device.empty() && (device.front() == ' ' || device.front() == '"')) {
+                    device.remove_prefix(1);
+                }
+                while (!device.empty() && device.back() == '"') {
+                    device.remove_suffix(1);
+                }
+                device_ = chrony::detail::printable(device);
+            }
+            ++chatter_;
+            continue;
+        }
+        if (line.starts_with("time_pps_fetch() error")) {
+            ++fetch_errors_;  // a timeout: no pulse within 3 s
+            continue;
+        }
+        if (!line.starts_with("source ")) {
+            problems.add(n, "not a ppstest line ('source N - assert T, sequence: S ...')");
+            continue;
+        }
+        std::string_view rest = line.substr(7);
+        int source = 0;
+        const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), source);
+        rest.remove_prefix(static_cast<std::size_t>(end - rest.data()));
+        if (ec != std::errc{} || !rest.starts_with(" - ")) {
+            problems.add(n, "expected 'source N - assert ...'");
+            continue;
+        }
+        if (source_ >= 0 && source != source_) {
+            problems.add(n, fmt::format("source {} after source {}; import one PPS source at a "
+                                        "time (split the file by source)",
+                                        source, source_));
+            continue;
+        }
+        rest.remove_prefix(3);
+        const auto assert_event = parse_event(rest, "assert", rest);
+        if (!assert_event) {
+            problems.add(n, "expected 'assert SECONDS.NANOSECONDS, sequence: N'");
+            continue;
+        }
+        std::optional<Event> clear_event;
+        const auto after = rest.find_first_not_of(' ');
+        if (after != std::string_view::npos) {
+            rest.remove_prefix(after);
+            if (!rest.starts_with("- ")) {
+                problems.add(n, "unexpected text after the assert event");
+                continue;
+            }
+            rest.remove_prefix(2);
+            clear_event = parse_event(rest, "clear", rest);
+            if (!clear_event || rest.find_first_not_of(' ') != std::string_view::npos) {
+                problems.add(n, "expected '- clear SECONDS.NANOSECONDS, sequence: N' at the end");
+                continue;
+            }
+        }
+        source_ = source;
+        // Sequence 0 with time 0: no event of that edge yet (the edge is not enabled).
+        if (assert_event->sequence != 0 || assert_event->timestamp_ns != 0) {
+            events_.push_back(
+                {assert_event->sequence, assert_event->timestamp_ns, core::Edge::assert_edge});
+        }
+        if (clear_event && (clear_event->sequence != 0 || clear_event->timestamp_ns != 0)) {
+            events_.push_back(
+                {clear_event->sequence, clear_event->timestamp_ns, core::Edge::clear_edge});
+        }
+    }
+    result_.problem_count += problems.count();
+    for (auto& p : problems.take()) {
+        if (result_.problems.size() < chrony::max_kept_problems) {
+            result_.problems.push_back(std::move(p));
+        }
+    }
+}
+
+CaptureImport PpstestReader::finish() {
+    CaptureImport result = std::move(result_);
+    const std::string name =
+        files_.size() == 1 ? files_.front() : fmt::format("{} files", files_.size());
+    if (events_.empty()) {
+        throw core::InputError(fmt::format(
+            "{}: no PPS events (lines 'source 0 - assert T, sequence: N ...'); is this the "
+            "output of ppstest /dev/ppsN?",
+            name));
+    }
+    // Each fetch prints the latest event of each edge: the same event appears once per fetch
+    // until the next one arrives. Keep each (edge, sequence, time) once, in time order.
+    std::stable_sort(events_.begin(), events_.end(),
+                     [](const auto& a, const auto& b) { return a.timestamp_ns < b.timestamp_ns; });
+    for (const auto& e : events_) {
+        const bool seen = std::any_of(
+            result.pulses.rbegin(),
+            result.pulses.rbegin() +
+                static_cast<std::ptrdiff_t>(std::min<std::size_t>(result.pulses.size(), 4)),
+            [&](const core::Pulse& p) { return p == e; });
+        if (seen) {
+            ++result.duplicates;
+        } else {
+            result.pulses.push_back(e);
+        }
+    }
+    const bool clear = std::any_of(result.pulses.begin(), result.pulses.end(),
+                                   [](const auto& p) { return p.edge == core::Edge::clear_edge; });
+    const bool assert_edge =
+        std::any_of(result.pulses.begin(), result.pulses.end(),
+                    [](const auto& p) { return p.edge == core::Edge::assert_edge; });
+    result.gaps = count_gaps(result.pulses, core::ns_per_second);
+    if (fetch_errors_ > 0) {
+        result.notes.push_back(fmt::format(
+            "{} fetch errors (time_pps_fetch() timed out: no pulse for 3 s)", fetch_errors_));
+    }
+    auto meta =
+        import_run_meta("ppstest", device_.empty() ? std::string("ppstest") : device_, files_,
+                        clear && assert_edge ? core::EdgeSelection::both
+                        : clear              ? core::EdgeSelection::clear_only
+                                             : core::EdgeSelection::assert_only,
+                        result.pulses.front().timestamp_ns);
+    meta.import =
+        nlohmann::json{{"format", "ppstest"},
+                       {"file", files_.size() == 1 ? nlohmann::json(name) : nlohmann::json(files_)},
+                       {"lines", result.lines},
+                       {"pulses", result.pulses.size()},
+                       {"duplicates", result.duplicates},
+                       {"fetch_errors", fetch_errors_},
+                       {"missed_pulses", result.gaps.missed_pulses},
+                       {"unseen_events", result.gaps.unseen_events},
+                       {"skipped_lines", result.problem_count}};
+    result.metadata = store::to_json(meta);
+    return result;
+}
+
+CaptureImport import_ppstest(std::istream& in, const std::string& name,
+                             const PpstestImportOptions& options) {
+    PpstestReader reader(options);
+    reader.read(in, name);
+    return reader.finish();
+}
+
+}  // namespace ppsbench::import
