@@ -6,20 +6,25 @@
 #                   build, then the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #                   and, as root, the real-kernel lab (below) at the end
 #   ./dev.sh build  install and build only
+#   ./dev.sh package
+#                   build the Debian package (dpkg-buildpackage, lintian), install it into a
+#                   clean Debian 12 root made by mmdebstrap and run it there (tests/package/);
+#                   needs root, downloads ~100 MB of .debs once (cached)
 #   ./dev.sh lab [run-lab.sh options]
 #                   build, then boot Debian's stock, threadirqs and PREEMPT_RT kernels under QEMU
 #                   with the lab's PPS module and run ppsbench in them (tests/lab/, docs/lab.md);
 #                   needs root (it installs QEMU and friends), downloads ~160 MB once
 # Environment: PPSBENCH_JOBS (parallel jobs, default: nproc), PPSBENCH_DURATION (run: 10m),
 #   PPSBENCH_SKIP_LAB=1 (test: skip the lab), PPSBENCH_LAB_CACHE (lab downloads; default
-#   tests/lab/.cache).
+#   tests/lab/.cache), PPSBENCH_SKIP_PACKAGE=1 (test: skip the package check),
+#   PPSBENCH_PACKAGE_CACHE (its .deb downloads; default tests/package/.cache).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 jobs=${PPSBENCH_JOBS:-$(nproc)}
 build_packages=(cmake ninja-build g++ pkg-config libgpiod-dev libboost-program-options-dev
   libfmt-dev libeigen3-dev nlohmann-json3-dev zlib1g-dev pps-tools libgtest-dev libgmock-dev
-  libbenchmark-dev)
+  libbenchmark-dev help2man)
 # Only the tests need these: a real chronyd, numpy as an independent oracle, clang-format,
 # setpriv (util-linux) to test permission errors without root, xmllint/rsvg for SVG checks.
 test_packages=(chrony python3-numpy python3-prometheus-client clang-format util-linux libxml2-utils
@@ -69,6 +74,20 @@ check_format() {
   # shellcheck disable=SC2086
   clang-format --dry-run -Werror $files
   echo "dev.sh: clang-format: clean"
+}
+
+# The Debian package, built and installed for real; the tests have already run, so the package
+# build skips them (nocheck).
+package_packages=(debhelper dpkg-dev lintian mmdebstrap man-db bash-completion)
+run_package() {
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "dev.sh: the package check needs root: mmdebstrap builds a Debian 12 chroot (sudo ./dev.sh package)" >&2
+    return 1
+  fi
+  local start=$SECONDS
+  DEB_BUILD_OPTIONS=nocheck PPSBENCH_JOBS=$jobs tests/package/build-deb.sh build-deb
+  tests/package/install-test.sh build-deb/ppsbench_*.deb "${PPSBENCH_PACKAGE_CACHE:-tests/package/.cache}"
+  echo "dev.sh: package: built, lintian clean, installed and run in a clean Debian 12 in $((SECONDS - start)) s"
 }
 
 # Each libFuzzer harness (fuzz/) for a few seconds over its committed corpus; new inputs go to a
@@ -140,6 +159,15 @@ case "${1:-}" in
     else
       echo "dev.sh: fuzz: SKIPPED because PPSBENCH_FUZZ is not 1 (the harness build is not yet verified end to end; issue 12)"
     fi
+    if [ "${PPSBENCH_SKIP_PACKAGE:-0}" = 1 ]; then
+      echo "dev.sh: package: SKIPPED because PPSBENCH_SKIP_PACKAGE=1"
+    elif [ "$(id -u)" -ne 0 ]; then
+      echo "dev.sh: package: SKIPPED because it needs root (mmdebstrap builds a chroot); run sudo ./dev.sh package"
+    else
+      echo "dev.sh: now the Debian package: build, lintian, install into a clean Debian 12 (PPSBENCH_SKIP_PACKAGE=1 skips it)"
+      install_packages "${package_packages[@]}"
+      run_package
+    fi
     # The lab last: it is the slowest part (a few minutes) and needs root.
     if [ "${PPSBENCH_SKIP_LAB:-0}" = 1 ]; then
       echo "dev.sh: lab: SKIPPED because PPSBENCH_SKIP_LAB=1"
@@ -156,12 +184,16 @@ case "${1:-}" in
     configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
     run_lab "$@"
     ;;
+  package)
+    install_packages "${build_packages[@]}" "${package_packages[@]}"
+    run_package
+    ;;
   build)
     install_packages "${build_packages[@]}"
     configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
     ;;
   *)
-    echo "usage: ./dev.sh run|test|build|lab" >&2
+    echo "usage: ./dev.sh run|test|build|package|lab" >&2
     exit 2
     ;;
 esac

@@ -13,6 +13,7 @@
 #include "ppsbench/render/latency_tables.hpp"
 #include "ppsbench/render/renderer.hpp"
 #include "ppsbench/render/run_tables.hpp"
+#include "ppsbench/session/capture_files.hpp"
 #include "ppsbench/session/dual_run.hpp"
 #include "ppsbench/session/run_session.hpp"
 #include "ppsbench/store/capture_reader.hpp"
@@ -39,6 +40,10 @@ class RunCommand final : public Command {
         int cpu = -1;
         std::string chrony_mode = "auto";
         std::string chrony_interval = "16s";
+        std::string rotate;
+        session::LiveMetricsOptions live;
+        std::string prometheus_interval = "1m";
+        std::string progress_interval = "5m";
         session::RunOptions run;
         // clang-format off
         options.add_options()
@@ -55,7 +60,19 @@ class RunCommand final : public Command {
             ("cpu", po::value(&cpu), "pin the capture to this CPU")
             ("mlock", po::bool_switch(&run.realtime.lock_memory),
              "lock memory so the capture never page-faults (needs root or CAP_IPC_LOCK)")
-            ("quiet,q", po::bool_switch(&quiet_), "no live status line on stderr")
+            ("quiet,q", po::bool_switch(&quiet_),
+             "no live status line (terminal) or progress lines (otherwise) on stderr")
+            ("rotate", po::value(&rotate),
+             "start a new capture file every D (e.g. 1h, 1d; seams on multiples of D since "
+             "the epoch, 1d = midnight UTC); -o is then a strftime pattern (UTC), e.g. "
+             "-o 'pps-%Y%m%dT%H%M%SZ.csv'. No pulse is lost at a seam")
+            ("prometheus", po::value(&live.prometheus_path),
+             "keep rolling figures in this file during the run, for node_exporter's textfile "
+             "collector (docs/prometheus.md); rewritten atomically")
+            ("prometheus-interval", po::value(&prometheus_interval)->default_value(prometheus_interval),
+             "how often --prometheus is rewritten: the length of the 'last interval' window")
+            ("progress-interval", po::value(&progress_interval)->default_value(progress_interval),
+             "time between progress lines on stderr when it is not a terminal (journal, nohup)")
             ("chrony", po::value(&chrony_mode)->default_value(chrony_mode),
              "sample chronyd (tracking, sources, sourcestats) during the run: auto (for pps and "
              "gpio sources), on, off")
@@ -143,8 +160,38 @@ class RunCommand final : public Command {
                             chrony_interval));
         }
         run.chrony_sampler.interval = std::chrono::duration_cast<std::chrono::seconds>(interval);
-        if (!quiet_ && ::isatty(STDERR_FILENO) != 0) {
+        const bool terminal = ::isatty(STDERR_FILENO) != 0;
+        if (!quiet_ && terminal) {
             run.status_stream = stderr;
+        }
+        if (vm.count("rotate") != 0U) {
+            run.rotate = core::parse_duration(rotate, "--rotate");
+            if (source.specs.size() == 2) {
+                throw core::UsageError("run: --rotate follows one source; give one --source");
+            }
+            if (run.output_path.empty()) {
+                run.output_path = "ppsbench-%Y%m%dT%H%M%SZ.csv";
+            }
+            session::check_rotation_pattern(run.output_path, *run.rotate);
+        }
+        live.interval = core::parse_duration(prometheus_interval, "--prometheus-interval");
+        live.progress_interval = core::parse_duration(progress_interval, "--progress-interval");
+        if (live.interval < std::chrono::seconds{1} ||
+            live.progress_interval < std::chrono::seconds{1}) {
+            throw core::UsageError(
+                "--prometheus-interval and --progress-interval: use at least 1s");
+        }
+        // Progress lines follow one source; a two-path run keeps its end-of-run summary only.
+        live.progress_stream = quiet_ || terminal || source.specs.size() == 2 ? nullptr : stderr;
+        live.label = run.label;
+        if (!live.prometheus_path.empty() || live.progress_stream != nullptr) {
+            if (live.prometheus_path.empty()) {
+                live.interval = live.progress_interval;  // the "last interval" of the lines
+            }
+            if (source.specs.size() == 2) {
+                throw core::UsageError("run: --prometheus follows one source; give one --source");
+            }
+            run.live = live;
         }
 
         if (source.specs.size() == 2) {
@@ -160,9 +207,17 @@ class RunCommand final : public Command {
             std::cout << "\n";
             renderer->render(*chrony, std::cout);
         }
-        std::cout << fmt::format("{} pulses ({}) written to {}\n", outcome.progress.pulses,
-                                 capture::to_string(outcome.progress.stop_reason),
-                                 outcome.output_path);
+        if (outcome.files.size() > 1) {
+            // The table above is the last file's; each file is a complete capture of its own.
+            std::cout << fmt::format(
+                "{} pulses ({}) written to {} files, {} … {}\n", outcome.progress.pulses,
+                capture::to_string(outcome.progress.stop_reason), outcome.files.size(),
+                outcome.files.front(), outcome.files.back());
+        } else {
+            std::cout << fmt::format("{} pulses ({}) written to {}\n", outcome.progress.pulses,
+                                     capture::to_string(outcome.progress.stop_reason),
+                                     outcome.output_path);
+        }
         for (const auto& notice : outcome.chrony_notices) {
             std::cerr << "ppsbench: " << notice << "\n";
         }

@@ -4,11 +4,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <algorithm>
-#include <mutex>
 #include <optional>
 
 #include "ppsbench/capture/signals.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/session/capture_files.hpp"
 #include "ppsbench/session/chrony_monitor.hpp"
 #include "ppsbench/session/status_line.hpp"
 #include "ppsbench/store/capture_writer.hpp"
@@ -44,25 +44,6 @@ nlohmann::json kernel_identity() {
             {"version", uts.version},
             {"machine", uts.machine}};
 }
-
-// The capture thread writes pulses while the chrony thread writes notes: one lock keeps lines
-// whole. Uncontended almost always, so the capture path pays a few nanoseconds.
-class LockedWriter final : public core::PulseSink {
-  public:
-    explicit LockedWriter(store::CaptureWriter& writer) : writer_(writer) {}
-    void write(std::span<const core::Pulse> pulses) override {
-        const std::lock_guard lock(mutex_);
-        writer_.write(pulses);
-    }
-    void write_note(std::string_view tag, const nlohmann::json& body) {
-        const std::lock_guard lock(mutex_);
-        writer_.write_note(tag, body);
-    }
-
-  private:
-    store::CaptureWriter& writer_;
-    std::mutex mutex_;
-};
 
 // The kernel, PREEMPT_RT and IRQ-threading fingerprint (ppsbench doctor's), recorded with every
 // capture from a device so reports can say what configuration a row measured.
@@ -149,8 +130,11 @@ RunOutcome execute_run(const RunOptions& options) {
     if (info.host_hardware) {
         meta.system = system_fingerprint(info);
     }
-    store::CaptureWriter writer(outcome.output_path, meta, options.overwrite);
-    LockedWriter sink(writer);
+    CaptureFiles sink(outcome.output_path, meta, options.overwrite, options.rotate);
+    std::optional<LiveMetrics> live;
+    if (options.live) {
+        live.emplace(*options.live, info);
+    }
 
     std::optional<ChronyMonitor> chrony;
     const bool sample_chrony =
@@ -161,8 +145,11 @@ RunOutcome execute_run(const RunOptions& options) {
         if (sampler_options.device.empty()) {
             sampler_options.device = info.pps_device;
         }
-        chrony.emplace(sampler_options, [&sink](const nlohmann::json& sample) {
+        chrony.emplace(sampler_options, [&sink, &live](const nlohmann::json& sample) {
             sink.write_note("chrony", sample);
+            if (live) {
+                live->chrony_sample(sample);
+            }
         });
     }
 
@@ -177,6 +164,9 @@ RunOutcome execute_run(const RunOptions& options) {
             [&](std::span<const core::Pulse> batch, const capture::CaptureProgress& p) {
                 last_seen = p;
                 status.update(batch, p);
+                if (live) {
+                    live->update(batch, p);
+                }
             });
     } catch (const core::MeasurementError& e) {
         // The source died mid-run (device unplugged, driver unloaded) or the disk filled: what
@@ -189,9 +179,10 @@ RunOutcome execute_run(const RunOptions& options) {
         // else, so a retry with the same -o works.
         status.finish();
         chrony.reset();
-        writer.close();
-        if (writer.pulses_written() == 0) {
-            ::unlink(outcome.output_path.c_str());
+        live.reset();
+        sink.close();
+        if (sink.pulses_written() == 0) {
+            ::unlink(sink.current_path().c_str());
         }
         throw;
     }
@@ -201,12 +192,16 @@ RunOutcome execute_run(const RunOptions& options) {
         outcome.chrony_notices = chrony->notices();
         chrony.reset();
     }
+    if (live) {
+        live->stop();  // after chrony's final sample, so the last figures include it
+    }
     outcome.progress = *progress;
     store::EndRecord end = end_record(*progress, signals.signal_number(), outcome.failure);
     end.end_realtime_ns = core::realtime_now_ns();
     try {
-        writer.write_end(end);
-        writer.close();
+        sink.finish(end);
+        outcome.output_path = sink.current_path();
+        outcome.files = sink.paths();
     } catch (const core::MeasurementError&) {
         if (outcome.failure.empty()) {
             throw;

@@ -7,11 +7,12 @@ namespace ppsbench::store {
 
 namespace {
 
-constexpr std::array<std::pair<StopReason, std::string_view>, 4> stop_reasons{{
+constexpr std::array<std::pair<StopReason, std::string_view>, 5> stop_reasons{{
     {StopReason::count_reached, "count"},
     {StopReason::duration_elapsed, "duration"},
     {StopReason::interrupted, "interrupted"},
     {StopReason::end_of_stream, "end_of_stream"},
+    {StopReason::rotated, "rotated"},
 }};
 
 // The lenient readers: a key that is missing or of another type leaves `out` as it was.
@@ -159,6 +160,13 @@ nlohmann::json to_json(const RunMeta& meta) {
     if (meta.import) {
         j["import"] = *meta.import;
     }
+    if (meta.rotation) {
+        j["rotation"] = {{"index", meta.rotation->index},
+                         {"interval_ns", meta.rotation->interval.count()}};
+        if (meta.rotation->previous_file) {
+            j["rotation"]["previous_file"] = *meta.rotation->previous_file;
+        }
+    }
     return j;
 }
 
@@ -220,6 +228,13 @@ RunMeta run_meta_from_json(const nlohmann::json& json) {
         meta.latency = std::move(latency);
     }
     read(json, "import", meta.import);
+    if (const auto it = json.find("rotation"); it != json.end() && it->is_object()) {
+        Rotation rotation;
+        read(*it, "index", rotation.index);
+        read_duration(*it, "interval_ns", rotation.interval);
+        read(*it, "previous_file", rotation.previous_file);
+        meta.rotation = std::move(rotation);
+    }
     return meta;
 }
 
@@ -265,6 +280,15 @@ nlohmann::json to_json(const EndRecord& end) {
     if (end.unseen_events) {
         j["unseen_events"] = *end.unseen_events;
     }
+    if (end.rotation) {
+        j["pulses_in_file"] = end.rotation->pulses_in_file;
+        if (end.rotation->next_file) {
+            j["next_file"] = *end.rotation->next_file;
+        }
+        if (end.rotation->files) {
+            j["files"] = *end.rotation->files;
+        }
+    }
     return j;
 }
 
@@ -303,6 +327,13 @@ EndRecord end_record_from_json(const nlohmann::json& json) {
     read(json, "skipped_lines", end.skipped_lines);
     read(json, "duplicates", end.duplicates);
     read(json, "unseen_events", end.unseen_events);
+    if (json.contains("pulses_in_file")) {
+        RotatedFileEnd rotation;
+        read(json, "pulses_in_file", rotation.pulses_in_file);
+        read(json, "next_file", rotation.next_file);
+        read(json, "files", rotation.files);
+        end.rotation = std::move(rotation);
+    }
     return end;
 }
 

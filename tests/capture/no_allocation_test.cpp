@@ -8,7 +8,10 @@
 #include "cli.hpp"
 #include "ppsbench/capture/capture_loop.hpp"
 #include "ppsbench/capture/source_factory.hpp"
+#include "ppsbench/session/capture_files.hpp"
+#include "ppsbench/session/live_metrics.hpp"
 #include "ppsbench/store/capture_writer.hpp"
+#include "ppsbench/store/run_record.hpp"
 
 // GCC cannot see that these replace the global pair, and warns that malloc/free mismatch.
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
@@ -54,6 +57,31 @@ std::size_t allocations_for(std::uint64_t count) {
 TEST(CaptureLoop, AllocatesNothingPerPulse) {
     const std::size_t small = allocations_for(1'000);
     const std::size_t large = allocations_for(100'000);
+    EXPECT_EQ(small, large) << "allocations grew with the number of pulses";
+}
+
+// The same through what `run` uses when left alone: the capture files (rotation armed, its seam
+// up to a day away) and the live metrics fed after every batch.
+std::size_t monitored_allocations_for(std::uint64_t count) {
+    testing::TempDir dir;
+    auto source = open_source("sim:threaded,missed=0.01,outliers=0.01", SourceOptions{});
+    store::RunMeta meta;
+    meta.label = "alloc";
+    session::CaptureFiles files(dir.file("run-%H%M%S.csv"), meta, false, std::chrono::hours{24});
+    session::LiveMetrics live(session::LiveMetricsOptions{}, source->info());
+    CaptureLimits limits;
+    limits.count = count;
+    const std::size_t before = allocations.load();
+    run_capture(*source, files, limits, nullptr,
+                [&](std::span<const core::Pulse> batch, const CaptureProgress& progress) {
+                    live.update(batch, progress);
+                });
+    return allocations.load() - before;
+}
+
+TEST(CaptureLoop, AllocatesNothingPerPulseWithRotationAndLiveMetrics) {
+    const std::size_t small = monitored_allocations_for(1'000);
+    const std::size_t large = monitored_allocations_for(100'000);
     EXPECT_EQ(small, large) << "allocations grew with the number of pulses";
 }
 

@@ -88,5 +88,36 @@ TEST(EndRecord, RoundTripsEveryVariant) {
     EXPECT_EQ(to_json(run).at("stop_reason"), "interrupted");
 }
 
+TEST(RunMeta, ARotatedFileNamesItsPlaceInTheChain) {
+    RunMeta meta = live_run();
+    meta.rotation = Rotation{.index = 2, .interval = 1h, .previous_file = "pps-0100.csv"};
+    const auto json = to_json(meta);
+    EXPECT_EQ(json.at("rotation"), (nlohmann::json{{"index", 2},
+                                                   {"interval_ns", 3'600'000'000'000},
+                                                   {"previous_file", "pps-0100.csv"}}));
+    EXPECT_EQ(to_json(run_meta_from_json(json)), json);
+    meta.rotation = Rotation{.index = 0, .interval = 1h, .previous_file = {}};
+    EXPECT_FALSE(to_json(meta).at("rotation").contains("previous_file")) << "the first file";
+}
+
+TEST(EndRecord, ARotatedFileSaysWhereTheRunWentOn) {
+    EndRecord seam;
+    seam.stop_reason = StopReason::rotated;
+    seam.pulses = 7200;
+    seam.rotation = RotatedFileEnd{.pulses_in_file = 3600, .next_file = "b.csv", .files = {}};
+    EndRecord last;
+    last.stop_reason = StopReason::duration_elapsed;
+    last.pulses = 9000;
+    last.rotation = RotatedFileEnd{.pulses_in_file = 1800, .next_file = {}, .files = 3};
+    for (const auto& end : {seam, last}) {
+        const auto json = to_json(end);
+        EXPECT_EQ(to_json(end_record_from_json(json)), json) << json.dump();
+    }
+    EXPECT_EQ(to_json(seam).at("stop_reason"), "rotated");
+    EXPECT_EQ(to_json(seam).at("next_file"), "b.csv");
+    EXPECT_EQ(to_json(last).at("files"), 3);
+    EXPECT_FALSE(to_json(EndRecord{}).contains("pulses_in_file")) << "a file of a plain run";
+}
+
 }  // namespace
 }  // namespace ppsbench::store

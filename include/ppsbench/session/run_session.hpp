@@ -10,6 +10,7 @@
 #include "ppsbench/capture/realtime.hpp"
 #include "ppsbench/capture/source_factory.hpp"
 #include "ppsbench/chrony/sampler.hpp"
+#include "ppsbench/session/live_metrics.hpp"
 #include "ppsbench/store/run_record.hpp"
 
 namespace ppsbench::session {
@@ -31,12 +32,19 @@ struct RunOptions {
     enum class Chrony { automatic, on, off };
     Chrony chrony = Chrony::automatic;
     chrony::SamplerOptions chrony_sampler;
+    // --rotate: a new capture file every this long; output_path is then a strftime pattern
+    // (capture_files.hpp).
+    std::optional<core::Duration> rotate;
+    // --prometheus and the progress lines for the journal: rolling figures during the run
+    // (live_metrics.hpp). nullopt: neither.
+    std::optional<LiveMetricsOptions> live;
     // The command line, recorded in the metadata so a run can be repeated.
     std::vector<std::string> command_line;
 };
 
 struct RunOutcome {
-    std::string output_path;
+    std::string output_path;         // the last file with --rotate
+    std::vector<std::string> files;  // every file of the run, in order
     capture::CaptureProgress progress;
     bool simulated = false;
     // Set when the run ended early because the source failed (device vanished): the pulses up

@@ -20,6 +20,7 @@ enum class StopReason {
     duration_elapsed,  // --duration passed
     interrupted,       // Ctrl-C or SIGTERM
     end_of_stream,     // a finite source ran out (replay, an import)
+    rotated,           // not the run's end: --rotate closed this file, the run went on in the next
 };
 std::string_view to_string(StopReason reason);
 std::optional<StopReason> parse_stop_reason(std::string_view text);
@@ -43,6 +44,13 @@ struct LatencyDrive {
     std::string drive;  // "CHIP:LINE"
     nlohmann::json drive_details = nlohmann::json::object();
     core::Duration interval{0};
+};
+
+// One file of a `run --rotate`: its place in the run's chain of files.
+struct Rotation {
+    std::uint64_t index = 0;  // 0 for the run's first file
+    core::Duration interval{0};
+    std::optional<std::string> previous_file;  // absent in the first file
 };
 
 // The `# meta` line of a capture file: what was captured, how, where and when. Every writer
@@ -78,6 +86,7 @@ struct RunMeta {
     std::optional<LatencyDrive> latency;
     // Where an imported file came from (format, file, counts).
     std::optional<nlohmann::json> import;
+    std::optional<Rotation> rotation;
 };
 
 nlohmann::json to_json(const RunMeta& meta);
@@ -93,6 +102,14 @@ struct LatencyCounts {
     std::uint64_t cpu_ticks = 0;
     std::uint64_t cpu_idle_ticks = 0;
     std::optional<double> cpu_idle_fraction;
+};
+
+// How a file of a `run --rotate` ends: the counts of an EndRecord are the run's up to that point;
+// this is the file's own share and where the run goes on.
+struct RotatedFileEnd {
+    std::uint64_t pulses_in_file = 0;
+    std::optional<std::string> next_file;  // a file closed at a seam
+    std::optional<std::uint64_t> files;    // the run's last file: how many the run wrote
 };
 
 // The `# end` note: how the run finished. Its absence means it did not (crash, power cut).
@@ -112,6 +129,7 @@ struct EndRecord {
     std::optional<std::uint64_t> duplicates;     // an import's repeated lines (ppstest)
     // An import's sequence skips without a time gap: events counted but never logged.
     std::optional<std::uint64_t> unseen_events;
+    std::optional<RotatedFileEnd> rotation;
 };
 
 nlohmann::json to_json(const EndRecord& end);

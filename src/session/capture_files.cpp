@@ -1,0 +1,168 @@
+#include "ppsbench/session/capture_files.hpp"
+
+#include <fmt/format.h>
+#include <ctime>
+
+#include "ppsbench/core/clock.hpp"
+#include "ppsbench/core/error.hpp"
+
+namespace ppsbench::session {
+
+namespace {
+
+std::int64_t next_seam(std::int64_t now_ns, core::Duration interval) {
+    const std::int64_t step = interval.count();
+    return (now_ns / step + 1) * step;
+}
+
+}  // namespace
+
+std::string rotated_file_name(const std::string& pattern, std::int64_t realtime_ns) {
+    const auto seconds = static_cast<std::time_t>(realtime_ns / core::ns_per_second);
+    std::tm tm{};
+    gmtime_r(&seconds, &tm);
+    std::string name(pattern.size() + 256, '\0');
+    const std::size_t length = std::strftime(name.data(), name.size(), pattern.c_str(), &tm);
+    name.resize(length);
+    return name;
+}
+
+void check_rotation_pattern(const std::string& pattern, core::Duration interval) {
+    if (interval < std::chrono::seconds{1}) {
+        throw core::UsageError(
+            fmt::format("--rotate {}: use at least 1s", core::format_duration(interval)));
+    }
+    if (pattern.find('%') == std::string::npos) {
+        throw core::UsageError(fmt::format(
+            "--rotate needs a strftime pattern in -o so each file gets its own name, e.g. "
+            "-o '{}-%Y%m%dT%H%M%SZ.csv' (got '{}')",
+            pattern.empty() ? "ppsbench" : pattern, pattern));
+    }
+    const std::int64_t first = next_seam(core::realtime_now_ns(), interval);
+    const std::int64_t second = first + interval.count();
+    if (rotated_file_name(pattern, first) == rotated_file_name(pattern, second)) {
+        throw core::UsageError(fmt::format(
+            "-o '{}' gives two files {} apart the same name ({}); add finer fields such as "
+            "%H%M%S",
+            pattern, core::format_duration(interval), rotated_file_name(pattern, first)));
+    }
+}
+
+CaptureFiles::CaptureFiles(std::string path, store::RunMeta meta, bool overwrite,
+                           std::optional<core::Duration> rotate)
+    : meta_(std::move(meta)), overwrite_(overwrite), rotate_(rotate), pattern_(std::move(path)) {
+    if (!rotate_) {
+        paths_.push_back(pattern_);
+        writer_ = std::make_unique<store::CaptureWriter>(pattern_, meta_, overwrite_);
+        return;
+    }
+    const std::int64_t now = core::realtime_now_ns();
+    next_seam_ns_ = next_seam(now, *rotate_);
+    paths_.push_back(rotated_file_name(pattern_, now));
+    store::RunMeta file_meta = meta_;
+    file_meta.rotation = store::Rotation{.index = 0, .interval = *rotate_, .previous_file = {}};
+    writer_ = std::make_unique<store::CaptureWriter>(paths_.back(), file_meta, overwrite_);
+}
+
+CaptureFiles::~CaptureFiles() {
+    try {
+        close();
+    } catch (...) {
+        // finish() reports a failing disk; a destructor must not end the process.
+    }
+}
+
+void CaptureFiles::write(std::span<const core::Pulse> pulses) {
+    const std::lock_guard lock(mutex_);
+    writer_->write(pulses);
+    if (rotate_) {
+        // One clock read per batch: the seam is crossed after the batch that arrived past it.
+        const std::int64_t now = core::realtime_now_ns();
+        if (now >= next_seam_ns_) {
+            rotate_locked(now);
+        }
+    }
+}
+
+void CaptureFiles::rotate_locked(std::int64_t now_ns) {
+    // Open the next file first: if that fails, nothing has moved and the current file, with
+    // every pulse so far, is finished as the run's last.
+    const std::size_t index = paths_.size();
+    std::string next_path = rotated_file_name(pattern_, now_ns);
+    store::RunMeta file_meta = meta_;
+    file_meta.start_realtime_ns = now_ns;
+    file_meta.rotation =
+        store::Rotation{.index = index, .interval = *rotate_, .previous_file = paths_.back()};
+    std::unique_ptr<store::CaptureWriter> next;
+    try {
+        next = std::make_unique<store::CaptureWriter>(next_path, file_meta, overwrite_);
+    } catch (const core::InputError& e) {
+        // Mid-run this is a failed measurement, not bad input: the run stops here and the
+        // current file, which has every pulse so far, still gets the run's end record.
+        throw core::MeasurementError(
+            fmt::format("{}; the run stopped at this --rotate seam, every pulse so far is in {}",
+                        e.what(), paths_.back()));
+    }
+
+    join_closer();
+    std::unique_ptr<store::CaptureWriter> old = std::move(writer_);
+    writer_ = std::move(next);
+    pulses_before_ += old->pulses_written();
+    paths_.push_back(std::move(next_path));
+    next_seam_ns_ = next_seam(now_ns, *rotate_);
+    store::EndRecord end;
+    end.stop_reason = store::StopReason::rotated;
+    end.pulses = pulses_before_;  // the run's so far, as the last file's end counts the run's
+    end.end_realtime_ns = now_ns;
+    end.rotation = store::RotatedFileEnd{
+        .pulses_in_file = old->pulses_written(), .next_file = paths_.back(), .files = {}};
+    closer_ = std::thread([this, old = std::move(old), end = std::move(end)]() mutable {
+        try {
+            old->write_end(end);
+            old->close();
+        } catch (const std::exception& e) {
+            closer_error_ = e.what();  // read after join
+        }
+    });
+}
+
+void CaptureFiles::join_closer() {
+    if (closer_.joinable()) {
+        closer_.join();
+    }
+    if (!closer_error_.empty()) {
+        throw core::MeasurementError(closer_error_);
+    }
+}
+
+void CaptureFiles::write_note(std::string_view tag, const nlohmann::json& body) {
+    const std::lock_guard lock(mutex_);
+    writer_->write_note(tag, body);
+}
+
+void CaptureFiles::finish(store::EndRecord end) {
+    const std::lock_guard lock(mutex_);
+    if (rotate_) {
+        // "pulses" and the other counts are the whole run's; this file's share is here.
+        end.rotation = store::RotatedFileEnd{
+            .pulses_in_file = writer_->pulses_written(), .next_file = {}, .files = paths_.size()};
+    }
+    writer_->write_end(end);
+    writer_->close();
+    join_closer();
+}
+
+void CaptureFiles::close() {
+    const std::lock_guard lock(mutex_);
+    writer_->close();
+    if (closer_.joinable()) {
+        closer_.join();
+    }
+}
+
+std::uint64_t CaptureFiles::pulses_written() const {
+    const std::lock_guard lock(mutex_);
+    return pulses_before_ + writer_->pulses_written();
+}
+
+}  // namespace ppsbench::session

@@ -1,0 +1,22 @@
+#!/bin/bash
+# docs/prometheus.md's Grafana dashboard: valid JSON, and every ppsbench_live_* series its
+# queries and the doc's query table name is one `run --prometheus` really writes.
+# Usage: grafana_dashboard_test.sh PPSBENCH SOURCE-DIR
+set -euo pipefail
+ppsbench=$1 doc=$2/docs/prometheus.md
+work=$(mktemp -d /tmp/ppsbench-dashboard.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+"$ppsbench" run --source sim:threaded --count 30 --quiet -o "$work/run.csv" \
+    --prometheus "$work/live.prom" >/dev/null
+python3 - "$doc" "$work/live.prom" <<'PY'
+import json, re, sys
+doc, prom = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+dashboard = json.loads(re.search(r"```json\n(.*?)```", doc, re.S).group(1))
+written = set(re.findall(r"^(ppsbench_live_\w+)\{", prom, re.M))
+queries = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+named = set(re.findall(r"ppsbench_live_\w+", " ".join(queries) + doc.split("### Grafana")[1]))
+# chrony's series appear only when chronyd is sampled, which a simulated run does not do.
+missing = named - written - {"ppsbench_live_chrony_rms_offset_seconds", "ppsbench_live_chrony_status"}
+assert not missing, f"the doc names series ppsbench does not write: {sorted(missing)}"
+print(f"dashboard: {len(dashboard['panels'])} panels, {len(named)} series named, all written by run --prometheus")
+PY
