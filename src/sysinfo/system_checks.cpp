@@ -81,17 +81,18 @@ void check_cpufreq(const PowerInfo& power, std::vector<Verdict>& out) {
         return;
     }
     std::vector<std::pair<std::string, std::vector<int>>> others;
-    for (const auto& [cpu, governor] : power.governors) {
-        if (governor == "performance") {
+    // No structured binding here: clang 14 (the fuzz build) cannot capture one in a lambda.
+    for (const CpuGovernor& cpu : power.governors) {
+        if (cpu.governor == "performance") {
             continue;
         }
         auto it = std::find_if(others.begin(), others.end(),
-                               [&](const auto& entry) { return entry.first == governor; });
+                               [&](const auto& entry) { return entry.first == cpu.governor; });
         if (it == others.end()) {
-            others.push_back({governor, {}});
+            others.push_back({cpu.governor, {}});
             it = others.end() - 1;
         }
-        it->second.push_back(cpu);
+        it->second.push_back(cpu.cpu);
     }
     if (others.empty()) {
         out.push_back(verdict(Severity::ok, "cpufreq", "every CPU uses the performance governor."));
