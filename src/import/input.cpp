@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include <cerrno>
+#include <memory>
 #include <vector>
 
 #include "ppsbench/core/error.hpp"
@@ -17,13 +18,12 @@ namespace ppsbench::import {
 // (and concatenated .gz members, as `cat a.gz b.gz` makes them).
 class Input::Buffer final : public std::streambuf {
   public:
-    Buffer(const std::string& name, int fd) : name_(name) {
-        file_ = ::gzdopen(fd, "rb");
+    Buffer(const std::string& name, int fd) : name_(name), file_(::gzdopen(fd, "rb")) {
         if (file_ == nullptr) {
             ::close(fd);
             throw core::InputError(fmt::format("{}: cannot read: out of memory", name));
         }
-        ::gzbuffer(file_, 128 * 1024);
+        ::gzbuffer(file_.get(), 128 * 1024);
         data_.resize(head_size);
         std::size_t filled = 0;
         while (filled < data_.size()) {
@@ -36,7 +36,6 @@ class Input::Buffer final : public std::streambuf {
         head_size_ = filled;
         setg(data_.data(), data_.data(), data_.data() + filled);
     }
-    ~Buffer() override { ::gzclose(file_); }
     Buffer(const Buffer&) = delete;
     Buffer& operator=(const Buffer&) = delete;
 
@@ -57,9 +56,9 @@ class Input::Buffer final : public std::streambuf {
 
   private:
     std::size_t read(char* into, std::size_t size) {
-        const int n = ::gzread(file_, into, static_cast<unsigned>(size));
+        const int n = ::gzread(file_.get(), into, static_cast<unsigned>(size));
         int code = Z_OK;
-        const char* message = ::gzerror(file_, &code);
+        const char* message = ::gzerror(file_.get(), &code);
         // A gzip stream cut off is no -1 from gzread (it could still be growing): Z_BUF_ERROR
         // at the end says so.
         if (n < 0 || (n == 0 && code == Z_BUF_ERROR)) {
@@ -71,8 +70,14 @@ class Input::Buffer final : public std::streambuf {
         return static_cast<std::size_t>(n);
     }
 
+    struct GzClose {
+        void operator()(gzFile file) const { ::gzclose(file); }
+    };
+
     std::string name_;
-    gzFile file_ = nullptr;
+    // Owned from the first line of the constructor: reading the head may throw (a damaged
+    // stream), and then no destructor runs to close it.
+    std::unique_ptr<gzFile_s, GzClose> file_;
     std::vector<char> data_;
     std::size_t head_size_ = 0;
 };

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <filesystem>
 #include <string>
 
 #include "cli.hpp"
@@ -73,6 +74,24 @@ TEST(Input, ATruncatedGzipFileIsAnErrorNamingIt) {
         EXPECT_TRUE(ppsbench::testing::contains(e.what(), "cut.gz: ")) << e.what();
         EXPECT_TRUE(ppsbench::testing::contains(e.what(), "gzip -t")) << e.what();
     }
+}
+
+// Found by fuzz/import_fuzz: a .gz damaged within its first 64 KiB fails while the head is
+// read, in the constructor, and the gzip stream (with its file descriptor) leaked each time.
+TEST(Input, ADamagedGzipHeadIsRefusedWithoutLeakingItsFile) {
+    TempDir dir;
+    write_gzip(dir.file("cut.gz"), many_lines());
+    const auto whole = ppsbench::testing::read_text(dir.file("cut.gz"));
+    ppsbench::testing::write_text(dir.file("cut.gz"), whole.substr(0, 200));
+    const auto open_fds = [] {
+        return std::distance(std::filesystem::directory_iterator("/proc/self/fd"),
+                             std::filesystem::directory_iterator());
+    };
+    const auto before = open_fds();
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_THROW(Input(dir.file("cut.gz")), core::InputError);
+    }
+    EXPECT_EQ(open_fds(), before) << "each refused file must be closed";
 }
 
 TEST(Input, MissingFilesAndDirectoriesAreRefused) {
