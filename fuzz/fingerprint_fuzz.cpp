@@ -9,7 +9,7 @@
 //   <contents>
 //
 // Reading a snapshot never throws; the doctor's text and JSON must be produced for any tree.
-// Paths are limited to plain names (no "..", at most 64 files) so the harness writes only under
+// Paths are limited to plain names (no "..", at most 160 files) so the harness writes only under
 // its own scratch folder.
 #include <unistd.h>
 
@@ -91,7 +91,7 @@ void write_tree(std::string_view text, const fs::path& root) {
             if (!path.empty()) {
                 write_file(root, path, text.substr(body, at - body));
             }
-            if (++files > 64) {
+            if (++files > 160) {
                 return;
             }
             path =
