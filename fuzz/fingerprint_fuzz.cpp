@@ -57,12 +57,24 @@ bool plain_path(std::string_view path) {
     return true;
 }
 
+// A scratch tree per process, in memory when /dev/shm exists (a tree of a hundred files is
+// written and removed per input), removed at exit.
 const fs::path& scratch() {
     static const fs::path root = [] {
+        std::error_code ec;
         const char* tmp = std::getenv("TMPDIR");
-        return fs::path(tmp != nullptr ? tmp : "/tmp") /
-               ("ppsbench-fingerprint-fuzz-" + std::to_string(getpid()));
+        const fs::path base = fs::is_directory("/dev/shm", ec) ? fs::path("/dev/shm")
+                              : tmp != nullptr                 ? fs::path(tmp)
+                                                               : fs::path("/tmp");
+        return base / ("ppsbench-fingerprint-fuzz-" + std::to_string(getpid()));
     }();
+    static const bool cleanup = [] {
+        return std::atexit([] {
+                   std::error_code ec;
+                   fs::remove_all(scratch(), ec);
+               }) == 0;
+    }();
+    (void)cleanup;
     return root;
 }
 

@@ -1,10 +1,27 @@
 #include "ppsbench/sysinfo/json.hpp"
 
+#include "ppsbench/core/text.hpp"
+
 namespace ppsbench::sysinfo {
 
 namespace {
 
 using nlohmann::json;
+
+// Every text here was read from the system (process names, chrony.conf lines, sysfs attributes)
+// and may hold any bytes; nlohmann::json's dump() throws on bytes that are not UTF-8, which
+// would end `doctor --format json` and a capture's metadata with an internal error.
+json with_valid_text(json value) {
+    if (value.is_string()) {
+        return core::valid_utf8(value.get_ref<const std::string&>());
+    }
+    if (value.is_structured()) {
+        for (auto& item : value) {
+            item = with_valid_text(std::move(item));
+        }
+    }
+    return value;
+}
 
 // Unknown is null, so a reader never mistakes "not read" for an empty or zero value.
 json text_or_null(const std::string& text) {
@@ -127,23 +144,23 @@ json chrony_json(const ChronyInfo& chrony) {
 }  // namespace
 
 nlohmann::json to_json(const SystemFingerprint& fingerprint) {
-    return {{"schema", kFingerprintSchema},
-            {"label", short_label(fingerprint)},
-            {"timestamp_context", to_string(timestamp_context(fingerprint))},
-            {"sysroot", fingerprint.sysroot},
-            {"kernel", kernel_json(fingerprint.kernel)},
-            {"requested_device", text_or_null(fingerprint.requested_device)},
-            {"available_devices", fingerprint.available_devices},
-            {"pps", fingerprint.pps ? pps_json(*fingerprint.pps) : json(nullptr)},
-            {"power", power_json(fingerprint.power)},
-            {"chrony", chrony_json(fingerprint.chrony)}};
+    return with_valid_text({{"schema", kFingerprintSchema},
+                            {"label", short_label(fingerprint)},
+                            {"timestamp_context", to_string(timestamp_context(fingerprint))},
+                            {"sysroot", fingerprint.sysroot},
+                            {"kernel", kernel_json(fingerprint.kernel)},
+                            {"requested_device", text_or_null(fingerprint.requested_device)},
+                            {"available_devices", fingerprint.available_devices},
+                            {"pps", fingerprint.pps ? pps_json(*fingerprint.pps) : json(nullptr)},
+                            {"power", power_json(fingerprint.power)},
+                            {"chrony", chrony_json(fingerprint.chrony)}});
 }
 
 nlohmann::json to_json(const Verdict& verdict) {
-    return {{"severity", to_string(verdict.severity)},
-            {"check", verdict.check},
-            {"message", verdict.message},
-            {"fix", text_or_null(verdict.fix)}};
+    return with_valid_text({{"severity", to_string(verdict.severity)},
+                            {"check", verdict.check},
+                            {"message", verdict.message},
+                            {"fix", text_or_null(verdict.fix)}});
 }
 
 nlohmann::json doctor_json(const SystemFingerprint& fingerprint,
@@ -155,7 +172,7 @@ nlohmann::json doctor_json(const SystemFingerprint& fingerprint,
         ++counts[static_cast<int>(verdict.severity)];
     }
     return {{"schema", kDoctorSchema},
-            {"label", short_label(fingerprint)},
+            {"label", core::valid_utf8(short_label(fingerprint))},
             {"timestamp_context", to_string(timestamp_context(fingerprint))},
             {"system", to_json(fingerprint)},
             {"verdicts", list},

@@ -60,5 +60,27 @@ TEST(DoctorJson, SummarisesVerdicts) {
     EXPECT_TRUE(first.at("fix").is_null());
 }
 
+// Found by fuzz/fingerprint_fuzz: a snapshot's bytes that are not UTF-8 (here a Latin-1
+// chrony.conf and kernel version) made `doctor --format json` end with an internal error
+// (nlohmann::json type_error 316), and would have done the same to `run`'s capture metadata.
+TEST(DoctorJson, TextThatIsNotUtf8IsCarriedWithReplacementCharacters) {
+    testing::FixtureCopy copy("x86-threadirqs");
+    copy.write("/etc/chrony/chrony.conf",
+               "refclock PPS /dev/pps0 refid PPS # r\xe9"
+               "cepteur\n");
+    copy.write("/proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC Debian \xbd\n");
+    FingerprintOptions options;
+    options.sysroot = copy.root();
+    options.snapshot = true;
+    options.pulse_wait = std::chrono::milliseconds(0);
+    const auto fp = read_fingerprint(options);
+    const auto json = doctor_json(fp, diagnose(fp));
+    std::string text;
+    ASSERT_NO_THROW(text = json.dump());
+    EXPECT_EQ(json.at("system").at("chrony").at("refclocks").at(0).at("text"),
+              "refclock PPS /dev/pps0 refid PPS # r\uFFFDcepteur");
+    EXPECT_EQ(json.at("system").at("kernel").at("version"), "#1 SMP PREEMPT_DYNAMIC Debian \uFFFD");
+}
+
 }  // namespace
 }  // namespace ppsbench::sysinfo
