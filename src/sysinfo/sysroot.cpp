@@ -17,7 +17,9 @@ SysRoot::SysRoot(fs::path root) : root_(std::move(root)) {
 }
 
 fs::path SysRoot::resolve(std::string_view absolute) const {
-    return root_ / fs::path(absolute).relative_path();
+    // Normalised as an absolute path, where ".." stops at "/": a snapshot's chrony.conf that
+    // includes "/../../etc/x" reads the snapshot's /etc/x, as chronyd would, not this host's.
+    return root_ / (fs::path("/") / absolute).lexically_normal().relative_path();
 }
 
 bool SysRoot::exists(std::string_view absolute) const {

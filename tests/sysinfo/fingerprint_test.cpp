@@ -191,6 +191,20 @@ TEST(ReadFingerprint, FollowsChronyIncludeAndGpsdSocket) {
               (std::vector<std::string>{"/etc/chrony/chrony.conf", "/etc/chrony/extra/gpsd.conf"}));
 }
 
+// A snapshot is read as the system it was copied from: a path in it that climbs with ".." stops
+// at the snapshot's root, as it does at / on the live system, instead of reading this host.
+TEST(ReadFingerprint, DotDotInASnapshotPathStaysInsideTheSnapshot) {
+    const FixtureCopy copy("no-pps");
+    const FixtureCopy host("no-pps");  // stands for a file of the host, outside the snapshot
+    host.write("/host.conf", "refclock PPS /dev/pps0 refid HOST\n");
+    const auto climb = "/../../../../../../../.." + (host.root() / "host.conf").string();
+    copy.write("/etc/chrony/chrony.conf", "include " + climb + "\ninclude /../../snap.conf\n");
+    copy.write("/snap.conf", "refclock PPS /dev/pps0 refid SNAP\n");
+    const auto fp = read_fingerprint(options_for(copy.root()));
+    ASSERT_EQ(fp.chrony.refclocks.size(), 1U) << "only the snapshot's /snap.conf";
+    EXPECT_EQ(fp.chrony.refclocks[0].text, "refclock PPS /dev/pps0 refid SNAP");
+}
+
 TEST(ReadFingerprint, AnotherDevicesThreadOnASharedIrqIsNotThePps) {
     // pps-gpio itself in hard IRQ, sharing its line with a driver that asked for a thread.
     const FixtureCopy copy("rpi-stock");
