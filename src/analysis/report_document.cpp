@@ -12,12 +12,41 @@ namespace ppsbench::analysis {
 namespace {
 
 // A run as saved by `report --format json`: enough for absolute limits and F-intervals.
+// A run written by another program, or edited by hand, may hold anything: each field is
+// checked, so a damaged document is one InputError naming the file, not nlohmann's type_error
+// (found by fuzz/report_document_fuzz: "runs": [1], or "label": 5, ended in an internal error).
 RunAnalysis run_from_json(const nlohmann::json& j, const std::string& path) {
+    const auto damaged = [&](std::string_view what) {
+        return core::InputError(
+            fmt::format("{}: {}; save it again with 'ppsbench report --format json'", path, what));
+    };
+    if (!j.is_object()) {
+        throw damaged(fmt::format("a run in \"runs\" is {}, not an object", j.type_name()));
+    }
+    const auto text = [&](const char* key) {
+        const auto it = j.find(key);
+        if (it == j.end()) {
+            return path;
+        }
+        if (!it->is_string()) {
+            throw damaged(fmt::format("\"{}\" is {}, not a string", key, it->type_name()));
+        }
+        return it->get<std::string>();
+    };
     RunAnalysis run;
-    run.file = j.value("file", path);
-    run.label = j.value("label", path);
-    run.simulated = j.value("simulated", false);
-    run.stats = statistics_from_json(j);
+    run.file = text("file");
+    run.label = text("label");
+    const auto simulated = j.find("simulated");
+    if (simulated != j.end() && !simulated->is_boolean()) {
+        throw damaged(
+            fmt::format("\"simulated\" is {}, not true or false", simulated->type_name()));
+    }
+    run.simulated = simulated != j.end() && simulated->get<bool>();
+    try {
+        run.stats = statistics_from_json(j);
+    } catch (const core::InputError& e) {
+        throw damaged(e.what());
+    }
     run.warnings.push_back(fmt::format(
         "{}: a saved summary, not a capture: no pulses, so comparisons use the F-interval only",
         path));
@@ -76,7 +105,8 @@ nlohmann::json report_document(const Report& report) {
 
 std::vector<RunAnalysis> read_report_document(std::istream& in, const std::string& path) {
     nlohmann::json document = nlohmann::json::parse(in, nullptr, false);
-    if (document.is_discarded() || document.value(schema_key, "") != report_schema ||
+    const auto schema = document.is_object() ? document.find(schema_key) : document.end();
+    if (document.is_discarded() || schema == document.end() || *schema != report_schema ||
         !document.contains("runs") || !document["runs"].is_array()) {
         throw core::InputError(
             fmt::format("{}: not a ppsbench summary (expected JSON with \"schema\": \"{}\" from "

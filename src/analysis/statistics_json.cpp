@@ -1,7 +1,11 @@
 #include "ppsbench/analysis/statistics_json.hpp"
 
+#include <fmt/format.h>
+
 #include "ppsbench/analysis/json_number.hpp"
 #include "ppsbench/analysis/metrics.hpp"
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/store/json_integer.hpp"
 
 namespace ppsbench::analysis {
 
@@ -78,7 +82,14 @@ stats::RunStatistics statistics_from_json(const nlohmann::json& j) {
     for (const auto& count : run_counts()) {
         const std::string key(count.document_key);
         if (count.restore != nullptr && j.contains(key) && j[key].is_number()) {
-            count.restore(st, j[key].get<double>());
+            // A count is a whole number that a double holds exactly; anything else (-5, 1e35)
+            // is a damaged document, not a count to cast (found by fuzz/report_document_fuzz).
+            const auto value = store::json_integer<std::uint64_t>(j[key]);
+            if (!value || *value > (std::uint64_t{1} << 53U)) {
+                throw core::InputError(
+                    fmt::format("\"{}\" is {}, not a count", key, j[key].dump()));
+            }
+            count.restore(st, static_cast<double>(*value));
         }
     }
     const auto is_object = [&](const char* key) { return j.contains(key) && j[key].is_object(); };

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/store/json_integer.hpp"
 
 namespace ppsbench::chrony {
 namespace {
@@ -15,12 +16,28 @@ json optional_json(const std::optional<T>& value) {
     return value ? json(*value) : json(nullptr);
 }
 
+// An integer field; a number that T cannot hold is an error, not a cast (1e35 into an int64 is
+// undefined behaviour; found by fuzzing).
+template <typename T>
+T integer_at(const json& j, const char* key) {
+    const auto& value = j.at(key);
+    if (const auto integer = store::json_integer<T>(value)) {
+        return *integer;
+    }
+    throw core::InputError(
+        fmt::format("chrony JSON: {} is {}, not a whole number in range", key, value.dump()));
+}
+
 template <typename T>
 std::optional<T> optional_from(const json& j, const char* key) {
     if (!j.contains(key) || j.at(key).is_null()) {
         return std::nullopt;
     }
-    return j.at(key).get<T>();
+    if constexpr (std::is_integral_v<T>) {
+        return integer_at<T>(j, key);
+    } else {
+        return j.at(key).get<T>();
+    }
 }
 
 std::uint32_t parse_ref_id(const std::string& hex) {
@@ -83,16 +100,16 @@ void to_json(json& j, const TrackingSample& t) {
 void from_json(const json& j, TrackingSample& t) {
     t.ref_id = parse_ref_id(j.at("ref_id").get<std::string>());
     t.ref_name = j.at("ref_name").get<std::string>();
-    t.stratum = j.at("stratum").get<int>();
-    t.ref_time_ns = j.at("ref_time_ns").get<std::int64_t>();
-    t.system_time_offset_ns = j.at("system_time_offset_ns").get<std::int64_t>();
-    t.last_offset_ns = j.at("last_offset_ns").get<std::int64_t>();
-    t.rms_offset_ns = j.at("rms_offset_ns").get<std::int64_t>();
+    t.stratum = integer_at<int>(j, "stratum");
+    t.ref_time_ns = integer_at<std::int64_t>(j, "ref_time_ns");
+    t.system_time_offset_ns = integer_at<std::int64_t>(j, "system_time_offset_ns");
+    t.last_offset_ns = integer_at<std::int64_t>(j, "last_offset_ns");
+    t.rms_offset_ns = integer_at<std::int64_t>(j, "rms_offset_ns");
     t.frequency_ppm = j.at("frequency_ppm").get<double>();
     t.residual_frequency_ppm = j.at("residual_frequency_ppm").get<double>();
     t.skew_ppm = j.at("skew_ppm").get<double>();
-    t.root_delay_ns = j.at("root_delay_ns").get<std::int64_t>();
-    t.root_dispersion_ns = j.at("root_dispersion_ns").get<std::int64_t>();
+    t.root_delay_ns = integer_at<std::int64_t>(j, "root_delay_ns");
+    t.root_dispersion_ns = integer_at<std::int64_t>(j, "root_dispersion_ns");
     t.update_interval_s = j.at("update_interval_s").get<double>();
     t.leap = parse_enum<LeapStatus>(j, "leap", parse_leap_status);
 }
@@ -114,13 +131,13 @@ void from_json(const json& j, SourceRow& r) {
     r.mode = parse_enum<SourceMode>(j, "mode", parse_mode_symbol);
     r.state = parse_enum<SourceState>(j, "state", parse_state_symbol);
     r.name = j.at("name").get<std::string>();
-    r.stratum = j.at("stratum").get<int>();
-    r.poll = j.at("poll").get<int>();
-    r.reach = j.at("reach").get<int>();
+    r.stratum = integer_at<int>(j, "stratum");
+    r.poll = integer_at<int>(j, "poll");
+    r.reach = integer_at<int>(j, "reach");
     r.last_rx_s = optional_from<std::uint32_t>(j, "last_rx_s");
-    r.adjusted_offset_ns = j.at("adjusted_offset_ns").get<std::int64_t>();
-    r.measured_offset_ns = j.at("measured_offset_ns").get<std::int64_t>();
-    r.error_ns = j.at("error_ns").get<std::int64_t>();
+    r.adjusted_offset_ns = integer_at<std::int64_t>(j, "adjusted_offset_ns");
+    r.measured_offset_ns = integer_at<std::int64_t>(j, "measured_offset_ns");
+    r.error_ns = integer_at<std::int64_t>(j, "error_ns");
 }
 
 void to_json(json& j, const SourceStatsRow& r) {
@@ -136,13 +153,13 @@ void to_json(json& j, const SourceStatsRow& r) {
 
 void from_json(const json& j, SourceStatsRow& r) {
     r.name = j.at("name").get<std::string>();
-    r.samples = j.at("samples").get<int>();
-    r.runs = j.at("runs").get<int>();
-    r.span_s = j.at("span_s").get<std::int64_t>();
+    r.samples = integer_at<int>(j, "samples");
+    r.runs = integer_at<int>(j, "runs");
+    r.span_s = integer_at<std::int64_t>(j, "span_s");
     r.frequency_ppm = j.at("frequency_ppm").get<double>();
     r.frequency_skew_ppm = j.at("frequency_skew_ppm").get<double>();
-    r.offset_ns = j.at("offset_ns").get<std::int64_t>();
-    r.std_dev_ns = j.at("std_dev_ns").get<std::int64_t>();
+    r.offset_ns = integer_at<std::int64_t>(j, "offset_ns");
+    r.std_dev_ns = integer_at<std::int64_t>(j, "std_dev_ns");
 }
 
 void to_json(json& j, const ChronySample& s) {
@@ -158,14 +175,14 @@ void to_json(json& j, const ChronySample& s) {
 
 void from_json(const json& j, ChronySample& s) {
     try {
-        const int version = j.at("v").get<int>();
+        const int version = integer_at<int>(j, "v");
         if (version != sample_json_version) {
             throw core::InputError(
                 fmt::format("chrony sample JSON has version {}, this ppsbench reads version {}; "
                             "use a matching ppsbench",
                             version, sample_json_version));
         }
-        s.wall_time_ns = j.at("time_ns").get<std::int64_t>();
+        s.wall_time_ns = integer_at<std::int64_t>(j, "time_ns");
         s.status = parse_enum<ChronyStatus>(j, "status", parse_chrony_status);
         s.detail = j.at("detail").get<std::string>();
         s.tracking = optional_from<TrackingSample>(j, "tracking");

@@ -128,5 +128,28 @@ TEST(ChronySampleJson, BadInputIsAnInputErrorNamingTheField) {
     EXPECT_THROW((void)j.get<ChronySample>(), core::InputError);
 }
 
+// Found by fuzzing: nlohmann casts a float into an integer field, undefined behaviour when it is
+// out of range; a wrapped negative reach or stratum was taken as is.
+TEST(ChronySampleJson, ANumberTheFieldCannotHoldIsAnInputError) {
+    nlohmann::json j = ok_sample(1, 2, 3);
+    j["tracking"]["ref_time_ns"] = 1.796e35;
+    try {
+        (void)j.get<ChronySample>();
+        FAIL() << "no error";
+    } catch (const core::InputError& e) {
+        EXPECT_STREQ(e.what(),
+                     "chrony JSON: ref_time_ns is 1.796e+35, not a whole number in range");
+    }
+    j = ok_sample(1, 2, 3);
+    j["pps_source"]["last_rx_s"] = -1;
+    EXPECT_THROW((void)j.get<ChronySample>(), core::InputError);
+    j = ok_sample(1, 2, 3);
+    j["pps_stats"]["samples"] = 4294967296;
+    EXPECT_THROW((void)j.get<ChronySample>(), core::InputError);
+    j = ok_sample(1, 2, 3);
+    j["time_ns"] = 17.0;
+    EXPECT_EQ(j.get<ChronySample>().wall_time_ns, 17) << "a whole float in range is read";
+}
+
 }  // namespace
 }  // namespace ppsbench::chrony

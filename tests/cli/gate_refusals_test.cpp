@@ -87,6 +87,36 @@ TEST(GateRefuses, ABaselineSummaryWithoutSigma) {
                    "has 0 pulses");
 }
 
+// Found by fuzz/report_document_fuzz: a damaged baseline (a run that is not an object, a label
+// that is a number, a negative or huge pulse count) ended in an internal error or undefined
+// behaviour; it is bad input naming the file.
+TEST(GateRefuses, ADamagedBaselineSummary) {
+    TempDir dir;
+    const auto stock = capture(dir, 1, 600);
+    const auto current = capture(dir, 2, 600);
+    const auto summary =
+        nlohmann::json::parse(run_ppsbench({"report", "--format", "json", stock}).out);
+    const auto refused = [&](nlohmann::json document, const std::string& message) {
+        testing::write_text(dir.file("base.json"), document.dump());
+        expect_refused(
+            {"gate", "--baseline", dir.file("base.json"), current, "--max-ratio", "1.25"},
+            dir.file("base.json") + ": " + message);
+    };
+    refused(nlohmann::json{{"schema", "ppsbench.report/1"}, {"runs", {1}}},
+            "a run in \"runs\" is number, not an object");
+    refused(nlohmann::json{{"schema", 5}, {"runs", nlohmann::json::array()}},
+            "not a ppsbench summary");
+    auto bad = summary;
+    bad["runs"][0]["label"] = 5;
+    refused(bad, "\"label\" is number, not a string");
+    bad = summary;
+    bad["runs"][0]["pulses"] = -5;
+    refused(bad, "\"pulses\" is -5, not a count");
+    bad = summary;
+    bad["runs"][0]["pulses"] = 1e35;
+    refused(bad, "\"pulses\" is 1e+35, not a count");
+}
+
 // Limits are checked strictly: a negative count is not 2⁶⁴−1, a time needs its unit.
 TEST(GateRefuses, NegativeCountsAndTimesWithoutUnit) {
     TempDir dir;

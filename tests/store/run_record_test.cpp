@@ -66,6 +66,21 @@ TEST(RunMeta, OldOrHandMadeMetadataKeepsTheDefaults) {
     EXPECT_FALSE(meta.simulated);
 }
 
+// Found by fuzz/capture_reader_fuzz: a number the field's type cannot hold was cast (1.8e35 into
+// an int64 is undefined behaviour; -1 into a count wrapped to 2^64 - 1). It is mistyped instead.
+TEST(RunMeta, ANumberTheFieldCannotHoldKeepsTheDefault) {
+    const auto meta = run_meta_from_json({{"label", "x"},
+                                          {"start_realtime_ns", 1.796e35},
+                                          {"period_ns", -1e300},
+                                          {"planned_count", -1}});
+    EXPECT_EQ(meta.start_realtime_ns, RunMeta{}.start_realtime_ns);
+    EXPECT_EQ(meta.period, 1s);
+    EXPECT_EQ(meta.planned_count, RunMeta{}.planned_count);
+    EXPECT_EQ(run_meta_from_json({{"start_realtime_ns", 1.5e18}}).start_realtime_ns,
+              1'500'000'000'000'000'000)
+        << "a whole float in range is still read";
+}
+
 TEST(EndRecord, RoundTripsEveryVariant) {
     EndRecord run;
     run.stop_reason = StopReason::interrupted;
