@@ -1,10 +1,14 @@
-// libFuzzer harness: the capture-file parser, then the analysis of whatever it accepted. A capture
-// is either read (and analysed without a crash) or refused with core::InputError naming
-// FILE:LINE; nothing else may escape, and no sanitizer may report.
+// libFuzzer harness: the capture-file parser, its chrony notes, then the analysis of whatever it
+// accepted. A capture is either read (and analysed without a crash) or refused with
+// core::InputError naming FILE:LINE; nothing else may escape, and no sanitizer may report.
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <string_view>
+#include <vector>
 
+#include "ppsbench/chrony/json.hpp"
+#include "ppsbench/chrony/summary.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/stats/analyze.hpp"
 #include "ppsbench/store/capture_reader.hpp"
@@ -13,6 +17,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     try {
         const auto file = ppsbench::store::parse_capture_text(text, "fuzz.csv");
+        // The chrony samples noted during the run, as report reads them (one it cannot read is
+        // left out with a warning, so any exception is tolerated here, but no sanitizer report).
+        std::vector<ppsbench::chrony::ChronySample> samples;
+        for (const auto& note : file.notes) {
+            try {
+                if (note.tag == "chrony") {
+                    samples.push_back(note.body.get<ppsbench::chrony::ChronySample>());
+                }
+            } catch (const std::exception&) {
+            }
+        }
+        if (!samples.empty()) {
+            (void)ppsbench::chrony::summarize(samples);
+        }
         ppsbench::stats::AnalysisOptions options;
         options.compute_stability = file.pulses.size() < 4096;  // keep each run fast
         (void)ppsbench::stats::analyze(file.pulses, options);
