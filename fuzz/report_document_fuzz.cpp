@@ -31,9 +31,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     GateLimits limits;
     limits.max_ratio = 1.25;
-    limits.max_sigma_ns = 5000;
-    limits.max_p2p_ns = 50000;
-    limits.max_missed = 10;
+    for (const char* limit : {"sigma=5us", "p2p=50us", "missed=10", "p99=10us"}) {
+        limits.maxima.push_back(parse_metric_limit(limit, "--max"));
+    }
     for (const auto& run : runs) {
         try {
             (void)evaluate_gate(&runs.front(), run, limits);
