@@ -3,8 +3,9 @@
 #   ./dev.sh run    install what is needed, build, and run the main job: a capture on /dev/pps0
 #                   when it exists, otherwise the built-in (simulated) demo
 #   ./dev.sh test   install what is needed, build, and run every test: a warnings-as-errors
-#                   build, then the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
-#                   and, as root, the real-kernel lab (below) at the end
+#                   build, then the same tests under AddressSanitizer + UndefinedBehaviorSanitizer,
+#                   each fuzz harness briefly (fuzz/, clang) and, as root, the package check and
+#                   the real-kernel lab (below) at the end
 #   ./dev.sh build  install and build only
 #   ./dev.sh package
 #                   build the Debian package (dpkg-buildpackage, lintian), install it into a
@@ -17,7 +18,9 @@
 # Environment: PPSBENCH_JOBS (parallel jobs, default: nproc), PPSBENCH_DURATION (run: 10m),
 #   PPSBENCH_SKIP_LAB=1 (test: skip the lab), PPSBENCH_LAB_CACHE (lab downloads; default
 #   tests/lab/.cache), PPSBENCH_SKIP_PACKAGE=1 (test: skip the package check),
-#   PPSBENCH_PACKAGE_CACHE (its .deb downloads; default tests/package/.cache).
+#   PPSBENCH_PACKAGE_CACHE (its .deb downloads; default tests/package/.cache),
+#   PPSBENCH_SKIP_FUZZ=1 (test: skip the fuzz harnesses), PPSBENCH_FUZZ_SECONDS (test: seconds
+#   per fuzz harness, default 3).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -29,6 +32,9 @@ build_packages=(cmake ninja-build g++ pkg-config libgpiod-dev libboost-program-o
 # setpriv (util-linux) to test permission errors without root, xmllint/rsvg for SVG checks.
 test_packages=(chrony python3-numpy python3-prometheus-client clang-format util-linux libxml2-utils
   librsvg2-bin)
+# The fuzz harnesses (fuzz/): Debian's clang with its libFuzzer/sanitizer runtimes (only
+# recommended by clang, so named here) and llvm-symbolizer for readable crash reports.
+fuzz_packages=(clang libclang-rt-14-dev llvm-14)
 
 install_packages() {
   local missing=()
@@ -91,34 +97,46 @@ run_package() {
 }
 
 # Each libFuzzer harness (fuzz/) for a few seconds over its committed corpus; new inputs go to a
-# scratch folder, so the committed corpus stays small. Needs clang (libFuzzer).
+# scratch folder, so the committed corpus stays small. Bounded: a harness gets
+# PPSBENCH_FUZZ_SECONDS (3) and a hard timeout, 2 GB of memory and 100 MB of file output.
 run_fuzzers() {
-  local clang
+  local start=$SECONDS clang
   clang=$(command -v clang++-14 || command -v clang++ || true)
   if [ -z "$clang" ]; then
-    echo "dev.sh: fuzz: SKIPPED because clang is not installed (apt-get install clang)"
-    return 0
+    echo "dev.sh: fuzz: clang++ is missing (apt-get install ${fuzz_packages[*]}; PPSBENCH_SKIP_FUZZ=1 skips the step)" >&2
+    return 1
   fi
-  echo "dev.sh: now each fuzz harness briefly (fuzz/, PPSBENCH_FUZZ_SECONDS=${PPSBENCH_FUZZ_SECONDS:-5})"
+  local seconds=${PPSBENCH_FUZZ_SECONDS:-3}
+  echo "dev.sh: now each fuzz harness for ${seconds} s (fuzz/; PPSBENCH_SKIP_FUZZ=1 skips it)"
+  # Only the harnesses: no man pages (they would build the whole app with clang).
   configure_and_build build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER="$clang" \
-    -DPPSBENCH_FUZZ=ON -DPPSBENCH_BUILD_TESTS=OFF -DPPSBENCH_BUILD_BENCH=OFF
-  local harness name scratch
+    -DPPSBENCH_FUZZ=ON -DPPSBENCH_BUILD_TESTS=OFF -DPPSBENCH_BUILD_BENCH=OFF -DPPSBENCH_MAN_PAGES=OFF
+  local built=$((SECONDS - start))
+  if [ -x /usr/lib/llvm-14/bin/llvm-symbolizer ]; then
+    export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
+  fi
+  # A failing input is kept here (not in the checkout) to reproduce: HARNESS FILE.
+  mkdir -p build-fuzz/artifacts
+  local harness name scratch log status
   for harness in build-fuzz/fuzz/*_fuzz; do
     name=$(basename "$harness" _fuzz)
     scratch=$(mktemp -d)
-    local status=0
-    (ulimit -f 100000; "$harness" -max_total_time="${PPSBENCH_FUZZ_SECONDS:-5}" -rss_limit_mb=2048 \
-      -print_final_stats=1 "$scratch" "fuzz/corpus/$name" >"$scratch.log" 2>&1) || status=$?
-    grep -E "stat::number_of_executed_units|ERROR|SUMMARY" "$scratch.log" | sed "s/^/  $name: /" || true
+    log=$(mktemp)
+    status=0
+    (ulimit -f 100000; timeout $((seconds + 60)) "$harness" -max_total_time="$seconds" \
+      -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+      -artifact_prefix="build-fuzz/artifacts/$name-" "$scratch" "fuzz/corpus/$name" \
+      >"$log" 2>&1) || status=$?
     if [ "$status" -ne 0 ]; then
-      tail -40 "$scratch.log" >&2
-      rm -rf "$scratch" "$scratch.log"
-      echo "dev.sh: fuzz: $name failed (exit $status)" >&2
+      tail -40 "$log" >&2
+      rm -rf "$scratch" "$log"
+      echo "dev.sh: fuzz: $name failed (exit $status); the input is in build-fuzz/artifacts/ (run $harness FILE to reproduce)" >&2
       return 1
     fi
-    rm -f "$scratch.log"
-    rm -rf "$scratch"
+    sed -n "s/^stat::number_of_executed_units: *\([0-9]*\)/  $name: \1 runs, nothing found/p" "$log"
+    rm -rf "$scratch" "$log"
   done
+  echo "dev.sh: fuzz: every harness clean; build ${built} s, total $((SECONDS - start)) s"
 }
 
 run_lab() {  # [run-lab.sh options]
@@ -143,7 +161,11 @@ case "${1:-}" in
     exec ./build-release/ppsbench demo
     ;;
   test)
-    install_packages "${build_packages[@]}" "${test_packages[@]}"
+    if [ "${PPSBENCH_SKIP_FUZZ:-0}" = 1 ]; then
+      install_packages "${build_packages[@]}" "${test_packages[@]}"
+    else
+      install_packages "${build_packages[@]}" "${test_packages[@]}" "${fuzz_packages[@]}"
+    fi
     check_format
     configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPPSBENCH_WERROR=ON
     ctest --test-dir build --output-on-failure -j "$jobs"
@@ -152,12 +174,10 @@ case "${1:-}" in
       -DPPSBENCH_BUILD_BENCH=OFF
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
       ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
-    # The fuzz step's CMake build has not yet run end to end (issue 12 is open): opt in with
-    # PPSBENCH_FUZZ=1 until it has, so an unverified step cannot block every landing.
-    if [ "${PPSBENCH_FUZZ:-0}" = 1 ]; then
-      run_fuzzers
+    if [ "${PPSBENCH_SKIP_FUZZ:-0}" = 1 ]; then
+      echo "dev.sh: fuzz: SKIPPED because PPSBENCH_SKIP_FUZZ=1"
     else
-      echo "dev.sh: fuzz: SKIPPED because PPSBENCH_FUZZ is not 1 (the harness build is not yet verified end to end; issue 12)"
+      run_fuzzers
     fi
     if [ "${PPSBENCH_SKIP_PACKAGE:-0}" = 1 ]; then
       echo "dev.sh: package: SKIPPED because PPSBENCH_SKIP_PACKAGE=1"
