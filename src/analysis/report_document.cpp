@@ -14,7 +14,7 @@ namespace {
 // A run as saved by `report --format json`: enough for absolute limits and F-intervals.
 // A run written by another program, or edited by hand, may hold anything: each field is
 // checked, so a damaged document is one InputError naming the file, not nlohmann's type_error
-// (found by fuzz/report_document_fuzz: "runs": [1], or "label": 5, ended in an internal error).
+// (found with fuzz/report_document_fuzz: "runs": [1], or "label": 5, ended in an internal error).
 RunAnalysis run_from_json(const nlohmann::json& j, const std::string& path) {
     const auto damaged = [&](std::string_view what) {
         return core::InputError(

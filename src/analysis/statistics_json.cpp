@@ -83,7 +83,7 @@ stats::RunStatistics statistics_from_json(const nlohmann::json& j) {
         const std::string key(count.document_key);
         if (count.restore != nullptr && j.contains(key) && j[key].is_number()) {
             // A count is a whole number that a double holds exactly; anything else (-5, 1e35)
-            // is a damaged document, not a count to cast (found by fuzz/report_document_fuzz).
+            // is a damaged document, not a count to cast (found with fuzz/report_document_fuzz).
             const auto value = store::json_integer<std::uint64_t>(j[key]);
             if (!value || *value > (std::uint64_t{1} << 53U)) {
                 throw core::InputError(

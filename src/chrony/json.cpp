@@ -17,7 +17,7 @@ json optional_json(const std::optional<T>& value) {
 }
 
 // An integer field; a number that T cannot hold is an error, not a cast (1e35 into an int64 is
-// undefined behaviour; found by fuzzing).
+// undefined behaviour; seen after the same cast in the capture metadata was fuzzed).
 template <typename T>
 T integer_at(const json& j, const char* key) {
     const auto& value = j.at(key);

@@ -128,8 +128,9 @@ TEST(ChronySampleJson, BadInputIsAnInputErrorNamingTheField) {
     EXPECT_THROW((void)j.get<ChronySample>(), core::InputError);
 }
 
-// Found by fuzzing: nlohmann casts a float into an integer field, undefined behaviour when it is
-// out of range; a wrapped negative reach or stratum was taken as is.
+// Seen after the capture metadata finding of fuzz/capture_reader_fuzz: nlohmann casts a float into
+// an integer field, undefined behaviour when it is out of range; a wrapped negative reach or
+// stratum was taken as is.
 TEST(ChronySampleJson, ANumberTheFieldCannotHoldIsAnInputError) {
     nlohmann::json j = ok_sample(1, 2, 3);
     j["tracking"]["ref_time_ns"] = 1.796e35;

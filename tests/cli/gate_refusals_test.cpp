@@ -87,9 +87,9 @@ TEST(GateRefuses, ABaselineSummaryWithoutSigma) {
                    "has 0 pulses");
 }
 
-// Found by fuzz/report_document_fuzz: a damaged baseline (a run that is not an object, a label
-// that is a number, a negative or huge pulse count) ended in an internal error or undefined
-// behaviour; it is bad input naming the file.
+// Found with fuzz/report_document_fuzz (hand-made inputs run through it): a damaged baseline (a run
+// that is not an object, a label that is a number, a negative or huge pulse count) ended in an
+// internal error or undefined behaviour; it is bad input naming the file.
 TEST(GateRefuses, ADamagedBaselineSummary) {
     TempDir dir;
     const auto stock = capture(dir, 1, 600);
