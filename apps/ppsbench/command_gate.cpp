@@ -42,7 +42,6 @@ class GateCommand final : public Command {
         options.add_options()
             ("baseline,b", po::value(&baseline_path),
              "reference run: a capture file or a JSON summary from 'report --format json'")
-            ("current", po::value(&files)->multitoken(), "the run to check (positional)")
             ("max-ratio", po::value(&max_ratio),
              "fail when σ/σ(baseline) exceeds this with statistical support (e.g. 1.25)")
             ("max-sigma", po::value(&max_sigma), "fail when σ exceeds this (e.g. 3us)")
@@ -52,12 +51,15 @@ class GateCommand final : public Command {
             ("max-missed", po::value(&max_missed), "fail when more pulses were missed")
             ("min-pulses", po::value(&min_pulses)->default_value(min_pulses),
              "refuse (exit 2) a run with fewer pulses: below this no limit can be judged")
-            ("confidence", po::value(&limits.confidence)->default_value(limits.confidence),
+            ("confidence", po::value(&limits.confidence)
+                 ->default_value(limits.confidence, human_default(limits.confidence)),
              "confidence level for the ratio rule")
             ("junit", po::value(&junit), "also write the checks as JUnit XML to this file")
             ("force", po::bool_switch(&force), "overwrite an existing --junit file");
         // clang-format on
         add_analysis_options(options, analysis);
+        po::options_description hidden;
+        hidden.add_options()("current", po::value(&files)->multitoken());
         po::positional_options_description positional;
         positional.add("current", -1);
         po::variables_map vm;
@@ -68,12 +70,12 @@ class GateCommand final : public Command {
                 "(the lower bound of the σ ratio's confidence interval is above it), so an "
                 "unchanged but noisy kernel does not fail CI.\nExit status: 0 pass, 1 "
                 "regression, 2 bad input.",
-                args, options, positional, vm)) {
+                args, options, positional, vm, hidden)) {
             return 0;
         }
         if (files.size() != 1) {
             throw core::UsageError(
-                "gate: name exactly one current run, e.g. 'ppsbench gate --baseline stock.csv "
+                "name exactly one current run, e.g. 'ppsbench gate --baseline stock.csv "
                 "rt.csv --max-ratio 1.25'");
         }
         if (vm.count("max-ratio") != 0U) {
@@ -101,14 +103,14 @@ class GateCommand final : public Command {
         if (!limits.max_ratio && !limits.max_sigma_ns && !limits.max_p2p_ns &&
             !limits.max_rms_offset_ns && !limits.max_missed) {
             throw core::UsageError(
-                "gate: give at least one limit (--max-ratio, --max-sigma, --max-p2p, "
+                "give at least one limit (--max-ratio, --max-sigma, --max-p2p, "
                 "--max-rms-offset, --max-missed)");
         }
         if (!(limits.confidence > 0 && limits.confidence < 1)) {
             throw core::UsageError("--confidence: use a level between 0 and 1, e.g. 0.95");
         }
         if (limits.max_ratio && baseline_path.empty()) {
-            throw core::UsageError("gate: --max-ratio needs --baseline FILE");
+            throw core::UsageError("--max-ratio needs --baseline FILE");
         }
         if (!junit.empty()) {
             check_output_path(junit, "--junit", force);
@@ -121,7 +123,7 @@ class GateCommand final : public Command {
             baseline = analysis::load_runs(baseline_path, settings);
         }
         if (current.size() != 1 || baseline.size() > 1) {
-            throw core::UsageError("gate: the baseline and the current run must be one run each");
+            throw core::UsageError("the baseline and the current run must be one run each");
         }
         print_warnings(current);
         print_warnings(baseline);

@@ -14,17 +14,17 @@ namespace {
 // silent failure that looks like a regression).
 void require_number(double value, const RunAnalysis& run, const std::string& what) {
     if (!std::isfinite(value)) {
-        throw core::InputError(fmt::format(
-            "gate: {} has no {} (the figure is not a number); a gate cannot judge it: use a "
-            "capture with pulses or a summary saved by 'ppsbench report --format json'",
-            run.file, what));
+        throw core::InputError(
+            fmt::format("{} has no {} (the figure is not a number); a gate cannot judge it: use a "
+                        "capture with pulses or a summary saved by 'ppsbench report --format json'",
+                        run.file, what));
     }
 }
 
 void require_pulses(const RunAnalysis& run, std::uint64_t min_pulses, const char* role) {
     if (run.stats.pulses < min_pulses) {
         throw core::InputError(fmt::format(
-            "gate: the {} run {} has {} pulse{}, fewer than the {} a gate needs to judge a limit; "
+            "the {} run {} has {} pulse{}, fewer than the {} a gate needs to judge a limit; "
             "capture longer (or set --min-pulses, see docs/compare-and-gate.md)",
             role, run.file, run.stats.pulses, run.stats.pulses == 1 ? "" : "s", min_pulses));
     }
@@ -53,7 +53,7 @@ GateCheck ratio_check(const RunAnalysis& baseline, const RunAnalysis& current,
     const auto ci = check.ratio.conservative();
     if (!std::isfinite(ci.lo) || !std::isfinite(ci.hi) || !std::isfinite(check.measured)) {
         throw core::InputError(fmt::format(
-            "gate: the σ ratio of {} to {} has no confidence interval, so --max-ratio cannot be "
+            "the σ ratio of {} to {} has no confidence interval, so --max-ratio cannot be "
             "judged; capture longer",
             current.file, baseline.file));
     }
@@ -78,13 +78,13 @@ GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current
     }
     if (limits.max_ratio) {
         if (baseline == nullptr) {
-            throw core::UsageError("gate: --max-ratio needs --baseline FILE");
+            throw core::UsageError("--max-ratio needs --baseline FILE");
         }
         require_number(headline.stddev, current, "σ");
         require_number(baseline->stats.headline().stddev, *baseline, "σ");
         if (!(baseline->stats.headline().stddev > 0)) {
             throw core::InputError(fmt::format(
-                "gate: the baseline {} has σ 0, so no ratio to it exists; use a baseline with "
+                "the baseline {} has σ 0, so no ratio to it exists; use a baseline with "
                 "jitter",
                 baseline->file));
         }
@@ -101,10 +101,10 @@ GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current
     if (limits.max_rms_offset_ns) {
         const auto end = current.chrony ? current.chrony->rms_offset_end_ns() : std::nullopt;
         if (!end) {
-            throw core::UsageError(fmt::format(
-                "gate: --max-rms-offset: {} has no synchronised chrony sample; capture with "
-                "'ppsbench run --chrony auto' while chronyd uses the PPS refclock",
-                current.file));
+            throw core::UsageError(
+                fmt::format("--max-rms-offset: {} has no synchronised chrony sample; capture with "
+                            "'ppsbench run --chrony auto' while chronyd uses the PPS refclock",
+                            current.file));
         }
         result.checks.push_back(absolute_check(
             current, "chrony RMS offset", static_cast<double>(*end), *limits.max_rms_offset_ns));

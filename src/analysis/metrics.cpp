@@ -11,6 +11,7 @@
 
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/suggest.hpp"
 
 namespace ppsbench::analysis {
 
@@ -293,8 +294,20 @@ Metric find_metric(std::string_view key) {
     if (auto metric = stability_metric(key)) {
         return *metric;
     }
-    throw core::UsageError(
-        fmt::format("--metrics: unknown metric '{}'; known: {}", key, metric_names()));
+    // "tdve@16s" means "tdev@16s": match the name before '@' and keep the τ as typed.
+    const auto at = key.find('@');
+    std::vector<std::string> names;
+    if (at == std::string_view::npos) {
+        for (const auto& metric : all_metrics()) {
+            names.push_back(metric.key);
+        }
+    } else {
+        for (const auto& figure : stability_figures()) {
+            names.push_back(std::string(figure.name) + std::string(key.substr(at)));
+        }
+    }
+    throw core::UsageError(fmt::format("--metrics: unknown metric '{}'{}; known: {}", key,
+                                       core::did_you_mean(key, names), metric_names()));
 }
 
 std::vector<Metric> parse_metrics(std::string_view list) {
