@@ -142,6 +142,12 @@ TEST(HostileCapture, AUtf8ByteOrderMarkAtTheStartIsAccepted) {
     EXPECT_EQ(nlohmann::json::parse(result.out).at("runs").at(0).at("pulses"), 40);
 }
 
+// Two's-complement addition: a generated timestamp may run past 2^63 − 1 and come back
+// negative, which is one more hostile value (and no undefined behaviour in the generator).
+std::int64_t wrapping_add(std::int64_t a, std::int64_t b) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+
 // A hostile capture, drawn from a fixed seed: steps, gaps, duplicates, reordering, extremes,
 // torn lines, a byte order mark, both edges, a monotonic clock.
 std::string hostile_capture(std::mt19937_64& rng) {
@@ -174,23 +180,23 @@ std::string hostile_capture(std::mt19937_64& rng) {
                                              1'576'800'000'000'000'000,
                                              -1'576'800'000'000'000'000};
     for (std::size_t i = 0; i < n; ++i) {
-        t += 1'000'000'000;
+        t = wrapping_add(t, 1'000'000'000);
         ++sequence;
         if (chance(0.02)) {
-            t += pick(jumps);  // a clock step
+            t = wrapping_add(t, pick(jumps));  // a clock step
         }
         if (chance(0.02)) {
             const auto skipped = static_cast<std::int64_t>(rng() % 5 + 1);
-            t += skipped * 1'000'000'000;  // missed pulses
+            t = wrapping_add(t, skipped * 1'000'000'000);  // missed pulses
             sequence += static_cast<std::uint64_t>(skipped);
         }
         if (chance(0.02)) {
             sequence += rng() % 3 + 1;  // unseen events
         }
-        const auto noisy = t + static_cast<std::int64_t>(jitter(rng));
+        const auto noisy = wrapping_add(t, static_cast<std::int64_t>(jitter(rng)));
         lines.push_back({sequence, noisy, false});
         if (both) {
-            lines.push_back({sequence, noisy + 200'000'000, true});
+            lines.push_back({sequence, wrapping_add(noisy, 200'000'000), true});
         }
         if (chance(0.03)) {
             lines.push_back(lines.back());  // a duplicate line
