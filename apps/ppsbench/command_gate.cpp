@@ -2,6 +2,7 @@
 #include <cmath>
 #include <iostream>
 #include <sstream>
+#include <tuple>
 
 #include "analysis_options.hpp"
 #include "command.hpp"
@@ -35,6 +36,7 @@ class GateCommand final : public Command {
         analysis::GateLimits limits;
         double max_ratio = 0;
         std::string max_missed;
+        std::vector<std::string> maxima;
         std::string min_pulses = std::to_string(analysis::GateLimits::default_min_pulses);
         bool force = false;
         AnalysisArguments analysis;
@@ -49,6 +51,10 @@ class GateCommand final : public Command {
             ("max-rms-offset", po::value(&max_rms),
              "fail when chrony's RMS offset at the end exceeds this (e.g. 1us)")
             ("max-missed", po::value(&max_missed), "fail when more pulses were missed")
+            ("max", po::value(&maxima)->composing(),
+             "METRIC=LIMIT: fail when any figure of the metric registry exceeds the limit "
+             "(repeatable; e.g. p99=10us, detrended_sigma=2us, outliers=5; keys as for report "
+             "--metrics)")
             ("min-pulses", po::value(&min_pulses)->default_value(min_pulses),
              "refuse (exit 2) a run with fewer pulses: below this no limit can be judged")
             ("confidence", po::value(&limits.confidence)
@@ -84,27 +90,26 @@ class GateCommand final : public Command {
             }
             limits.max_ratio = max_ratio;
         }
-        const auto duration_ns = [](const std::string& text, const char* option) {
-            return static_cast<double>(core::parse_duration(text, option).count());
-        };
-        if (vm.count("max-sigma") != 0U) {
-            limits.max_sigma_ns = duration_ns(max_sigma, "--max-sigma");
+        // The shorthands are registry limits with the words the verdict has always used.
+        const std::tuple<const char*, const char*, const std::string*, const char*> shorthands[] = {
+            {"max-sigma", "sigma", &max_sigma, "σ"},
+            {"max-p2p", "p2p", &max_p2p, "peak-to-peak"},
+            {"max-rms-offset", "rms_offset", &max_rms, "chrony RMS offset"},
+            {"max-missed", "missed", &max_missed, "missed pulses"}};
+        for (const auto& [option, key, value, what] : shorthands) {
+            if (vm.count(option) != 0U) {
+                limits.maxima.push_back(
+                    analysis::metric_limit(key, *value, std::string("--") + option, what));
+            }
         }
-        if (vm.count("max-p2p") != 0U) {
-            limits.max_p2p_ns = duration_ns(max_p2p, "--max-p2p");
-        }
-        if (vm.count("max-rms-offset") != 0U) {
-            limits.max_rms_offset_ns = duration_ns(max_rms, "--max-rms-offset");
-        }
-        if (vm.count("max-missed") != 0U) {
-            limits.max_missed = core::parse_count(max_missed, "--max-missed", 0, core::max_pulses);
+        for (const auto& text : maxima) {
+            limits.maxima.push_back(analysis::parse_metric_limit(text, "--max"));
         }
         limits.min_pulses = core::parse_count(min_pulses, "--min-pulses", 2, core::max_pulses);
-        if (!limits.max_ratio && !limits.max_sigma_ns && !limits.max_p2p_ns &&
-            !limits.max_rms_offset_ns && !limits.max_missed) {
+        if (!limits.max_ratio && limits.maxima.empty()) {
             throw core::UsageError(
                 "give at least one limit (--max-ratio, --max-sigma, --max-p2p, "
-                "--max-rms-offset, --max-missed)");
+                "--max-rms-offset, --max-missed, --max METRIC=LIMIT)");
         }
         if (!(limits.confidence > 0 && limits.confidence < 1)) {
             throw core::UsageError("--confidence: use a level between 0 and 1, e.g. 0.95");

@@ -113,6 +113,7 @@ Metric plain_metric(std::string key, std::string title, std::string json_key, Qu
             std::move(value),
             "",
             "",
+            "",
             ""};
 }
 
@@ -124,6 +125,7 @@ Metric count_metric(const CountRow& row) {
             [get = row.get](const RunAnalysis& r) { return get(r.stats); },
             row.prometheus,
             row.help,
+            "",
             ""};
 }
 
@@ -139,7 +141,8 @@ Metric headline_metric(const SummaryRow& row) {
             [get = row.get](const RunAnalysis& r) { return get(r.stats.headline()); },
             row.prometheus,
             row.help,
-            row.quantile};
+            row.quantile,
+            ""};
 }
 
 // The rest: figures of the other series, and chrony's view, which the document keeps whole.
@@ -168,6 +171,9 @@ void add_other_metrics(std::vector<Metric>& metrics) {
                      });
     rms_offset.prometheus = "ppsbench_chrony_rms_offset_seconds";
     rms_offset.prometheus_help = "chrony's RMS offset at the end of the run (tracking).";
+    rms_offset.when_missing =
+        "has no synchronised chrony sample, so no RMS offset; capture with 'ppsbench run "
+        "--chrony auto' while chronyd uses the PPS refclock";
     metrics.push_back(std::move(rms_offset));
     metrics.push_back(plain_metric(
         "rms_offset_mean", "mean RMS offset (chrony)", "chrony_rms_offset_mean_ns",
@@ -199,7 +205,7 @@ std::vector<Metric> make_registry() {
 }
 
 // "tdev@10s": a stability figure at the octave tau nearest to the one asked for.
-std::optional<Metric> stability_metric(std::string_view key) {
+std::optional<Metric> stability_metric(std::string_view key, std::string_view option) {
     const auto at = key.find('@');
     if (at == std::string_view::npos) {
         return std::nullopt;
@@ -212,7 +218,7 @@ std::optional<Metric> stability_metric(std::string_view key) {
         return std::nullopt;
     }
     const double tau_s =
-        static_cast<double>(core::parse_duration(key.substr(at + 1), "--metrics").count()) / 1e9;
+        static_cast<double>(core::parse_duration(key.substr(at + 1), option).count()) / 1e9;
     return plain_metric(
         std::string(key), fmt::format("{} τ={}", name, key.substr(at + 1)),
         fmt::format("{}_at_{}s", name, tau_s),
@@ -285,13 +291,13 @@ std::string metric_names() {
     return fmt::format("{}, {} (e.g. tdev@16s)", names, parsed);
 }
 
-Metric find_metric(std::string_view key) {
+Metric find_metric(std::string_view key, std::string_view option) {
     for (const auto& metric : all_metrics()) {
         if (metric.key == key) {
             return metric;
         }
     }
-    if (auto metric = stability_metric(key)) {
+    if (auto metric = stability_metric(key, option)) {
         return *metric;
     }
     // "tdve@16s" means "tdev@16s": match the name before '@' and keep the τ as typed.
@@ -306,7 +312,7 @@ Metric find_metric(std::string_view key) {
             names.push_back(std::string(figure.name) + std::string(key.substr(at)));
         }
     }
-    throw core::UsageError(fmt::format("--metrics: unknown metric '{}'{}; known: {}", key,
+    throw core::UsageError(fmt::format("{}: unknown metric '{}'{}; known: {}", option, key,
                                        core::did_you_mean(key, names), metric_names()));
 }
 
@@ -316,7 +322,7 @@ std::vector<Metric> parse_metrics(std::string_view list) {
         const auto comma = list.find(',');
         const auto key = list.substr(0, comma);
         if (!key.empty()) {
-            metrics.push_back(find_metric(key));
+            metrics.push_back(find_metric(key, "--metrics"));
         }
         list = comma == std::string_view::npos ? "" : list.substr(comma + 1);
     }

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <iterator>
+#include "xml.hpp"
 
 namespace ppsbench::render {
 
@@ -17,32 +18,6 @@ constexpr double panel_bottom = 370;
 constexpr double panel_width = 250;
 constexpr double panel_step = 335;
 constexpr double first_panel_left = 80;
-// Okabe–Ito, as in the offset plot, so a run keeps its colour across both files.
-constexpr std::array<const char*, 7> colours = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-                                                "#E69F00", "#56B4E9", "#000000"};
-
-std::string escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
-}
 
 // A noise type's slope on one statistic's log-log plot (Riley, NIST SP 1065, table 5).
 struct Slope {
@@ -215,7 +190,7 @@ void write_stability_svg(const analysis::StabilityPlot& plot, std::ostream& out)
     const std::string title =
         plot.title + (plot.simulated ? " — includes SIMULATED runs" : std::string());
     out << fmt::format(R"~(<text x="{}" y="28" text-anchor="middle" font-size="17">{}</text>)~",
-                       width / 2, escape(title))
+                       width / 2, xml_escape(title))
         << "\n";
 
     // One τ axis for every panel, so the panels line up.
@@ -324,7 +299,7 @@ void write_stability_svg(const analysis::StabilityPlot& plot, std::ostream& out)
         for (std::size_t r = 0; r < plot.runs.size(); ++r) {
             const auto& run = plot.runs[r];
             const auto& values = run.*panel.values;
-            const char* colour = colours[r % colours.size()];
+            const char* colour = run_colour(r);
             std::string points;
             std::string markers;
             for (std::size_t i = 0; i < values.size() && i < run.tau_s.size(); ++i) {
@@ -350,15 +325,14 @@ void write_stability_svg(const analysis::StabilityPlot& plot, std::ostream& out)
         if (entry.run < plot.runs.size()) {
             out << fmt::format(
                 R"~(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="{3}" stroke-width="2"/><circle cx="{4}" cy="{1}" r="2.5" fill="{3}"/>)~",
-                entry.x, entry.y - 4, entry.x + 22, colours[entry.run % colours.size()],
-                entry.x + 11);
+                entry.x, entry.y - 4, entry.x + 22, run_colour(entry.run), entry.x + 11);
         } else {
             out << fmt::format(
                 R"~(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#888" stroke-dasharray="5 4"/>)~",
                 entry.x, entry.y - 4, entry.x + 22);
         }
         out << fmt::format(R"~(<text x="{}" y="{}">{}</text>)~", entry.x + 28, entry.y,
-                           escape(entry.text))
+                           xml_escape(entry.text))
             << "\n";
     }
     out << "</g>\n</svg>\n";

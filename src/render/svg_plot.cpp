@@ -4,6 +4,7 @@
 
 #include "ppsbench/render/svg_plot.hpp"
 #include "ppsbench/render/units.hpp"
+#include "xml.hpp"
 
 namespace ppsbench::render {
 
@@ -12,32 +13,6 @@ namespace {
 constexpr double width = 960;
 constexpr double panel_left = 90;
 constexpr double panel_right = 940;
-// Colour-blind-safe (Okabe–Ito) so overlaid runs stay distinguishable.
-constexpr const char* colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-                                   "#E69F00", "#56B4E9", "#000000"};
-
-std::string escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
-}
 
 // Round tick steps (1, 2, 5 × 10^k) giving about `count` ticks over [lo, hi].
 std::vector<double> ticks(double lo, double hi, int count) {
@@ -85,7 +60,7 @@ void x_axis(std::ostream& out, const Axis& x, double y, const TimeUnit& unit, co
             << "\n";
     }
     out << fmt::format(R"~(<text x="{}" y="{}" text-anchor="middle">{}</text>)~",
-                       (x.pixel_lo + x.pixel_hi) / 2, y + 38, escape(label))
+                       (x.pixel_lo + x.pixel_hi) / 2, y + 38, xml_escape(label))
         << "\n";
 }
 
@@ -104,7 +79,7 @@ void y_axis(std::ostream& out, const Axis& y, double x, const std::string& label
     const double mid = (y.pixel_lo + y.pixel_hi) / 2;
     out << fmt::format(
                R"~(<text x="20" y="{0:.1f}" text-anchor="middle" transform="rotate(-90 20 {0:.1f})">{1}</text>)~",
-               mid, escape(label))
+               mid, xml_escape(label))
         << "\n";
 }
 
@@ -122,7 +97,7 @@ void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
         title += " — includes SIMULATED runs";
     }
     out << fmt::format(R"~(<text x="{}" y="28" text-anchor="middle" font-size="17">{}</text>)~",
-                       width / 2, escape(title))
+                       width / 2, xml_escape(title))
         << "\n";
 
     // Histogram panel: every run on the same bins, as the fraction of its pulses; on a log axis
@@ -159,7 +134,7 @@ void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
     out << "<g id=\"histogram\">\n";
     for (std::size_t r = 0; r < plot.runs.size(); ++r) {
         const auto& run = plot.runs[r];
-        const char* colour = colours[r % std::size(colours)];
+        const char* colour = run_colour(r);
         std::string points = fmt::format("{:.1f},{:.1f}", hx.map(plot.bins_lower_ns), bar_y(0));
         for (std::size_t b = 0; b < run.bin_counts.size(); ++b) {
             const double left = plot.bins_lower_ns + plot.bin_width_ns * static_cast<double>(b);
@@ -177,11 +152,11 @@ void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
     // p50 (a triangle under the axis) and ±|offset| p99 (dashed) of each run, in its colour.
     for (std::size_t r = 0; r < plot.runs.size(); ++r) {
         const auto& run = plot.runs[r];
-        const char* colour = colours[r % std::size(colours)];
+        const char* colour = run_colour(r);
         const double mx = hx.map(run.median_ns);
         out << fmt::format(
                    R"~(<path d="M{0:.1f},{1} l-5,9 h10 z" fill="{2}"><title>p50 {3}</title></path>)~",
-                   mx, 331, colour, escape(format_ns(run.median_ns, true)))
+                   mx, 331, colour, xml_escape(format_ns(run.median_ns, true)))
             << "\n";
         for (double x : {-run.p99_abs_ns, run.p99_abs_ns}) {
             if (x < hx.lo || x > hx.hi) {
@@ -245,7 +220,7 @@ void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
         const auto& run = plot.runs[r];
         const double bottom = area_top + (strip + gap) * static_cast<double>(r) + strip;
         const Axis ty{v_lo - pad, v_hi + pad, bottom, bottom - strip};
-        const char* colour = colours[r % std::size(colours)];
+        const char* colour = run_colour(r);
         std::string points;
         for (std::size_t i = 0; i < run.time_s.size(); ++i) {
             points += fmt::format("{}{:.1f},{:.1f}", i == 0 ? "" : " ", tx.map(run.time_s[i]),
@@ -265,7 +240,7 @@ void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
                    points, colour)
             << "\n"
             << fmt::format(R"~(<text x="{}" y="{:.1f}" font-size="11" fill="{}">{}</text>)~",
-                           panel_left + 6, bottom - strip + 13, colour, escape(run.label))
+                           panel_left + 6, bottom - strip + 13, colour, xml_escape(run.label))
             << "\n";
         // The shared scale, written on every strip: its top and bottom values.
         out << fmt::format(
@@ -279,7 +254,7 @@ void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
     const double mid = (area_top + area_bottom) / 2;
     out << fmt::format(
                R"~(<text x="20" y="{0:.1f}" text-anchor="middle" transform="rotate(-90 20 {0:.1f})">{1}</text>)~",
-               mid, escape(plot.value_name + " (" + vunit.suffix + ")"))
+               mid, xml_escape(plot.value_name + " (" + vunit.suffix + ")"))
         << "\n";
     out << "</g>\n";
 
@@ -292,11 +267,11 @@ void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
         const auto& run = plot.runs[r];
         const double y = 62 + 18 * static_cast<double>(r);
         out << fmt::format(R"~(<rect x="{}" y="{}" width="14" height="10" fill="{}"/>)~", swatch_x,
-                           y, colours[r % std::size(colours)])
+                           y, run_colour(r))
             << fmt::format(
                    R"~(<text x="{}" y="{}" text-anchor="end" stroke="white" stroke-width="3" paint-order="stroke">{} — σ {}, p-p {}</text>)~",
-                   swatch_x - 6, y + 9, escape(run.label), escape(format_ns(run.sigma_ns)),
-                   escape(format_ns(run.p2p_ns)))
+                   swatch_x - 6, y + 9, xml_escape(run.label), xml_escape(format_ns(run.sigma_ns)),
+                   xml_escape(format_ns(run.p2p_ns)))
             << "\n";
     }
     const double marks_y = 62 + 18 * static_cast<double>(plot.runs.size());

@@ -5,16 +5,30 @@
 #include <vector>
 
 #include "ppsbench/analysis/comparison.hpp"
+#include "ppsbench/analysis/metrics.hpp"
 #include "ppsbench/analysis/run_analysis.hpp"
 
 namespace ppsbench::analysis {
 
+// An absolute limit on any figure of the metric registry (docs/metrics.md): it fails when the
+// run's value exceeds it. `--max p99=10us`, `--max missed=0`; --max-sigma 3us is sigma=3us.
+struct MetricLimit {
+    Metric metric;
+    double limit = 0;  // in the metric's own unit: ns for a time, pulses for a count
+    std::string what;  // how the gate names it: the metric's title, or the shorthand's word
+};
+
+// "KEY=LIMIT" (`--max p99=10us`): the metric by its --metrics key, the limit in its unit — a
+// time needs one (3us), a count is digits, any other figure a plain number. Throws
+// core::UsageError naming `option` otherwise.
+MetricLimit parse_metric_limit(std::string_view text, std::string_view option);
+// The same for a key and a limit given apart (--max-sigma 3us), named `what` in the verdict.
+MetricLimit metric_limit(std::string_view key, std::string_view limit, std::string_view option,
+                         std::string what = {});
+
 struct GateLimits {
-    std::optional<double> max_ratio;          // σ(current) / σ(baseline)
-    std::optional<double> max_sigma_ns;       // absolute
-    std::optional<double> max_p2p_ns;         // absolute
-    std::optional<double> max_rms_offset_ns;  // chrony's RMS offset at the end of the run
-    std::optional<std::uint64_t> max_missed;  // missed pulses
+    std::optional<double> max_ratio;  // σ(current) / σ(baseline)
+    std::vector<MetricLimit> maxima;  // checked in this order, after the ratio
     double confidence = 0.95;
     // Fewer pulses than this in either run is bad input, not a pass. 100 is the smallest count
     // at which the 95 % F-interval of σ(a)/σ(b) for two equal runs (×/÷ exp(1.96·√(2/(2·99))),
@@ -26,10 +40,11 @@ struct GateLimits {
 
 // One rule applied to the run, as numbers; the rendering layer words it (render/gate_text.hpp).
 struct GateCheck {
-    enum class Kind { sigma_ratio, absolute, missed };
+    enum class Kind { sigma_ratio, absolute };
     Kind kind = Kind::absolute;
-    std::string what;  // absolute: "σ", "peak-to-peak", "chrony RMS offset"; ratio: the baseline
-    double measured = 0;  // ns for absolute limits, pulses for missed, the ratio for sigma_ratio
+    std::string what;  // absolute: the limit's name ("σ", "missed pulses"); ratio: the baseline
+    Quantity quantity = Quantity::time_ns;  // absolute: what measured and limit are
+    double measured = 0;  // absolute: in the metric's unit; sigma_ratio: the ratio
     double limit = 0;
     bool failed = false;
     // sigma_ratio only: the ratio with its intervals, and both σ.
@@ -50,8 +65,8 @@ struct GateResult {
 // regression fails on an hour of pulses. A gate never passes on data it cannot judge: it throws
 // core::InputError (exit 2, with the reason) when a run has fewer than `min_pulses` pulses,
 // when a figure a limit needs is not a number (a baseline summary without σ, a σ of one
-// pulse), or when the σ ratio has no confidence interval; core::UsageError when a limit needs
-// data the runs do not have (no chrony samples for --max-rms-offset).
+// pulse, no chrony sample for an RMS offset limit), or when the σ ratio has no confidence
+// interval.
 GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current,
                          const GateLimits& limits);
 
