@@ -74,14 +74,16 @@ CaptureFiles::~CaptureFiles() {
 
 void CaptureFiles::write(std::span<const core::Pulse> pulses) {
     const std::lock_guard lock(mutex_);
-    writer_->write(pulses);
-    if (rotate_) {
-        // One clock read per batch: the seam is crossed after the batch that arrived past it.
+    if (rotate_ && !pulses.empty()) {
+        // One clock read per batch: the first batch that arrives past the seam starts the next
+        // file. A file is opened only for a pulse to put in it, so a run that ends just after
+        // a seam leaves no empty file behind (opening it after the batch did, under load).
         const std::int64_t now = core::realtime_now_ns();
         if (now >= next_seam_ns_) {
             rotate_locked(now);
         }
     }
+    writer_->write(pulses);
 }
 
 void CaptureFiles::rotate_locked(std::int64_t now_ns) {
