@@ -19,7 +19,10 @@ void add_source_options(po::options_description& options, SourceArguments& sourc
          // help2man turns it into one paragraph of the man page (dist/man/).
          "where pulses come from: pps:/dev/ppsN (RFC 2783 PPS device), gpio:CHIP:LINE (edge "
          "events of a GPIO line via libgpiod, e.g. gpio:gpiochip0:17; monotonic clock, "
-         "detrended figures), replay:FILE (a capture file played back) or "
+         "detrended figures), ptp:/dev/ptpN[,extts=K][,pin=P] (a PTP hardware clock's external "
+         "timestamps on channel K, pin P assigned for the run and restored; moved to "
+         "CLOCK_REALTIME by the kernel's cross-timestamps: the hardware reference for a PPS "
+         "path's bias), replay:FILE (a capture file played back) or "
          "sim:MODEL[,KNOB=V...] (simulated pulses, SIMULATED in every report; MODEL "
          "hardirq|threaded|nothread; knobs missed=RATE, outliers=RATE, outlier-size=D, "
          "step=D, step-at=SECONDS, freq=PPM). Give two to capture the same edges through two "

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/pulse.hpp"
@@ -60,6 +61,13 @@ class PulseSource {
     // Returns how many pulses were written into `out` (0 when none are ready).
     virtual std::size_t read(std::span<core::Pulse> out) = 0;
     virtual const SourceInfo& info() const = 0;
+
+    // Integers a source records beside each timestamp, as capture-file columns (the PTP source:
+    // the realtime − PHC offset it applied and that offset's uncertainty). Most have none.
+    virtual std::span<const std::string_view> extra_columns() const { return {}; }
+    // Their values for the pulses the last read() returned, row-major, extra_columns().size()
+    // per pulse.
+    virtual std::span<const std::int64_t> last_extras() const { return {}; }
 };
 
 }  // namespace ppsbench::capture
