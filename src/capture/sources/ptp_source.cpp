@@ -52,8 +52,9 @@ std::string open_error(const std::string& device, int err) {
 
 std::string busy_error(const std::string& what, unsigned channel, const PhcSharing& sharing) {
     return fmt::format(
-        "{}: external-timestamp channel {} is busy{}; stop the other user (often ts2phc: "
-        "'systemctl stop ts2phc') for the measurement, or use another channel (extts=K)",
+        "{}: external-timestamp channel {} is busy{} or, on drivers such as igb, no pin is "
+        "assigned to it; give pin=P to assign one, or stop the other user (often ts2phc: "
+        "'systemctl stop ts2phc') for the measurement",
         what, channel,
         sharing.other_reader.empty() ? "" : fmt::format(" ({} runs)", sharing.other_reader));
 }
