@@ -35,6 +35,8 @@ class GateCommand final : public Command {
         analysis::GateLimits limits;
         double max_ratio = 0;
         std::string max_missed;
+        std::string max_bias;
+        std::string max_bias_growth;
         std::string min_pulses = std::to_string(analysis::GateLimits::default_min_pulses);
         bool force = false;
         AnalysisArguments analysis;
@@ -50,6 +52,12 @@ class GateCommand final : public Command {
             ("max-rms-offset", po::value(&max_rms),
              "fail when chrony's RMS offset at the end exceeds this (e.g. 1us)")
             ("max-missed", po::value(&max_missed), "fail when more pulses were missed")
+            ("max-bias", po::value(&max_bias),
+             "fail when the median bias against a hardware reference (a ptp: path of the same "
+             "two-source run) exceeds this (e.g. 5us)")
+            ("max-bias-growth", po::value(&max_bias_growth),
+             "fail when the median bias grew over the baseline's by more than this, with "
+             "statistical support (e.g. 2us)")
             ("min-pulses", po::value(&min_pulses)->default_value(min_pulses),
              "refuse (exit 2) a run with fewer pulses: below this no limit can be judged")
             ("confidence", po::value(&limits.confidence)->default_value(limits.confidence),
@@ -97,12 +105,19 @@ class GateCommand final : public Command {
         if (vm.count("max-missed") != 0U) {
             limits.max_missed = core::parse_count(max_missed, "--max-missed", 0, core::max_pulses);
         }
+        if (vm.count("max-bias") != 0U) {
+            limits.max_bias_ns = duration_ns(max_bias, "--max-bias");
+        }
+        if (vm.count("max-bias-growth") != 0U) {
+            limits.max_bias_growth_ns = duration_ns(max_bias_growth, "--max-bias-growth");
+        }
         limits.min_pulses = core::parse_count(min_pulses, "--min-pulses", 2, core::max_pulses);
         if (!limits.max_ratio && !limits.max_sigma_ns && !limits.max_p2p_ns &&
-            !limits.max_rms_offset_ns && !limits.max_missed) {
+            !limits.max_rms_offset_ns && !limits.max_missed && !limits.max_bias_ns &&
+            !limits.max_bias_growth_ns) {
             throw core::UsageError(
                 "gate: give at least one limit (--max-ratio, --max-sigma, --max-p2p, "
-                "--max-rms-offset, --max-missed)");
+                "--max-rms-offset, --max-missed, --max-bias, --max-bias-growth)");
         }
         if (!(limits.confidence > 0 && limits.confidence < 1)) {
             throw core::UsageError("--confidence: use a level between 0 and 1, e.g. 0.95");

@@ -62,6 +62,39 @@ GateCheck ratio_check(const RunAnalysis& baseline, const RunAnalysis& current,
     return check;
 }
 
+const Bias& require_bias(const RunAnalysis& run, const char* option) {
+    if (!run.bias || run.bias->pairs == 0) {
+        throw core::UsageError(fmt::format(
+            "gate: {}: {} has no bias against a hardware reference; capture it in a two-source "
+            "run with one, e.g. 'ppsbench run --source ptp:/dev/ptp0 --source pps:/dev/pps0', and "
+            "gate the PPS path's file",
+            option, run.file));
+    }
+    return *run.bias;
+}
+
+GateCheck bias_growth_check(const RunAnalysis& baseline, const RunAnalysis& current, double limit) {
+    const Bias& now = require_bias(current, "--max-bias-growth");
+    const Bias& before = require_bias(baseline, "--max-bias-growth");
+    GateCheck check;
+    check.kind = GateCheck::Kind::bias_growth;
+    check.what = baseline.label;
+    check.bias_median_ns = now.median_ns;
+    check.baseline_bias_median_ns = before.median_ns;
+    check.measured = now.median_ns - before.median_ns;
+    check.limit = limit;
+    check.growth_interval = {now.median_interval.lo - before.median_interval.hi,
+                             now.median_interval.hi - before.median_interval.lo};
+    if (!std::isfinite(check.growth_interval.lo) || !std::isfinite(check.measured)) {
+        throw core::InputError(
+            fmt::format("gate: the bias growth of {} over {} has no confidence interval, so "
+                        "--max-bias-growth cannot be judged; capture longer",
+                        current.file, baseline.file));
+    }
+    check.failed = check.growth_interval.lo > limit;
+    return check;
+}
+
 }  // namespace
 
 bool GateResult::failed() const {
@@ -108,6 +141,17 @@ GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current
         }
         result.checks.push_back(absolute_check(
             current, "chrony RMS offset", static_cast<double>(*end), *limits.max_rms_offset_ns));
+    }
+    if (limits.max_bias_ns) {
+        const Bias& bias = require_bias(current, "--max-bias");
+        result.checks.push_back(
+            absolute_check(current, "median bias", bias.median_ns, *limits.max_bias_ns));
+    }
+    if (limits.max_bias_growth_ns) {
+        if (baseline == nullptr) {
+            throw core::UsageError("gate: --max-bias-growth needs --baseline FILE");
+        }
+        result.checks.push_back(bias_growth_check(*baseline, current, *limits.max_bias_growth_ns));
     }
     if (limits.max_missed) {
         GateCheck check;

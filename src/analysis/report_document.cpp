@@ -18,6 +18,9 @@ RunAnalysis run_from_json(const nlohmann::json& j, const std::string& path) {
     run.label = j.value("label", path);
     run.simulated = j.value("simulated", false);
     run.stats = statistics_from_json(j);
+    if (const auto bias = j.find("bias"); bias != j.end() && bias->is_object()) {
+        run.bias = bias_from_json(*bias);
+    }
     run.warnings.push_back(fmt::format(
         "{}: a saved summary, not a capture: no pulses, so comparisons use the F-interval only",
         path));
@@ -59,6 +62,7 @@ nlohmann::json report_document(const Report& report) {
         nlohmann::json j = {{"label", run.label}, {"file", run.file}, {"simulated", run.simulated}};
         j.update(statistics_json(run.stats));
         j["chrony"] = run.chrony ? nlohmann::json(*run.chrony) : nlohmann::json(nullptr);
+        j["bias"] = run.bias ? to_json(*run.bias) : nlohmann::json(nullptr);
         j["system"] = run.meta.contains("system") ? run.meta["system"] : nlohmann::json(nullptr);
         j["warnings"] = run.warnings;
         list.push_back(std::move(j));

@@ -38,6 +38,8 @@ std::string check_name(const GateCheck& check) {
             return fmt::format("σ ratio vs {} ≤ {:.2f}", check.what, check.limit);
         case GateCheck::Kind::missed:
             return fmt::format("missed pulses ≤ {:.0f}", check.limit);
+        case GateCheck::Kind::bias_growth:
+            return fmt::format("median bias growth vs {} ≤ {}", check.what, format_ns(check.limit));
         case GateCheck::Kind::absolute:
             break;
     }
@@ -50,6 +52,18 @@ std::string check_message(const GateCheck& check) {
             return ratio_message(check);
         case GateCheck::Kind::missed:
             return fmt::format("{:.0f} missed pulses, limit {:.0f}", check.measured, check.limit);
+        case GateCheck::Kind::bias_growth:
+            return fmt::format(
+                "median bias {} vs baseline {}: growth {}, 95 % CI {} to {}; {}",
+                format_ns(check.bias_median_ns, true),
+                format_ns(check.baseline_bias_median_ns, true), format_ns(check.measured, true),
+                format_ns(check.growth_interval.lo, true),
+                format_ns(check.growth_interval.hi, true),
+                check.failed ? fmt::format("the lower bound is above {}: a regression",
+                                           format_ns(check.limit))
+                : check.measured > check.limit
+                    ? std::string("above the limit but not statistically supported: pass")
+                    : std::string("pass"));
         case GateCheck::Kind::absolute:
             break;
     }

@@ -161,9 +161,11 @@ DualRunOutcome execute_dual_run(const RunOptions& options, const std::array<std:
         for (std::size_t i = 0; i < 2; ++i) {
             const auto& info = paths[i].source->info();
             store::RunMeta meta = make_run_metadata(run, info);
-            meta.dual = store::DualLink{.path = i == 0 ? "A" : "B",
-                                        .peer_source = specs[1 - i],
-                                        .peer_file = outputs[1 - i]};
+            meta.dual = store::DualLink{
+                .path = i == 0 ? "A" : "B",
+                .peer_source = specs[1 - i],
+                .peer_file = outputs[1 - i],
+                .peer_is_reference = paths[1 - i].source->info().hardware_reference};
             if (info.clock == core::ClockId::monotonic) {
                 paths[i].writer = std::make_unique<store::CaptureWriter>(
                     outputs[i], meta, options.overwrite,

@@ -15,6 +15,10 @@ struct GateLimits {
     std::optional<double> max_p2p_ns;         // absolute
     std::optional<double> max_rms_offset_ns;  // chrony's RMS offset at the end of the run
     std::optional<std::uint64_t> max_missed;  // missed pulses
+    // Bias against a hardware reference (analysis/bias.hpp): the median lateness, absolute,
+    // and its growth over the baseline's (a kernel that made the PPS path later).
+    std::optional<double> max_bias_ns;
+    std::optional<double> max_bias_growth_ns;
     double confidence = 0.95;
     // Fewer pulses than this in either run is bad input, not a pass. 100 is the smallest count
     // at which the 95 % F-interval of σ(a)/σ(b) for two equal runs (×/÷ exp(1.96·√(2/(2·99))),
@@ -26,7 +30,7 @@ struct GateLimits {
 
 // One rule applied to the run, as numbers; the rendering layer words it (render/gate_text.hpp).
 struct GateCheck {
-    enum class Kind { sigma_ratio, absolute, missed };
+    enum class Kind { sigma_ratio, absolute, missed, bias_growth };
     Kind kind = Kind::absolute;
     std::string what;  // absolute: "σ", "peak-to-peak", "chrony RMS offset"; ratio: the baseline
     double measured = 0;  // ns for absolute limits, pulses for missed, the ratio for sigma_ratio
@@ -36,6 +40,11 @@ struct GateCheck {
     SigmaRatio ratio;
     double sigma_ns = 0;
     double baseline_sigma_ns = 0;
+    // bias_growth only: the growth's conservative interval (current median's interval minus
+    // the baseline median's), and both medians.
+    stats::Interval growth_interval;
+    double bias_median_ns = 0;
+    double baseline_bias_median_ns = 0;
 };
 
 struct GateResult {
@@ -50,7 +59,9 @@ struct GateResult {
 // regression fails on an hour of pulses. A gate never passes on data it cannot judge: it throws
 // core::InputError (exit 2, with the reason) when a run has fewer than `min_pulses` pulses,
 // when a figure a limit needs is not a number (a baseline summary without σ, a σ of one
-// pulse), or when the σ ratio has no confidence interval; core::UsageError when a limit needs
+// pulse), or when the σ ratio has no confidence interval; the bias growth, like the ratio,
+// fails only when the low end of its interval (current median's low bound minus the baseline
+// median's high bound) is above the limit; core::UsageError when a limit needs
 // data the runs do not have (no chrony samples for --max-rms-offset).
 GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current,
                          const GateLimits& limits);

@@ -32,6 +32,9 @@ struct SourceInfo {
     // Pulses come from this host's hardware, so its kernel configuration and chronyd bear on
     // them: a run records the system fingerprint and samples chronyd unless told otherwise.
     bool host_hardware = false;
+    // Timestamps latched by hardware at the edge itself (a PHC's event pin): in a two-source
+    // run the other path's lateness (bias) is measured against this one.
+    bool hardware_reference = false;
     // The PPS device node read ("/dev/pps0"), empty for other sources: the fingerprint,
     // chrony's refclock lookup and the no-pulse hint name it.
     std::string pps_device;

@@ -180,6 +180,7 @@ PtpSource::PtpSource(std::string spec, const PtpSpec& where, const SourceOptions
     info_.period = options.period;
     info_.paced = true;
     info_.host_hardware = true;
+    info_.hardware_reference = true;
     const std::string& dev = where.device;
     const auto fail = [](std::string message) { throw core::InputError(message); };
 
