@@ -17,7 +17,8 @@ void add_analysis_options(po::options_description& options, AnalysisArguments& a
          "nominal pulse period, overriding the one recorded in the file (e.g. 100ms)")
         ("detrend", po::value(&arguments.detrend)->default_value(arguments.detrend),
          "degree of the fit removed for detrended residuals: 1 (line) or 2 (quadratic)")
-        ("outlier-k", po::value(&arguments.outlier_k)->default_value(arguments.outlier_k),
+        ("outlier-k", po::value(&arguments.outlier_k)
+             ->default_value(arguments.outlier_k, human_default(arguments.outlier_k)),
          "flag |x − median| > k·robust σ as an outlier (flagged, never dropped)")
         ("bin-width", po::value(&arguments.bin_width),
          "histogram bin width (default: Freedman–Diaconis)");

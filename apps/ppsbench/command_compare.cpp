@@ -33,16 +33,17 @@ class CompareCommand final : public Command {
         options.add_options()
             ("baseline,b", po::value(&baseline_path)->required(),
              "the run the others are compared with (capture file or saved JSON summary)")
-            ("file", po::value(&files)->multitoken(), "the runs to compare (positional)")
             ("format,f", po::value(&format)->default_value(format), render::format_names().c_str())
             ("metrics,m", po::value(&metrics)->default_value(metrics),
              ("columns, comma-separated (chrony's RMS offset is left out when no run has it): " +
               analysis::metric_names()).c_str())
-            ("confidence", po::value(&confidence)->default_value(confidence),
+            ("confidence", po::value(&confidence)->default_value(confidence, human_default(confidence)),
              "confidence level of the σ-ratio intervals");
         // clang-format on
         add_analysis_options(options, analysis);
         add_output_file_options(options, outputs);
+        po::options_description hidden;
+        hidden.add_options()("file", po::value(&files)->multitoken());
         po::positional_options_description positional;
         positional.add("file", -1);
         po::variables_map vm;
@@ -50,12 +51,12 @@ class CompareCommand final : public Command {
                            "Prints one row per run, like the write-up's tables, then each run's "
                            "σ as a ratio to the baseline with its confidence interval and a "
                            "verdict: 'not noise' only when the interval excludes 1.",
-                           args, options, positional, vm)) {
+                           args, options, positional, vm, hidden)) {
             return 0;
         }
         if (files.empty()) {
             throw core::UsageError(
-                "compare: name the runs to compare after the baseline, e.g. 'ppsbench compare "
+                "name the runs to compare after the baseline, e.g. 'ppsbench compare "
                 "--baseline stock.csv rt.csv'");
         }
         if (!(confidence > 0 && confidence < 1)) {
@@ -63,6 +64,7 @@ class CompareCommand final : public Command {
         }
         check_output_files(outputs);
         const auto renderer = render::make_renderer(format);
+        auto columns = analysis::parse_metrics(metrics);  // a typo fails before files are read
         auto settings = to_settings(analysis, vm);
         settings.keep_series = true;  // the bootstrap resamples the pulses
         std::vector<analysis::RunAnalysis> runs = analysis::load_runs(baseline_path, settings);
@@ -75,7 +77,6 @@ class CompareCommand final : public Command {
                 runs.push_back(std::move(run));
             }
         }
-        auto columns = analysis::parse_metrics(metrics);
         if (vm["metrics"].defaulted() && !runs.front().chrony) {
             columns.erase(columns.begin());  // no chrony data: drop the empty RMS offset column
         }

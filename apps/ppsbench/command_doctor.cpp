@@ -6,6 +6,7 @@
 #include "options.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/suggest.hpp"
 #include "ppsbench/sysinfo/diagnose.hpp"
 #include "ppsbench/sysinfo/doctor_text.hpp"
 #include "ppsbench/sysinfo/fingerprint.hpp"
@@ -15,7 +16,8 @@ namespace ppsbench::app {
 namespace {
 
 constexpr std::string_view kUsage =
-    "ppsbench doctor [DEVICE] [--sysroot DIR] [--format text|json] [--pulse-wait DURATION]";
+    "ppsbench doctor [DEVICE] [--sysroot DIR] [--format text|json]\n"
+    "                       [--pulse-wait DURATION]";
 
 constexpr std::string_view kDescription =
     "Check what costs PPS timestamp accuracy on this system and say how to fix it.\n"
@@ -53,21 +55,22 @@ class DoctorCommand final : public Command {
         std::string pulse_wait;
         po::options_description options("Options");
         options.add_options()  //
-            ("device", po::value(&device), "PPS device, e.g. /dev/pps0 (default: first found)")(
-                "sysroot", po::value(&sysroot)->default_value("/"),
-                "read /proc and /sys under DIR instead of / (a copied tree, a mounted image)")(
+            ("sysroot", po::value(&sysroot)->default_value("/"),
+             "read /proc and /sys under DIR instead of / (a copied tree, a mounted image)")(
                 "format", po::value(&format)->default_value("text"), "output: text or json")(
                 "pulse-wait", po::value(&pulse_wait)->default_value("1.2s"),
                 "time between the two reads of the pulse check; 0 skips it");
+        po::options_description hidden;
+        hidden.add_options()("device", po::value(&device));
         po::positional_options_description positional;
         positional.add("device", 1);
         po::variables_map vm;
-        if (!parse_options(name(), kUsage, kDescription, args, options, positional, vm)) {
+        if (!parse_options(name(), kUsage, kDescription, args, options, positional, vm, hidden)) {
             return 0;
         }
         if (format != "text" && format != "json") {
-            throw core::UsageError(
-                fmt::format("ppsbench doctor: --format must be text or json, not '{}'", format));
+            throw core::UsageError(fmt::format("--format {}: use text or json{}", format,
+                                               core::did_you_mean(format, {"text", "json"})));
         }
         sysinfo::FingerprintOptions fingerprint_options;
         fingerprint_options.sysroot = sysroot;
@@ -84,10 +87,10 @@ class DoctorCommand final : public Command {
             std::filesystem::path(sysroot).lexically_normal() != std::filesystem::path("/");
         std::error_code ec;
         if (!std::filesystem::is_directory(fingerprint_options.sysroot, ec)) {
-            throw core::UsageError(fmt::format(
-                "ppsbench doctor: --sysroot '{}' is not a directory; give the root of a "
-                "system tree",
-                sysroot));
+            throw core::UsageError(
+                fmt::format("--sysroot '{}' is not a directory; give the root of a "
+                            "system tree",
+                            sysroot));
         }
 
         const auto fingerprint = sysinfo::read_fingerprint(fingerprint_options);

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <iostream>
 #include <sstream>
+#include <tuple>
 
 #include "analysis_options.hpp"
 #include "command.hpp"
@@ -35,7 +36,7 @@ class GateCommand final : public Command {
         analysis::GateLimits limits;
         double max_ratio = 0;
         std::string max_missed;
-        std::string max_bias;
+        std::vector<std::string> maxima;
         std::string max_bias_growth;
         std::string min_pulses = std::to_string(analysis::GateLimits::default_min_pulses);
         bool force = false;
@@ -44,7 +45,6 @@ class GateCommand final : public Command {
         options.add_options()
             ("baseline,b", po::value(&baseline_path),
              "reference run: a capture file or a JSON summary from 'report --format json'")
-            ("current", po::value(&files)->multitoken(), "the run to check (positional)")
             ("max-ratio", po::value(&max_ratio),
              "fail when σ/σ(baseline) exceeds this with statistical support (e.g. 1.25)")
             ("max-sigma", po::value(&max_sigma), "fail when σ exceeds this (e.g. 3us)")
@@ -52,20 +52,25 @@ class GateCommand final : public Command {
             ("max-rms-offset", po::value(&max_rms),
              "fail when chrony's RMS offset at the end exceeds this (e.g. 1us)")
             ("max-missed", po::value(&max_missed), "fail when more pulses were missed")
-            ("max-bias", po::value(&max_bias),
-             "fail when the median bias against a hardware reference (a ptp: path of the same "
-             "two-source run) exceeds this (e.g. 5us)")
+            ("max", po::value(&maxima)->composing(),
+             "METRIC=LIMIT: fail when any figure of the metric registry exceeds the limit "
+             "(repeatable; e.g. p99=10us, detrended_sigma=2us, outliers=5; keys as for report "
+             "--metrics)")
             ("max-bias-growth", po::value(&max_bias_growth),
-             "fail when the median bias grew over the baseline's by more than this, with "
-             "statistical support (e.g. 2us)")
+             "fail when the median bias against a hardware reference (a ptp: path of the same "
+             "two-source run) grew over the baseline's by more than this, with statistical "
+             "support (e.g. 2us); an absolute limit is --max bias_median=5us")
             ("min-pulses", po::value(&min_pulses)->default_value(min_pulses),
              "refuse (exit 2) a run with fewer pulses: below this no limit can be judged")
-            ("confidence", po::value(&limits.confidence)->default_value(limits.confidence),
+            ("confidence", po::value(&limits.confidence)
+                 ->default_value(limits.confidence, human_default(limits.confidence)),
              "confidence level for the ratio rule")
             ("junit", po::value(&junit), "also write the checks as JUnit XML to this file")
             ("force", po::bool_switch(&force), "overwrite an existing --junit file");
         // clang-format on
         add_analysis_options(options, analysis);
+        po::options_description hidden;
+        hidden.add_options()("current", po::value(&files)->multitoken());
         po::positional_options_description positional;
         positional.add("current", -1);
         po::variables_map vm;
@@ -76,12 +81,12 @@ class GateCommand final : public Command {
                 "(the lower bound of the σ ratio's confidence interval is above it), so an "
                 "unchanged but noisy kernel does not fail CI.\nExit status: 0 pass, 1 "
                 "regression, 2 bad input.",
-                args, options, positional, vm)) {
+                args, options, positional, vm, hidden)) {
             return 0;
         }
         if (files.size() != 1) {
             throw core::UsageError(
-                "gate: name exactly one current run, e.g. 'ppsbench gate --baseline stock.csv "
+                "name exactly one current run, e.g. 'ppsbench gate --baseline stock.csv "
                 "rt.csv --max-ratio 1.25'");
         }
         if (vm.count("max-ratio") != 0U) {
@@ -90,40 +95,39 @@ class GateCommand final : public Command {
             }
             limits.max_ratio = max_ratio;
         }
-        const auto duration_ns = [](const std::string& text, const char* option) {
-            return static_cast<double>(core::parse_duration(text, option).count());
-        };
-        if (vm.count("max-sigma") != 0U) {
-            limits.max_sigma_ns = duration_ns(max_sigma, "--max-sigma");
+        // The shorthands are registry limits with the words the verdict has always used.
+        const std::tuple<const char*, const char*, const std::string*, const char*> shorthands[] = {
+            {"max-sigma", "sigma", &max_sigma, "σ"},
+            {"max-p2p", "p2p", &max_p2p, "peak-to-peak"},
+            {"max-rms-offset", "rms_offset", &max_rms, "chrony RMS offset"},
+            {"max-missed", "missed", &max_missed, "missed pulses"}};
+        for (const auto& [option, key, value, what] : shorthands) {
+            if (vm.count(option) != 0U) {
+                limits.maxima.push_back(
+                    analysis::metric_limit(key, *value, std::string("--") + option, what));
+            }
         }
-        if (vm.count("max-p2p") != 0U) {
-            limits.max_p2p_ns = duration_ns(max_p2p, "--max-p2p");
-        }
-        if (vm.count("max-rms-offset") != 0U) {
-            limits.max_rms_offset_ns = duration_ns(max_rms, "--max-rms-offset");
-        }
-        if (vm.count("max-missed") != 0U) {
-            limits.max_missed = core::parse_count(max_missed, "--max-missed", 0, core::max_pulses);
-        }
-        if (vm.count("max-bias") != 0U) {
-            limits.max_bias_ns = duration_ns(max_bias, "--max-bias");
+        for (const auto& text : maxima) {
+            limits.maxima.push_back(analysis::parse_metric_limit(text, "--max"));
         }
         if (vm.count("max-bias-growth") != 0U) {
-            limits.max_bias_growth_ns = duration_ns(max_bias_growth, "--max-bias-growth");
+            limits.max_bias_growth_ns = static_cast<double>(
+                core::parse_duration(max_bias_growth, "--max-bias-growth").count());
         }
         limits.min_pulses = core::parse_count(min_pulses, "--min-pulses", 2, core::max_pulses);
-        if (!limits.max_ratio && !limits.max_sigma_ns && !limits.max_p2p_ns &&
-            !limits.max_rms_offset_ns && !limits.max_missed && !limits.max_bias_ns &&
-            !limits.max_bias_growth_ns) {
+        if (!limits.max_ratio && limits.maxima.empty() && !limits.max_bias_growth_ns) {
             throw core::UsageError(
-                "gate: give at least one limit (--max-ratio, --max-sigma, --max-p2p, "
-                "--max-rms-offset, --max-missed, --max-bias, --max-bias-growth)");
+                "give at least one limit (--max-ratio, --max-sigma, --max-p2p, "
+                "--max-rms-offset, --max-missed, --max METRIC=LIMIT, --max-bias-growth)");
+        }
+        if (limits.max_bias_growth_ns && baseline_path.empty()) {
+            throw core::UsageError("--max-bias-growth needs --baseline FILE");
         }
         if (!(limits.confidence > 0 && limits.confidence < 1)) {
             throw core::UsageError("--confidence: use a level between 0 and 1, e.g. 0.95");
         }
         if (limits.max_ratio && baseline_path.empty()) {
-            throw core::UsageError("gate: --max-ratio needs --baseline FILE");
+            throw core::UsageError("--max-ratio needs --baseline FILE");
         }
         if (!junit.empty()) {
             check_output_path(junit, "--junit", force);
@@ -136,7 +140,7 @@ class GateCommand final : public Command {
             baseline = analysis::load_runs(baseline_path, settings);
         }
         if (current.size() != 1 || baseline.size() > 1) {
-            throw core::UsageError("gate: the baseline and the current run must be one run each");
+            throw core::UsageError("the baseline and the current run must be one run each");
         }
         print_warnings(current);
         print_warnings(baseline);

@@ -10,6 +10,7 @@
 #include "options.hpp"
 #include "ppsbench/chrony/logs.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/suggest.hpp"
 #include "ppsbench/import/capture_import.hpp"
 #include "ppsbench/import/file_kind.hpp"
 #include "ppsbench/import/input.hpp"
@@ -40,7 +41,7 @@ void read_all(const std::vector<std::string>& files, import::FileKind kind, Read
     std::size_t stdin_uses = 0;
     for (const auto& path : files) {
         if (path == "-" && ++stdin_uses > 1) {
-            throw core::UsageError("import: '-' (standard input) can be named only once");
+            throw core::UsageError("'-' (standard input) can be named only once");
         }
         import::Input input(path);
         import::require_kind(input.head(), kind, input.name());
@@ -178,11 +179,6 @@ class ImportCommand final : public Command {
         int logbanner = 0;
         // clang-format off
         options.add_options()
-            ("format", po::value(&format),
-             "chrony-refclocks, chrony-tracking, ppstest or ntp-peerstats (positional)")
-            ("file", po::value(&files)->multitoken(),
-             "the files, in order (rotated logs oldest first; .gz read as is; - for stdin) "
-             "(positional)")
             ("output,o", po::value(&output),
              "file to write: a capture file (required), or CSV (chrony-tracking; default stdout)")
             ("force", "overwrite the output file")
@@ -198,6 +194,9 @@ class ImportCommand final : public Command {
              "ntp-peerstats: the peer to import (default: the one 127.127.22.u PPS peer)")
             ("strict", "stop at the first line that is not this format's instead of skipping it");
         // clang-format on
+        po::options_description hidden;
+        // The positionals: named in the usage line, not listed as options.
+        hidden.add_options()("format", po::value(&format))("file", po::value(&files)->multitoken());
         po::positional_options_description positional;
         positional.add("format", 1).add("file", -1);
         po::variables_map vm;
@@ -213,12 +212,12 @@ class ImportCommand final : public Command {
                            "offsets; all three write a capture file for 'ppsbench report'. "
                            "chrony-tracking prints chrony's offset and RMS offset series as CSV, "
                            "the RMS rebuilt per chronyd process.",
-                           args, options, positional, vm)) {
+                           args, options, positional, vm, hidden)) {
             return 0;
         }
         if (files.empty()) {
             throw core::UsageError(
-                "import: name the format and the files, e.g. 'ppsbench import chrony-refclocks "
+                "name the format and the files, e.g. 'ppsbench import chrony-refclocks "
                 "/var/log/chrony/refclocks.log -o run.csv'");
         }
         const bool force = vm.count("force") != 0U;
@@ -233,7 +232,7 @@ class ImportCommand final : public Command {
                 o.offset = chrony::RefclockOffset::cooked;
             } else {
                 throw core::UsageError(
-                    fmt::format("import: --offset '{}' is neither raw nor cooked", offset));
+                    fmt::format("--offset '{}' is neither raw nor cooked", offset));
             }
             return import_refclocks(files, output, force, o);
         }
@@ -258,9 +257,11 @@ class ImportCommand final : public Command {
             return import_capture(reader.finish(), output, force);
         }
         throw core::UsageError(fmt::format(
-            "import: unknown format '{}'; use chrony-refclocks, chrony-tracking, ppstest or "
+            "unknown format '{}'{}; use chrony-refclocks, chrony-tracking, ppstest or "
             "ntp-peerstats",
-            format));
+            format,
+            core::did_you_mean(
+                format, {"chrony-refclocks", "chrony-tracking", "ppstest", "ntp-peerstats"})));
     }
 };
 

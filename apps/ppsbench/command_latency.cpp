@@ -59,8 +59,9 @@ class LatencyCommand final : public Command {
         po::variables_map vm;
         if (!parse_options(
                 "latency",
-                "ppsbench latency --drive CHIP:LINE --sense gpio:CHIP:LINE|pps:/dev/ppsN "
-                "[--interval 10ms] [--count N | --duration D] [OPTIONS]",
+                "ppsbench latency --drive CHIP:LINE --sense gpio:CHIP:LINE|pps:/dev/ppsN\n"
+                "                        [--interval 10ms] [--count N | --duration D] "
+                "[OPTIONS]",
                 "With a jumper wire from an output GPIO to an input, toggles the output and, "
                 "for every edge, records the time just before the output was set, the kernel's "
                 "timestamp of the edge, and the time ppsbench woke up. Prints the distributions "
@@ -73,11 +74,11 @@ class LatencyCommand final : public Command {
         histogram = vm.count("no-histogram") == 0U;
         if (latency.drive_spec.empty() || latency.sense_spec.empty()) {
             throw core::UsageError(
-                "latency: give --drive CHIP:LINE and --sense gpio:CHIP:LINE or pps:/dev/ppsN, "
+                "give --drive CHIP:LINE and --sense gpio:CHIP:LINE or pps:/dev/ppsN, "
                 "e.g. --drive gpiochip0:17 --sense gpio:gpiochip0:27");
         }
         if (vm.count("duration") != 0U && vm.count("count") != 0U) {
-            throw core::UsageError("latency: give --duration or --count, not both");
+            throw core::UsageError("give --duration or --count, not both");
         }
         latency.limits.interval = core::parse_duration(interval, "--interval");
         if (vm.count("duration") != 0U) {

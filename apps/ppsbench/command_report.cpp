@@ -1,5 +1,6 @@
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "analysis_options.hpp"
 #include "command.hpp"
@@ -47,7 +48,6 @@ class ReportCommand final : public Command {
         AnalysisArguments analysis;
         // clang-format off
         options.add_options()
-            ("file", po::value(&files)->multitoken(), "capture files (positional)")
             ("format,f", po::value(&format)->default_value(format),
              (render::format_names() + " (json: the documented ppsbench.report/1 schema)").c_str())
             ("metrics,m", po::value(&metrics),
@@ -58,6 +58,8 @@ class ReportCommand final : public Command {
         // clang-format on
         add_analysis_options(options, analysis);
         add_output_file_options(options, outputs);
+        po::options_description hidden;
+        hidden.add_options()("file", po::value(&files)->multitoken());
         po::positional_options_description positional;
         positional.add("file", -1);
         po::variables_map vm;
@@ -65,12 +67,12 @@ class ReportCommand final : public Command {
                            "Reads capture files and prints one row per run: pulses, missed "
                            "pulses, and the mean, σ, peak-to-peak, RMS and p99 of the phase "
                            "offset (docs/metrics.md).",
-                           args, options, positional, vm)) {
+                           args, options, positional, vm, hidden)) {
             return 0;
         }
         if (files.empty()) {
             throw core::UsageError(
-                "report: name at least one capture file, e.g. 'ppsbench report stock.csv'");
+                "name at least one capture file, e.g. 'ppsbench report stock.csv'");
         }
         check_output_files(outputs);
         if (histogram && format == "csv") {
@@ -79,8 +81,13 @@ class ReportCommand final : public Command {
                 "or text for the chart");
         }
         const auto renderer = render::make_renderer(format);
+        // A mistyped metric fails before any file is read.
+        std::optional<std::vector<analysis::Metric>> chosen;
+        if (vm.count("metrics") != 0U) {
+            chosen = analysis::parse_metrics(metrics);
+        }
         auto settings = to_settings(analysis, vm);
-        settings.keep_series = outputs.wants_series();
+        settings.keep_series = outputs.wants_series() || histogram;  // shared bins need them
         const auto report = analysis::load_report(files, settings);
         const auto& runs = report.runs;
         print_warnings(runs);
@@ -88,9 +95,8 @@ class ReportCommand final : public Command {
         if (verbose) {
             tables = render::detail_tables(runs);
         } else {
-            tables.push_back(render::runs_table(runs, vm.count("metrics") != 0U
-                                                          ? analysis::parse_metrics(metrics)
-                                                          : render::default_metrics(runs)));
+            tables.push_back(
+                render::runs_table(runs, chosen ? *chosen : render::default_metrics(runs)));
             if (auto chrony = render::chrony_table(runs)) {
                 tables.push_back(std::move(*chrony));
             }
@@ -108,7 +114,10 @@ class ReportCommand final : public Command {
             renderer->render_report(report, tables, std::cout);
         }
         if (histogram && format != "json") {
-            std::cout << "\n" << render::ascii_histograms(runs);
+            // Fenced in Markdown: GitHub would otherwise run the bars into one paragraph.
+            const bool markdown = format == "markdown" || format == "md";
+            std::cout << (markdown ? "\n```text\n" : "\n") << render::ascii_histograms(runs)
+                      << (markdown ? "```\n" : "");
         }
         write_output_files(outputs, runs);
         return 0;

@@ -89,21 +89,22 @@ class RunCommand final : public Command {
                 "run", "ppsbench run [--source SPEC] [--duration D | --count N] [OPTIONS]",
                 "Capture pulses into a capture file (CSV with a JSON metadata header; "
                 "docs/capture-file.md), then print the run's summary.\nWithout --duration or "
-                "--count a device runs until Ctrl-C; a simulation makes 1 h of pulses.\n"
-                "Ctrl-C or SIGTERM stops cleanly: every pulse captured so far is kept.",
+                "--count a device runs until Ctrl-C; a simulation makes an hour of pulses.\n"
+                "Ctrl-C or SIGTERM stops cleanly: every pulse captured so far is kept.\n\n" +
+                    std::string(source_specs_help),
                 args, options, {}, vm)) {
             return 0;
         }
         run.command_line = args;
         if (source.specs.size() > 2) {
             throw core::UsageError(fmt::format(
-                "run: {} --source options; give one, or two to compare two paths of one edge",
+                "{} --source options; give one, or two to compare two paths of one edge",
                 source.specs.size()));
         }
         run.source_spec = source.spec();
         run.source = to_source_options(source, vm);
         if (vm.count("duration") != 0U && vm.count("count") != 0U) {
-            throw core::UsageError("run: give --duration or --count, not both");
+            throw core::UsageError("give --duration or --count, not both");
         }
         if (vm.count("duration") != 0U) {
             run.limits.duration = core::parse_duration(duration, "--duration");
@@ -167,7 +168,7 @@ class RunCommand final : public Command {
         if (vm.count("rotate") != 0U) {
             run.rotate = core::parse_duration(rotate, "--rotate");
             if (source.specs.size() == 2) {
-                throw core::UsageError("run: --rotate follows one source; give one --source");
+                throw core::UsageError("--rotate follows one source; give one --source");
             }
             if (run.output_path.empty()) {
                 run.output_path = "ppsbench-%Y%m%dT%H%M%SZ.csv";
@@ -189,7 +190,7 @@ class RunCommand final : public Command {
                 live.interval = live.progress_interval;  // the "last interval" of the lines
             }
             if (source.specs.size() == 2) {
-                throw core::UsageError("run: --prometheus follows one source; give one --source");
+                throw core::UsageError("--prometheus follows one source; give one --source");
             }
             run.live = live;
         }

@@ -1,15 +1,19 @@
 #include "output_files.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "output_path.hpp"
 #include "ppsbench/analysis/plot_data.hpp"
+#include "ppsbench/analysis/stability_plot_data.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/render/prometheus_export.hpp"
+#include "ppsbench/render/stability_plot.hpp"
 #include "ppsbench/render/svg_plot.hpp"
 
 namespace ppsbench::app {
@@ -37,25 +41,47 @@ void write_file_atomically(const std::string& path, const std::string& text, con
     }
 }
 
+namespace {
+
+// Boost notifier for --plot and --plot-stability.
+auto svg_name(const char* option) {
+    return [option](const std::string& path) {
+        if (!path.ends_with(".svg")) {
+            throw core::UsageError(fmt::format(
+                "{} {}: plots are written as SVG; name the file {}.svg (rsvg-convert or a "
+                "browser turns it into PNG)",
+                option, path, std::filesystem::path(path).replace_extension().string()));
+        }
+    };
+}
+
+}  // namespace
+
 void add_output_file_options(po::options_description& options, OutputFiles& outputs) {
     // clang-format off
     options.add_options()
-        ("plot", po::value(&outputs.plot),
-         "write an SVG plot: offset histograms on a shared axis and the offset time series")
+        ("plot", po::value(&outputs.plot)->notifier(svg_name("--plot")),
+         "write an SVG plot (FILE.svg): offset histograms on a shared axis and the offset "
+         "time series")
+        ("plot-log-counts", po::bool_switch(&outputs.plot_log_counts),
+         "--plot's histogram on a log axis, so tails of a few pulses show")
+        ("plot-stability",
+         po::value(&outputs.stability_plot)->notifier(svg_name("--plot-stability")),
+         "write an SVG plot (FILE.svg) of ADEV, MDEV and TDEV against τ on log-log axes, one "
+         "line per run, with the white PM, flicker PM and white FM slopes")
         ("prometheus", po::value(&outputs.prometheus),
          "write the figures in Prometheus text format (node_exporter textfile collector)")
-        ("force", po::bool_switch(&outputs.force), "overwrite existing --plot/--prometheus files");
+        ("force", po::bool_switch(&outputs.force), "overwrite existing --plot/--plot-stability/--prometheus files");
     // clang-format on
 }
 
 void check_output_files(const OutputFiles& outputs) {
+    // The .svg names were checked by svg_name() while the options were parsed.
     if (!outputs.plot.empty()) {
-        if (!outputs.plot.ends_with(".svg")) {
-            throw core::UsageError(fmt::format(
-                "--plot {}: the plot is an SVG image; name the file .svg, e.g. --plot jitter.svg",
-                outputs.plot));
-        }
         check_output_path(outputs.plot, "--plot", outputs.force);
+    }
+    if (!outputs.stability_plot.empty()) {
+        check_output_path(outputs.stability_plot, "--plot-stability", outputs.force);
     }
     if (!outputs.prometheus.empty()) {
         check_output_path(outputs.prometheus, "--prometheus", outputs.force);
@@ -66,8 +92,24 @@ void write_output_files(const OutputFiles& outputs,
                         const std::vector<analysis::RunAnalysis>& runs) {
     if (!outputs.plot.empty()) {
         std::ostringstream svg;
-        render::write_svg_plot(analysis::make_plot(runs), svg);
+        auto plot = analysis::make_plot(runs);
+        plot.log_counts = outputs.plot_log_counts;
+        render::write_svg_plot(plot, svg);
         write_file_atomically(outputs.plot, svg.str(), "--plot");
+    }
+    if (!outputs.stability_plot.empty()) {
+        const auto plot = analysis::make_stability_plot(runs);
+        const bool any = std::any_of(plot.runs.begin(), plot.runs.end(),
+                                     [](const auto& curve) { return !curve.tau_s.empty(); });
+        if (!any) {
+            throw core::InputError(fmt::format(
+                "--plot-stability {}: no run is long enough for a stability figure (it needs "
+                "at least 3 pulses); capture longer",
+                outputs.stability_plot));
+        }
+        std::ostringstream svg;
+        render::write_stability_svg(plot, svg);
+        write_file_atomically(outputs.stability_plot, svg.str(), "--plot-stability");
     }
     if (!outputs.prometheus.empty()) {
         std::ostringstream text;

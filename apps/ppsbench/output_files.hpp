@@ -8,14 +8,18 @@
 
 namespace ppsbench::app {
 
-// Files report and compare can write besides the table: an SVG plot and Prometheus metrics.
+// Files report and compare can write besides the table: SVG plots and Prometheus metrics.
 struct OutputFiles {
-    std::string plot;        // --plot FILE.svg
+    std::string plot;            // --plot FILE.svg
+    std::string stability_plot;  // --plot-stability FILE.svg
+    bool plot_log_counts = false;
     std::string prometheus;  // --prometheus FILE.prom
     bool force = false;      // --force: overwrite them
     bool wants_series() const { return !plot.empty(); }
 };
 
+// A plot name that does not end in .svg is refused while the options are parsed, before any
+// work: the plots are SVG only, and 'p.png' holding SVG would mislead every viewer.
 void add_output_file_options(po::options_description& options, OutputFiles& outputs);
 // Before any work: each named file can be created (output_path.hpp), --plot names an .svg.
 void check_output_files(const OutputFiles& outputs);

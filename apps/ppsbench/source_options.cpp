@@ -9,24 +9,29 @@
 
 namespace ppsbench::app {
 
+const char* const source_specs_help =
+    "Sources (--source SPEC):\n"
+    "  pps:/dev/ppsN           RFC 2783 PPS device\n"
+    "  gpio:CHIP:LINE          edge events of a GPIO line (libgpiod), e.g.\n"
+    "                          gpio:gpiochip0:17 (monotonic clock: detrended figures)\n"
+    "  ptp:/dev/ptpN[,extts=K][,pin=P]\n"
+    "                          a PTP hardware clock's external timestamps (channel K,\n"
+    "                          pin P assigned for the run and restored), moved to\n"
+    "                          CLOCK_REALTIME: the hardware reference for a PPS bias\n"
+    "  replay:FILE             a capture file played back\n"
+    "  sim:MODEL[,KNOB=V...]   simulated pulses (SIMULATED in every report); MODEL is\n"
+    "                          hardirq, threaded or nothread; knobs: missed=RATE,\n"
+    "                          outliers=RATE, outlier-size=D, step=D,\n"
+    "                          step-at=SECONDS, freq=PPM";
+
 void add_source_options(po::options_description& options, SourceArguments& source) {
     // clang-format off
     options.add_options()
         ("source,s",
          po::value(&source.specs)->default_value(source.specs, "pps:/dev/pps0")->multitoken()
              ->composing(),
-         // One paragraph, no hand-made line breaks: Boost wraps it cleanly in --help, and
-         // help2man turns it into one paragraph of the man page (dist/man/).
-         "where pulses come from: pps:/dev/ppsN (RFC 2783 PPS device), gpio:CHIP:LINE (edge "
-         "events of a GPIO line via libgpiod, e.g. gpio:gpiochip0:17; monotonic clock, "
-         "detrended figures), ptp:/dev/ptpN[,extts=K][,pin=P] (a PTP hardware clock's external "
-         "timestamps on channel K, pin P assigned for the run and restored; moved to "
-         "CLOCK_REALTIME by the kernel's cross-timestamps: the hardware reference for a PPS "
-         "path's bias), replay:FILE (a capture file played back) or "
-         "sim:MODEL[,KNOB=V...] (simulated pulses, SIMULATED in every report; MODEL "
-         "hardirq|threaded|nothread; knobs missed=RATE, outliers=RATE, outlier-size=D, "
-         "step=D, step-at=SECONDS, freq=PPM). Give two to capture the same edges through two "
-         "paths and pair them; -o then names both files FILE-1 and FILE-2")
+         "where pulses come from (see the Sources list); give two to capture the same edges "
+         "through two paths and pair them (-o then names both files: FILE-1, FILE-2)")
         ("edge", po::value(&source.edge)->default_value(source.edge),
          "edge to capture: assert|clear|both (rising|falling accepted)")
         ("period", po::value(&source.period)->default_value(source.period),

@@ -26,6 +26,9 @@ struct SourceArguments {
 // --period, bounded to what a pulse source can be (100 µs to 1 h).
 core::Duration parse_period(const std::string& text);
 
+// The "Sources:" paragraph of a command's help: every SPEC --source accepts.
+extern const char* const source_specs_help;
+
 void add_source_options(po::options_description& options, SourceArguments& source);
 capture::SourceOptions to_source_options(const SourceArguments& source,
                                          const po::variables_map& vm);

@@ -54,7 +54,7 @@ __ppsbench_choices() {  # COMMAND OPTION
         run:--bias) echo "as-is pull-up pull-down disable" ;;
         run:--chrony) echo "auto on off" ;;
         *:--detrend) echo "1 2" ;;
-        import:--format) echo "chrony-refclocks chrony-tracking" ;;
+        import:--format) echo "chrony-refclocks chrony-tracking ppstest ntp-peerstats" ;;
         import:--offset) echo "raw cooked" ;;
     esac
 }
@@ -203,7 +203,8 @@ __ppsbench_candidates() {
         report | compare | gate) __ppsbench_files "$cur" csv json ;;
         import)
             case " ${COMP_WORDS[*]} " in
-                *" chrony-refclocks "* | *" chrony-tracking "*) __ppsbench_files "$cur" ;;
+                *" chrony-refclocks "* | *" chrony-tracking "* | *" ppstest "* | *" ntp-peerstats "*)
+                    __ppsbench_files "$cur" ;;
                 *) COMPREPLY=($(compgen -W "$(__ppsbench_choices import --format)" -- "$cur")) ;;
             esac
             ;;

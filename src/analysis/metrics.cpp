@@ -11,6 +11,7 @@
 
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/suggest.hpp"
 
 namespace ppsbench::analysis {
 
@@ -107,6 +108,7 @@ Metric plain_metric(std::string key, std::string title, std::string json_key, Qu
             std::move(value),
             "",
             "",
+            "",
             ""};
 }
 
@@ -118,6 +120,7 @@ Metric count_metric(const CountRow& row) {
             [get = row.get](const RunAnalysis& r) { return get(r.stats); },
             row.prometheus,
             row.help,
+            "",
             ""};
 }
 
@@ -133,7 +136,8 @@ Metric headline_metric(const SummaryRow& row) {
             [get = row.get](const RunAnalysis& r) { return get(r.stats.headline()); },
             row.prometheus,
             row.help,
-            row.quantile};
+            row.quantile,
+            ""};
 }
 
 // The rest: figures of the other series, and chrony's view, which the document keeps whole.
@@ -162,6 +166,9 @@ void add_other_metrics(std::vector<Metric>& metrics) {
                      });
     rms_offset.prometheus = "ppsbench_chrony_rms_offset_seconds";
     rms_offset.prometheus_help = "chrony's RMS offset at the end of the run (tracking).";
+    rms_offset.when_missing =
+        "has no synchronised chrony sample, so no RMS offset; capture with 'ppsbench run "
+        "--chrony auto' while chronyd uses the PPS refclock";
     metrics.push_back(std::move(rms_offset));
     metrics.push_back(plain_metric(
         "rms_offset_mean", "mean RMS offset (chrony)", "chrony_rms_offset_mean_ns",
@@ -196,10 +203,15 @@ void add_bias_metrics(std::vector<Metric>& metrics) {
         {"bias_max", "bias max", "bias_max_ns", &Bias::max_ns, Quantity::signed_time_ns},
     };
     for (const auto& row : rows) {
-        metrics.push_back(plain_metric(row.key, row.title, row.json_key, row.quantity,
-                                       [member = row.member](const RunAnalysis& r) {
-                                           return r.bias ? (*r.bias).*member : nan;
-                                       }));
+        Metric metric = plain_metric(row.key, row.title, row.json_key, row.quantity,
+                                     [member = row.member](const RunAnalysis& r) {
+                                         return r.bias ? (*r.bias).*member : nan;
+                                     });
+        metric.when_missing =
+            "has no bias against a hardware reference; capture it in a two-source run with one "
+            "('ppsbench run --source ptp:/dev/ptp0 --source pps:/dev/pps0') and use the PPS "
+            "path's file";
+        metrics.push_back(std::move(metric));
     }
 }
 
@@ -220,7 +232,7 @@ std::vector<Metric> make_registry() {
 }
 
 // "tdev@10s": a stability figure at the octave tau nearest to the one asked for.
-std::optional<Metric> stability_metric(std::string_view key) {
+std::optional<Metric> stability_metric(std::string_view key, std::string_view option) {
     const auto at = key.find('@');
     if (at == std::string_view::npos) {
         return std::nullopt;
@@ -233,7 +245,7 @@ std::optional<Metric> stability_metric(std::string_view key) {
         return std::nullopt;
     }
     const double tau_s =
-        static_cast<double>(core::parse_duration(key.substr(at + 1), "--metrics").count()) / 1e9;
+        static_cast<double>(core::parse_duration(key.substr(at + 1), option).count()) / 1e9;
     return plain_metric(
         std::string(key), fmt::format("{} τ={}", name, key.substr(at + 1)),
         fmt::format("{}_at_{}s", name, tau_s),
@@ -306,17 +318,29 @@ std::string metric_names() {
     return fmt::format("{}, {} (e.g. tdev@16s)", names, parsed);
 }
 
-Metric find_metric(std::string_view key) {
+Metric find_metric(std::string_view key, std::string_view option) {
     for (const auto& metric : all_metrics()) {
         if (metric.key == key) {
             return metric;
         }
     }
-    if (auto metric = stability_metric(key)) {
+    if (auto metric = stability_metric(key, option)) {
         return *metric;
     }
-    throw core::UsageError(
-        fmt::format("--metrics: unknown metric '{}'; known: {}", key, metric_names()));
+    // "tdve@16s" means "tdev@16s": match the name before '@' and keep the τ as typed.
+    const auto at = key.find('@');
+    std::vector<std::string> names;
+    if (at == std::string_view::npos) {
+        for (const auto& metric : all_metrics()) {
+            names.push_back(metric.key);
+        }
+    } else {
+        for (const auto& figure : stability_figures()) {
+            names.push_back(std::string(figure.name) + std::string(key.substr(at)));
+        }
+    }
+    throw core::UsageError(fmt::format("{}: unknown metric '{}'{}; known: {}", option, key,
+                                       core::did_you_mean(key, names), metric_names()));
 }
 
 std::vector<Metric> parse_metrics(std::string_view list) {
@@ -325,7 +349,7 @@ std::vector<Metric> parse_metrics(std::string_view list) {
         const auto comma = list.find(',');
         const auto key = list.substr(0, comma);
         if (!key.empty()) {
-            metrics.push_back(find_metric(key));
+            metrics.push_back(find_metric(key, "--metrics"));
         }
         list = comma == std::string_view::npos ? "" : list.substr(comma + 1);
     }

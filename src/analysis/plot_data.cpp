@@ -52,6 +52,11 @@ Plot make_plot(const std::vector<RunAnalysis>& runs, std::size_t max_points) {
         PlotRun pr;
         pr.label = run.simulated ? run.label + " (simulated)" : run.label;
         plot.simulated = plot.simulated || run.simulated;
+        const auto& headline = run.stats.headline();
+        pr.sigma_ns = headline.stddev;
+        pr.p2p_ns = headline.peak_to_peak;
+        pr.median_ns = headline.median;
+        pr.p99_abs_ns = headline.abs_percentiles.p99;
         const auto* series = headline_series(run);
         if (series != nullptr && !series->empty()) {
             stats::HistogramOptions options;

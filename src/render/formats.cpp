@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/suggest.hpp"
 #include "ppsbench/render/renderer.hpp"
 
 namespace ppsbench::render {
@@ -36,7 +37,12 @@ std::unique_ptr<Renderer> make_renderer(std::string_view format) {
             return f.make();
         }
     }
-    throw core::UsageError(fmt::format("--format {}: use {}", format, format_names()));
+    std::vector<std::string> names;
+    for (const auto& f : formats) {
+        names.emplace_back(f.name);
+    }
+    throw core::UsageError(fmt::format("--format {}: use {}{}", format, format_names(),
+                                       core::did_you_mean(format, names)));
 }
 
 std::string format_names() {

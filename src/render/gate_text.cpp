@@ -30,45 +30,66 @@ std::string ratio_message(const GateCheck& check) {
             : std::string("pass"));
 }
 
+std::string growth_message(const GateCheck& check) {
+    return fmt::format(
+        "median bias {} vs baseline {}: growth {}, 95 % CI {} to {}; {}",
+        format_ns(check.bias_median_ns, true), format_ns(check.baseline_bias_median_ns, true),
+        format_ns(check.measured, true), format_ns(check.growth_interval.lo, true),
+        format_ns(check.growth_interval.hi, true),
+        check.failed
+            ? fmt::format("the lower bound is above {}: a regression", format_ns(check.limit))
+        : check.measured > check.limit
+            ? std::string("above the limit but not statistically supported: pass")
+            : std::string("pass"));
+}
+
+}  // namespace
+
+namespace {
+
+// A limit or a measured value in the figure's own unit.
+std::string format_value(analysis::Quantity quantity, double value) {
+    switch (quantity) {
+        case analysis::Quantity::time_ns:
+        case analysis::Quantity::signed_time_ns:
+            return format_ns(value);
+        case analysis::Quantity::count:
+            return fmt::format("{:.0f}", value);
+        case analysis::Quantity::percent:
+            return fmt::format("{:.1f} %", value);
+        case analysis::Quantity::ratio:
+        case analysis::Quantity::plain:
+        case analysis::Quantity::text:
+            break;
+    }
+    return fmt::format("{:.4g}", value);
+}
+
 }  // namespace
 
 std::string check_name(const GateCheck& check) {
-    switch (check.kind) {
-        case GateCheck::Kind::sigma_ratio:
-            return fmt::format("σ ratio vs {} ≤ {:.2f}", check.what, check.limit);
-        case GateCheck::Kind::missed:
-            return fmt::format("missed pulses ≤ {:.0f}", check.limit);
-        case GateCheck::Kind::bias_growth:
-            return fmt::format("median bias growth vs {} ≤ {}", check.what, format_ns(check.limit));
-        case GateCheck::Kind::absolute:
-            break;
+    if (check.kind == GateCheck::Kind::sigma_ratio) {
+        return fmt::format("σ ratio vs {} ≤ {:.2f}", check.what, check.limit);
     }
-    return fmt::format("{} ≤ {}", check.what, format_ns(check.limit));
+    if (check.kind == GateCheck::Kind::bias_growth) {
+        return fmt::format("median bias growth vs {} ≤ {}", check.what, format_ns(check.limit));
+    }
+    return fmt::format("{} ≤ {}", check.what, format_value(check.quantity, check.limit));
 }
 
 std::string check_message(const GateCheck& check) {
-    switch (check.kind) {
-        case GateCheck::Kind::sigma_ratio:
-            return ratio_message(check);
-        case GateCheck::Kind::missed:
-            return fmt::format("{:.0f} missed pulses, limit {:.0f}", check.measured, check.limit);
-        case GateCheck::Kind::bias_growth:
-            return fmt::format(
-                "median bias {} vs baseline {}: growth {}, 95 % CI {} to {}; {}",
-                format_ns(check.bias_median_ns, true),
-                format_ns(check.baseline_bias_median_ns, true), format_ns(check.measured, true),
-                format_ns(check.growth_interval.lo, true),
-                format_ns(check.growth_interval.hi, true),
-                check.failed ? fmt::format("the lower bound is above {}: a regression",
-                                           format_ns(check.limit))
-                : check.measured > check.limit
-                    ? std::string("above the limit but not statistically supported: pass")
-                    : std::string("pass"));
-        case GateCheck::Kind::absolute:
-            break;
+    if (check.kind == GateCheck::Kind::sigma_ratio) {
+        return ratio_message(check);
     }
-    return fmt::format("{} {} {} the limit {}", check.what, format_ns(check.measured),
-                       check.failed ? "exceeds" : "is within", format_ns(check.limit));
+    if (check.kind == GateCheck::Kind::bias_growth) {
+        return growth_message(check);
+    }
+    if (check.quantity == analysis::Quantity::count) {  // "3 missed pulses, limit 0"
+        return fmt::format("{:.0f} {}, limit {:.0f}", check.measured, check.what, check.limit);
+    }
+    return fmt::format(
+        "{} {} {} the limit {}", check.what, format_value(check.quantity, check.measured),
+        check.failed ? "exceeds" : "is within", format_value(check.quantity, check.limit));
 }
 
 std::string gate_summary(const analysis::GateResult& result, const analysis::RunAnalysis& current) {

@@ -2,37 +2,9 @@
 
 #include <algorithm>
 
+#include "xml.hpp"
+
 namespace ppsbench::render {
-
-namespace {
-
-std::string xml_escape(const std::string& text) {
-    std::string escaped;
-    for (char c : text) {
-        switch (c) {
-            case '&':
-                escaped += "&amp;";
-                break;
-            case '<':
-                escaped += "&lt;";
-                break;
-            case '>':
-                escaped += "&gt;";
-                break;
-            case '"':
-                escaped += "&quot;";
-                break;
-            case '\'':
-                escaped += "&apos;";
-                break;
-            default:
-                escaped += c;
-        }
-    }
-    return escaped;
-}
-
-}  // namespace
 
 void write_junit(const std::string& suite_name, const std::vector<JunitCase>& cases,
                  std::ostream& out) {

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "ppsbench/render/units.hpp"
+#include "ppsbench/stats/histogram.hpp"
 
 namespace ppsbench::render {
 
@@ -13,6 +14,10 @@ namespace {
 
 std::string row_label(const analysis::RunAnalysis& run) {
     return run.simulated ? run.label + " (simulated)" : run.label;
+}
+
+Cell run_cell(const analysis::RunAnalysis& run) {
+    return Cell::of_run({run.label, run.simulated, run.file});
 }
 
 void add_common_footnotes(const std::vector<analysis::RunAnalysis>& runs, Table& table) {
@@ -78,7 +83,7 @@ Table runs_table(const std::vector<analysis::RunAnalysis>& runs,
         table.columns.push_back({metric.title, metric.json_key, metric.quantity});
     }
     for (const auto& run : runs) {
-        std::vector<Cell> row{Cell::of_text(row_label(run))};
+        std::vector<Cell> row{run_cell(run)};
         for (const auto& metric : metrics) {
             row.push_back(Cell::of(metric.value(run)));
         }
@@ -92,9 +97,8 @@ std::vector<Table> detail_tables(const std::vector<analysis::RunAnalysis>& runs)
     std::vector<Table> tables;
     tables.push_back(runs_table(runs, default_metrics(runs)));
 
-    Table distribution = runs_table(
-        runs,
-        analysis::parse_metrics("median,robust_sigma,min,max,p50,p90,p99,p99.9,p99.99,max_abs"));
+    // Tables are split where one would pass 100 columns: a terminal or a pasted issue wraps it.
+    Table distribution = runs_table(runs, analysis::parse_metrics("median,robust_sigma,min,max"));
     distribution.title = "Distribution of the offset";
     distribution.columns.push_back({"σ 95% CI", "offset_stddev_ci95", Quantity::text});
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -104,6 +108,12 @@ std::vector<Table> detail_tables(const std::vector<analysis::RunAnalysis>& runs)
     }
     distribution.footnotes.resize(0);
     tables.push_back(std::move(distribution));
+
+    Table percentiles =
+        runs_table(runs, analysis::parse_metrics("p50,p90,p99,p99.9,p99.99,max_abs"));
+    percentiles.title = "Percentiles of |offset|";
+    percentiles.footnotes.resize(0);
+    tables.push_back(std::move(percentiles));
 
     Table residuals =
         runs_table(runs, analysis::parse_metrics("detrended_sigma,detrended_p2p,period_sigma,"
@@ -120,10 +130,13 @@ std::vector<Table> detail_tables(const std::vector<analysis::RunAnalysis>& runs)
                       {"missed (sequence)", "missed_by_sequence", Quantity::count},
                       {"missed (time)", "missed_by_time", Quantity::count},
                       {"duplicates", "duplicates", Quantity::count},
-                      {"out of order", "out_of_order", Quantity::count},
-                      {"outliers", "outliers", Quantity::count},
-                      {"outlier threshold", "outlier_threshold_ns", Quantity::time_ns},
-                      {"clock steps", "clock_steps", Quantity::text}};
+                      {"out of order", "out_of_order", Quantity::count}};
+    Table outliers;
+    outliers.title = "Outliers and clock steps";
+    outliers.columns = {{"run", "run", Quantity::text},
+                        {"outliers", "outliers", Quantity::count},
+                        {"outlier threshold", "outlier_threshold_ns", Quantity::time_ns},
+                        {"clock steps", "clock_steps", Quantity::text}};
     for (const auto& run : runs) {
         std::string steps;
         for (const auto& step : run.stats.clock_steps) {
@@ -131,19 +144,20 @@ std::vector<Table> detail_tables(const std::vector<analysis::RunAnalysis>& runs)
                                  format_ns(step.size_ns, true), step.pulse);
         }
         const auto& s = run.stats;
-        events.rows.push_back(
-            {Cell::of_text(row_label(run)), Cell::of(static_cast<double>(s.missed_by_sequence)),
-             Cell::of(static_cast<double>(s.missed_by_time)),
-             Cell::of(static_cast<double>(s.duplicates)),
-             Cell::of(static_cast<double>(s.out_of_order)),
-             Cell::of(static_cast<double>(s.outliers.pulses.size())),
+        events.rows.push_back({run_cell(run), Cell::of(static_cast<double>(s.missed_by_sequence)),
+                               Cell::of(static_cast<double>(s.missed_by_time)),
+                               Cell::of(static_cast<double>(s.duplicates)),
+                               Cell::of(static_cast<double>(s.out_of_order))});
+        outliers.rows.push_back(
+            {run_cell(run), Cell::of(static_cast<double>(s.outliers.pulses.size())),
              Cell::of(s.outliers.threshold_ns), Cell::of_text(steps.empty() ? "none" : steps)});
     }
-    events.footnotes = {
+    tables.push_back(std::move(events));
+    outliers.footnotes = {
         "Outliers are flagged, never dropped: |x − median| > k·robust σ; figures "
         "are given with and without them. Clock steps are removed before the "
         "statistics (docs/methodology.md)."};
-    tables.push_back(std::move(events));
+    tables.push_back(std::move(outliers));
 
     if (auto chrony = chrony_table(runs)) {
         tables.push_back(std::move(*chrony));
@@ -164,7 +178,7 @@ std::vector<Table> detail_tables(const std::vector<analysis::RunAnalysis>& runs)
         }
         const auto& st = *run.stats.stability;
         for (std::size_t i = 0; i < st.tau_s.size(); ++i) {
-            stability.rows.push_back({Cell::of_text(row_label(run)),
+            stability.rows.push_back({run_cell(run),
                                       Cell::of_text(fmt::format("{:g} s", st.tau_s[i])),
                                       Cell::of(st.adev[i]), Cell::of(st.mdev[i]),
                                       Cell::of(st.tdev_s[i] * 1e9), Cell::of(st.mtie_s[i] * 1e9)});
@@ -200,8 +214,7 @@ std::optional<Table> chrony_table(const std::vector<analysis::RunAnalysis>& runs
         const auto& c = *run.chrony;
         const auto* end = c.end ? &*c.end : nullptr;
         table.rows.push_back(
-            {Cell::of_text(row_label(run)),
-             Cell::of_text(std::string(chrony::to_string(c.final_status))),
+            {run_cell(run), Cell::of_text(std::string(chrony::to_string(c.final_status))),
              Cell::of(end ? static_cast<double>(end->rms_offset_ns) : none),
              Cell::of(c.rms_offset_mean_ns.value_or(none)),
              Cell::of(end ? static_cast<double>(end->system_time_offset_ns) : none),
@@ -237,8 +250,7 @@ std::optional<Table> configuration_table(const std::vector<analysis::RunAnalysis
         if (it == run.meta.end() || !it->is_object()) {
             continue;
         }
-        table.rows.push_back({Cell::of_text(row_label(run)),
-                              Cell::of_text(it->value("label", std::string("—"))),
+        table.rows.push_back({run_cell(run), Cell::of_text(it->value("label", std::string("—"))),
                               Cell::of_text(it->value("timestamp_context", std::string("—"))),
                               Cell::of_text(run.meta.value("source", std::string("—")))});
     }
@@ -251,35 +263,88 @@ std::optional<Table> configuration_table(const std::vector<analysis::RunAnalysis
     return table;
 }
 
+namespace {
+
+const std::vector<double>* headline_series(const analysis::RunAnalysis& run) {
+    if (!run.stats.series) {
+        return nullptr;
+    }
+    return run.stats.offset_ns ? &run.stats.series->offset_ns : &run.stats.series->detrended_ns;
+}
+
+// A round bin width (1, 2 or 5 × 10^k ns) giving at most `bins` bins over `span`.
+double round_bin_width(double span, std::size_t bins) {
+    const double raw = std::max(span / static_cast<double>(bins), 1.0);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 5.0}) {
+        if (raw <= m * magnitude) {
+            return m * magnitude;
+        }
+    }
+    return 10 * magnitude;
+}
+
+}  // namespace
+
 std::string ascii_histograms(const std::vector<analysis::RunAnalysis>& runs, std::size_t width) {
-    std::string text;
+    // One set of bins for every run, with round edges, so the runs of one report can be compared
+    // by eye: same rows, same unit, about 20 rows over the range all of them cover.
+    double lo = INFINITY;
+    double hi = -INFINITY;
     for (const auto& run : runs) {
-        if (!run.stats.histogram || run.stats.histogram->counts.empty()) {
+        if (const auto* series = headline_series(run); series != nullptr && !series->empty()) {
+            const auto [mn, mx] = std::minmax_element(series->begin(), series->end());
+            lo = std::min(lo, *mn);
+            hi = std::max(hi, *mx);
+        }
+    }
+    if (!std::isfinite(lo)) {
+        return "";
+    }
+    const double bin = round_bin_width(hi - lo, 20);
+    const double lower = std::floor(lo / bin) * bin;
+    // The last edge lies above the maximum: bins are [low, high).
+    const double upper = (std::floor(hi / bin) + 1) * bin;
+    const double edges[] = {lower, upper};
+    const TimeUnit unit = [&] {
+        TimeUnit u = choose_time_unit(edges);
+        // Enough decimals to tell the edges apart at this bin width.
+        const double step = bin / u.ns_per_unit;
+        u.decimals = step >= 1 ? 0 : (step >= 0.1 ? 1 : 2);
+        return u;
+    }();
+    const auto edge_text = [&](double ns) {
+        const double v = ns / unit.ns_per_unit;
+        return std::round(std::fabs(v) * std::pow(10.0, unit.decimals)) == 0
+                   ? fmt::format("{:.{}f}", 0.0, unit.decimals)
+                   : fmt::format("{:+.{}f}", v, unit.decimals);
+    };
+    const std::size_t edge_width = std::max(edge_text(lower).size(), edge_text(upper).size());
+    const std::size_t label_width = 2 * edge_width + 4;
+    std::string text = fmt::format(
+        "Offset histograms: bins [from, to) in {}, {} wide, the same bins for every run\n",
+        unit.suffix, format_in_unit(bin, unit));
+    for (const auto& run : runs) {
+        const auto* series = headline_series(run);
+        if (series == nullptr || series->empty()) {
             continue;
         }
-        const auto& h = *run.stats.histogram;
-        // Merge bins so the histogram fits about 20 lines of a terminal.
-        const std::size_t merge = std::max<std::size_t>(1, (h.counts.size() + 19) / 20);
-        std::vector<std::uint64_t> rows;
-        for (std::size_t i = 0; i < h.counts.size(); i += merge) {
-            std::uint64_t sum = 0;
-            for (std::size_t j = i; j < std::min(h.counts.size(), i + merge); ++j) {
-                sum += h.counts[j];
-            }
-            rows.push_back(sum);
-        }
-        const std::uint64_t peak = *std::max_element(rows.begin(), rows.end());
-        text += fmt::format("{}: offset histogram ({} per bin)\n", row_label(run),
-                            format_ns(h.bin_width * static_cast<double>(merge)));
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            const double lo = h.lower_edge + h.bin_width * static_cast<double>(i * merge);
-            const auto bar = peak == 0 ? 0 : (rows[i] * width + peak - 1) / peak;
-            text += fmt::format("  {:>10} │{:<{}} {}\n", format_ns(lo, true), std::string(bar, '#'),
-                                width, rows[i]);
-        }
-        if (h.underflow + h.overflow > 0) {
-            text +=
-                fmt::format("  outside the bins: {} below, {} above\n", h.underflow, h.overflow);
+        stats::HistogramOptions options;
+        options.bin_width = bin;
+        options.lower = lower;
+        options.upper = upper;
+        options.max_bins = 100000;
+        const auto h = stats::make_histogram(*series, options);
+        const std::uint64_t peak = *std::max_element(h.counts.begin(), h.counts.end());
+        text += fmt::format("\n{}: {} pulses\n", row_label(run), series->size());
+        text +=
+            fmt::format("  {:<{}} │ pulses\n", fmt::format("bin ({})", unit.suffix), label_width);
+        for (std::size_t i = 0; i < h.counts.size(); ++i) {
+            const double from = lower + bin * static_cast<double>(i);
+            const auto bar = peak == 0 ? 0 : (h.counts[i] * width + peak - 1) / peak;
+            text += fmt::format("  [{:>{}}, {:>{}}) │{:<{}} {}\n", edge_text(from), edge_width,
+                                edge_text(from + bin), edge_width, std::string(bar, '#'), width,
+                                h.counts[i]);
         }
     }
     return text;

@@ -4,6 +4,7 @@
 
 #include "ppsbench/render/svg_plot.hpp"
 #include "ppsbench/render/units.hpp"
+#include "xml.hpp"
 
 namespace ppsbench::render {
 
@@ -12,32 +13,6 @@ namespace {
 constexpr double width = 960;
 constexpr double panel_left = 90;
 constexpr double panel_right = 940;
-// Colour-blind-safe (Okabe–Ito) so overlaid runs stay distinguishable.
-constexpr const char* colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-                                   "#E69F00", "#56B4E9", "#000000"};
-
-std::string escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
-}
 
 // Round tick steps (1, 2, 5 × 10^k) giving about `count` ticks over [lo, hi].
 std::vector<double> ticks(double lo, double hi, int count) {
@@ -85,7 +60,7 @@ void x_axis(std::ostream& out, const Axis& x, double y, const TimeUnit& unit, co
             << "\n";
     }
     out << fmt::format(R"~(<text x="{}" y="{}" text-anchor="middle">{}</text>)~",
-                       (x.pixel_lo + x.pixel_hi) / 2, y + 38, escape(label))
+                       (x.pixel_lo + x.pixel_hi) / 2, y + 38, xml_escape(label))
         << "\n";
 }
 
@@ -104,7 +79,7 @@ void y_axis(std::ostream& out, const Axis& y, double x, const std::string& label
     const double mid = (y.pixel_lo + y.pixel_hi) / 2;
     out << fmt::format(
                R"~(<text x="20" y="{0:.1f}" text-anchor="middle" transform="rotate(-90 20 {0:.1f})">{1}</text>)~",
-               mid, escape(label))
+               mid, xml_escape(label))
         << "\n";
 }
 
@@ -122,47 +97,99 @@ void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
         title += " — includes SIMULATED runs";
     }
     out << fmt::format(R"~(<text x="{}" y="28" text-anchor="middle" font-size="17">{}</text>)~",
-                       width / 2, escape(title))
+                       width / 2, xml_escape(title))
         << "\n";
 
-    // Histogram panel: every run on the same bins, as the fraction of its pulses.
+    // Histogram panel: every run on the same bins, as the fraction of its pulses; on a log axis
+    // (--plot-log-counts) a single pulse in the tail is as visible as the peak.
     double bins_hi = plot.bins_lower_ns;
     double peak = 0;
+    double smallest = 1;
     for (const auto& run : plot.runs) {
         bins_hi =
             std::max(bins_hi, plot.bins_lower_ns +
                                   plot.bin_width_ns * static_cast<double>(run.bin_counts.size()));
         for (double c : run.bin_counts) {
             peak = std::max(peak, c);
+            if (c > 0) {
+                smallest = std::min(smallest, c);
+            }
         }
     }
     const double all[] = {plot.bins_lower_ns, bins_hi};
     const TimeUnit unit = choose_time_unit(all);
     const Axis hx{plot.bins_lower_ns, std::max(bins_hi, plot.bins_lower_ns + 1), panel_left,
                   panel_right};
-    const Axis hy{0, peak > 0 ? peak * 1.08 : 1, 330, 60};
+    const double log_floor = std::floor(std::log10(smallest));
+    const double log_top = peak > 0 ? std::ceil(std::log10(peak)) : 0;
+    const Axis hy = plot.log_counts ? Axis{log_floor, std::max(log_top, log_floor + 1), 330, 60}
+                                    : Axis{0, peak > 0 ? peak * 1.08 : 1, 330, 60};
+    // A bin's height on the chosen axis; empty bins sit on the axis.
+    const auto bar_y = [&](double fraction) {
+        if (!plot.log_counts) {
+            return hy.map(fraction);
+        }
+        return fraction > 0 ? hy.map(std::log10(fraction)) : hy.map(hy.lo);
+    };
     out << "<g id=\"histogram\">\n";
     for (std::size_t r = 0; r < plot.runs.size(); ++r) {
         const auto& run = plot.runs[r];
-        const char* colour = colours[r % std::size(colours)];
-        std::string points = fmt::format("{:.1f},{:.1f}", hx.map(plot.bins_lower_ns), hy.map(0));
+        const char* colour = run_colour(r);
+        std::string points = fmt::format("{:.1f},{:.1f}", hx.map(plot.bins_lower_ns), bar_y(0));
         for (std::size_t b = 0; b < run.bin_counts.size(); ++b) {
             const double left = plot.bins_lower_ns + plot.bin_width_ns * static_cast<double>(b);
-            const double y = hy.map(run.bin_counts[b]);
+            const double y = bar_y(run.bin_counts[b]);
             points += fmt::format(" {:.1f},{:.1f} {:.1f},{:.1f}", hx.map(left), y,
                                   hx.map(left + plot.bin_width_ns), y);
         }
-        points += fmt::format(" {:.1f},{:.1f}", hx.map(bins_hi), hy.map(0));
+        points += fmt::format(" {:.1f},{:.1f}", hx.map(bins_hi), bar_y(0));
+        // Outlines only, no fill over fill: every run's shape stays visible through the others.
         out << fmt::format(
-                   R"~(<polygon points="{}" fill="{}" fill-opacity="0.18" stroke="{}" stroke-width="1.5"/>)~",
+                   R"~(<polygon points="{}" fill="{}" fill-opacity="0.08" stroke="{}" stroke-width="1.5"/>)~",
                    points, colour, colour)
             << "\n";
     }
+    // p50 (a triangle under the axis) and ±|offset| p99 (dashed) of each run, in its colour.
+    for (std::size_t r = 0; r < plot.runs.size(); ++r) {
+        const auto& run = plot.runs[r];
+        const char* colour = run_colour(r);
+        const double mx = hx.map(run.median_ns);
+        out << fmt::format(
+                   R"~(<path d="M{0:.1f},{1} l-5,9 h10 z" fill="{2}"><title>p50 {3}</title></path>)~",
+                   mx, 331, colour, xml_escape(format_ns(run.median_ns, true)))
+            << "\n";
+        for (double x : {-run.p99_abs_ns, run.p99_abs_ns}) {
+            if (x < hx.lo || x > hx.hi) {
+                continue;
+            }
+            out << fmt::format(
+                       R"~(<line x1="{0:.1f}" y1="330" x2="{0:.1f}" y2="60" stroke="{1}" stroke-width="1.2" stroke-dasharray="6 4" stroke-opacity="0.8"/>)~",
+                       hx.map(x), colour)
+                << "\n";
+        }
+    }
     x_axis(out, hx, 330, unit, (plot.value_name + " (" + unit.suffix + ")").c_str(), false);
-    y_axis(out, hy, panel_left, "fraction of pulses", 1.0);
+    if (plot.log_counts) {
+        out << fmt::format(R"~(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#333"/>)~",
+                           panel_left, hy.pixel_lo, hy.pixel_hi)
+            << "\n";
+        for (int d = static_cast<int>(hy.lo); d <= static_cast<int>(hy.hi); ++d) {
+            const double py = hy.map(d);
+            out << fmt::format(
+                       R"~(<line x1="{0}" y1="{1:.1f}" x2="{2}" y2="{1:.1f}" stroke="#333"/><text x="{3}" y="{4:.1f}" text-anchor="end">{5:g}</text>)~",
+                       panel_left - 5, py, panel_left, panel_left - 8, py + 4, std::pow(10.0, d))
+                << "\n";
+        }
+        out << fmt::format(
+                   R"~(<text x="20" y="195" text-anchor="middle" transform="rotate(-90 20 195)">fraction of pulses (log)</text>)~")
+            << "\n";
+    } else {
+        y_axis(out, hy, panel_left, "fraction of pulses", 1.0);
+    }
     out << "</g>\n";
 
-    // Time series panel.
+    // Time series: one strip per run on a shared value axis (small multiples), so no run hides
+    // another, the baseline included.
     double t_hi = 0;
     double v_lo = INFINITY;
     double v_hi = -INFINITY;
@@ -183,34 +210,75 @@ void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
     const TimeUnit vunit = choose_time_unit(values);
     const double pad = (v_hi - v_lo) * 0.05 + 1;
     const Axis tx{0, t_hi > 0 ? t_hi : 1, panel_left, panel_right};
-    const Axis ty{v_lo - pad, v_hi + pad, 660, 420};
+    const double area_top = 410;
+    const double area_bottom = 660;
+    const double strips = static_cast<double>(std::max<std::size_t>(1, plot.runs.size()));
+    const double gap = 8;
+    const double strip = (area_bottom - area_top - gap * (strips - 1)) / strips;
     out << "<g id=\"timeseries\">\n";
     for (std::size_t r = 0; r < plot.runs.size(); ++r) {
         const auto& run = plot.runs[r];
+        const double bottom = area_top + (strip + gap) * static_cast<double>(r) + strip;
+        const Axis ty{v_lo - pad, v_hi + pad, bottom, bottom - strip};
+        const char* colour = run_colour(r);
         std::string points;
         for (std::size_t i = 0; i < run.time_s.size(); ++i) {
             points += fmt::format("{}{:.1f},{:.1f}", i == 0 ? "" : " ", tx.map(run.time_s[i]),
                                   ty.map(run.value_ns[i]));
         }
         out << fmt::format(
-                   R"~(<polyline points="{}" fill="none" stroke="{}" stroke-width="0.8" stroke-opacity="0.8"/>)~",
-                   points, colours[r % std::size(colours)])
+                   R"~(<rect x="{}" y="{:.1f}" width="{}" height="{:.1f}" fill="none" stroke="#ccc"/>)~",
+                   panel_left, bottom - strip, panel_right - panel_left, strip)
+            << "\n";
+        if (ty.lo < 0 && ty.hi > 0) {
+            out << fmt::format(R"~(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="#ccc"/>)~",
+                               panel_left, ty.map(0), panel_right, ty.map(0))
+                << "\n";
+        }
+        out << fmt::format(
+                   R"~(<polyline points="{}" fill="none" stroke="{}" stroke-width="0.8"/>)~",
+                   points, colour)
+            << "\n"
+            << fmt::format(R"~(<text x="{}" y="{:.1f}" font-size="11" fill="{}">{}</text>)~",
+                           panel_left + 6, bottom - strip + 13, colour, xml_escape(run.label))
+            << "\n";
+        // The shared scale, written on every strip: its top and bottom values.
+        out << fmt::format(
+                   R"~(<text x="{0}" y="{1:.1f}" text-anchor="end" font-size="10">{2:g}</text><text x="{0}" y="{3:.1f}" text-anchor="end" font-size="10">{4:g}</text>)~",
+                   panel_left - 6, bottom - strip + 9,
+                   std::round((v_hi + pad) / vunit.ns_per_unit * 10) / 10, bottom,
+                   std::round((v_lo - pad) / vunit.ns_per_unit * 10) / 10)
             << "\n";
     }
-    x_axis(out, tx, 660, vunit, "time since the first pulse (s)", true);
-    y_axis(out, ty, panel_left, plot.value_name + " (" + vunit.suffix + ")", vunit.ns_per_unit);
+    x_axis(out, tx, area_bottom, vunit, "time since the first pulse (s)", true);
+    const double mid = (area_top + area_bottom) / 2;
+    out << fmt::format(
+               R"~(<text x="20" y="{0:.1f}" text-anchor="middle" transform="rotate(-90 20 {0:.1f})">{1}</text>)~",
+               mid, xml_escape(plot.value_name + " (" + vunit.suffix + ")"))
+        << "\n";
     out << "</g>\n";
 
-    // Legend, top right of the histogram panel.
+    // Legend, top right of the histogram panel: each run with its σ and peak-to-peak, then what
+    // the marks are.
     out << "<g id=\"legend\">\n";
+    // Right-aligned against the panel's edge, so a long label grows to the left.
+    const double swatch_x = panel_right - 16;
     for (std::size_t r = 0; r < plot.runs.size(); ++r) {
-        const double y = 60 + 18 * static_cast<double>(r);
-        out << fmt::format(R"~(<rect x="{}" y="{}" width="14" height="10" fill="{}"/>)~",
-                           panel_right - 300, y, colours[r % std::size(colours)])
-            << fmt::format(R"~(<text x="{}" y="{}">{}</text>)~", panel_right - 280, y + 9,
-                           escape(plot.runs[r].label))
+        const auto& run = plot.runs[r];
+        const double y = 62 + 18 * static_cast<double>(r);
+        out << fmt::format(R"~(<rect x="{}" y="{}" width="14" height="10" fill="{}"/>)~", swatch_x,
+                           y, run_colour(r))
+            << fmt::format(
+                   R"~(<text x="{}" y="{}" text-anchor="end" stroke="white" stroke-width="3" paint-order="stroke">{} — σ {}, p-p {}</text>)~",
+                   swatch_x - 6, y + 9, xml_escape(run.label), xml_escape(format_ns(run.sigma_ns)),
+                   xml_escape(format_ns(run.p2p_ns)))
             << "\n";
     }
+    const double marks_y = 62 + 18 * static_cast<double>(plot.runs.size());
+    out << fmt::format(
+               R"~(<text x="{0}" y="{1}" text-anchor="end" fill="#555" stroke="white" stroke-width="3" paint-order="stroke">marks: ▲ p50   ┆ ±|offset| p99</text>)~",
+               swatch_x + 14, marks_y + 9)
+        << "\n";
     out << "</g>\n</svg>\n";
 }
 

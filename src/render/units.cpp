@@ -7,8 +7,16 @@
 namespace ppsbench::render {
 
 namespace {
+
 constexpr const char* absent = "—";
+
+// A value that rounds to zero at the decimals shown is zero: "-0 ns" (a mean of −0.3 ns) would
+// claim a sign the printed digits cannot carry, and "+0 ns" a precision they do not have.
+bool rounds_to_zero(double v, int decimals) {
+    return std::round(std::fabs(v) * std::pow(10.0, decimals)) == 0;
 }
+
+}  // namespace
 
 TimeUnit choose_time_unit(std::span<const double> values_ns) {
     double largest = 0;
@@ -38,6 +46,9 @@ std::string format_in_unit(double ns, const TimeUnit& unit, bool sign) {
         return absent;
     }
     const double v = ns / unit.ns_per_unit;
+    if (rounds_to_zero(v, unit.decimals)) {
+        return fmt::format("{:.{}f} {}", 0.0, unit.decimals, unit.suffix);
+    }
     return sign ? fmt::format("{:+.{}f} {}", v, unit.decimals, unit.suffix)
                 : fmt::format("{:.{}f} {}", v, unit.decimals, unit.suffix);
 }
@@ -52,7 +63,8 @@ std::string format_ratio(double ratio) {
         return absent;
     }
     const double a = std::fabs(ratio);
-    return fmt::format("×{:.{}f}", ratio, a >= 100 ? 0 : (a >= 10 ? 1 : 2));
+    const int decimals = a >= 100 ? 0 : (a >= 10 ? 1 : 2);
+    return fmt::format("×{:.{}f}", rounds_to_zero(ratio, decimals) ? 0.0 : ratio, decimals);
 }
 
 std::string format_cell(const Cell& cell, Quantity quantity, const TimeUnit& unit) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <utility>
+#include <vector>
 
 #include "ppsbench/core/text.hpp"
 #include "sysinfo/parse.hpp"
@@ -47,7 +49,7 @@ void row(std::ostream& out, std::string_view key, const std::string& value) {
 
 std::string describe_event(const std::optional<PpsEvent>& event) {
     if (!event) {
-        return "-";
+        return "none";
     }
     return fmt::format("#{} at {}.{:09}", event->sequence, event->seconds, event->nanoseconds);
 }
@@ -64,16 +66,16 @@ void write_pps(std::ostream& out, const SystemFingerprint& fp) {
         return;
     }
     const auto& pps = *fp.pps;
-    std::string device = fmt::format("{}  name {}  kind {}", pps.dev_path, or_unknown(pps.name),
-                                     to_string(pps.kind));
+    std::string device =
+        fmt::format("{} \"{}\", {}", pps.dev_path, or_unknown(pps.name), to_string(pps.kind));
     if (!pps.driver.empty()) {
-        device += "  driver " + pps.driver;
+        device += ", driver " + pps.driver;
     }
     if (!pps.path.empty()) {
-        device += "  path " + pps.path;
+        device += ", path " + pps.path;
     }
     if (pps.mode) {
-        device += fmt::format("  mode 0x{:x}", *pps.mode);
+        device += fmt::format(", mode 0x{:x}", *pps.mode);
     }
     row(out, "PPS device", device);
     std::string pulses = fmt::format("assert {}, clear {}", describe_event(pps.assert_first),
@@ -113,7 +115,7 @@ void write_pps(std::ostream& out, const SystemFingerprint& fp) {
 
 void write_fingerprint(std::ostream& out, const SystemFingerprint& fp) {
     const auto& kernel = fp.kernel;
-    out << "System\n";
+    out << "System (what the checks read)\n";
     if (fp.sysroot != "/") {
         row(out, "sysroot", fp.sysroot);
     }
@@ -122,13 +124,24 @@ void write_fingerprint(std::ostream& out, const SystemFingerprint& fp) {
         kernel.preemption.empty()
             ? std::string(kUnknown)
             : fmt::format("{} (from {})", kernel.preemption, kernel.preemption_source));
-    const auto param = [](const std::optional<std::string>& value) {
-        return value ? (value->empty() ? std::string("yes") : *value) : std::string("-");
-    };
+    // The options that were given, then the ones that were not: "threadirqs, isolcpus=3; not
+    // set: nohz_full, irqaffinity" reads at a glance where a row of yes/no/- does not.
+    std::vector<std::string> given;
+    std::vector<std::string> absent;
+    (kernel.threadirqs ? given : absent).emplace_back("threadirqs");
+    for (const auto& [name, value] :
+         {std::pair{"isolcpus", &kernel.isolcpus}, std::pair{"nohz_full", &kernel.nohz_full},
+          std::pair{"irqaffinity", &kernel.irqaffinity}}) {
+        if (*value) {
+            given.push_back((*value)->empty() ? std::string(name) : name + ("=" + **value));
+        } else {
+            absent.emplace_back(name);
+        }
+    }
     row(out, "boot options",
-        fmt::format("threadirqs {}  isolcpus {}  nohz_full {}  irqaffinity {}",
-                    kernel.threadirqs ? "yes" : "no", param(kernel.isolcpus),
-                    param(kernel.nohz_full), param(kernel.irqaffinity)));
+        fmt::format(
+            "{}{}{}", fmt::join(given, ", "), given.empty() || absent.empty() ? "" : "; ",
+            absent.empty() ? std::string() : fmt::format("not set: {}", fmt::join(absent, ", "))));
     write_pps(out, fp);
     const auto& power = fp.power;
     row(out, "clocksource",
@@ -173,20 +186,26 @@ std::string_view tag(Severity severity) {
 
 void write_doctor_text(std::ostream& out, const SystemFingerprint& fingerprint,
                        const std::vector<Verdict>& verdicts) {
-    out << "ppsbench doctor: " << short_label(fingerprint) << "\n\n";
-    write_fingerprint(out, fingerprint);
-    out << "\nVerdicts\n";
+    // Read top to bottom: the outcome, the checklist in the order a PPS signal travels (device,
+    // pulses, timestamp context, clock, CPU, chrony) with each fix under its check, and only
+    // then the facts the checks were made from.
     int counts[3] = {0, 0, 0};
-    const std::string indent(9, ' ');
     for (const auto& verdict : verdicts) {
         ++counts[static_cast<int>(verdict.severity)];
+    }
+    out << "ppsbench doctor: " << short_label(fingerprint) << "\n"
+        << fmt::format("{} fail, {} warn, {} ok\n", counts[2], counts[1], counts[0])
+        << "\nChecklist\n";
+    const std::string indent(9, ' ');
+    for (const auto& verdict : verdicts) {
         out << wrap(fmt::format("  {} {}:", tag(verdict.severity), verdict.check), indent,
                     verdict.message);
         if (!verdict.fix.empty()) {
             out << wrap(indent + "fix:", indent, verdict.fix);
         }
     }
-    out << fmt::format("\n{} fail, {} warn, {} ok\n", counts[2], counts[1], counts[0]);
+    out << "\n";
+    write_fingerprint(out, fingerprint);
 }
 
 }  // namespace ppsbench::sysinfo

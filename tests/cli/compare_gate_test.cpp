@@ -69,6 +69,26 @@ TEST(Gate, AbsoluteLimitsAndJunitXml) {
     EXPECT_EQ(names.out.substr(0, 1), "3");
 }
 
+// Any figure of the metric registry can be a limit, in its own unit; the verdict names it by
+// its title. A threaded handler's |offset| p99 is far above 1 µs, its outliers below 600.
+TEST(Gate, AnyRegistryMetricIsALimit) {
+    TempDir dir;
+    const auto current = capture(dir, "threaded", 8);
+    const auto result = run_ppsbench(
+        {"gate", current, "--max", "p99=1us", "--max", "outliers=600", "--max", "adev@1s=1"});
+    EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+    EXPECT_TRUE(contains(result.out, "[FAIL] |offset| p99 ≤ 1000 ns: |offset| p99")) << result.out;
+    EXPECT_TRUE(contains(result.out, "[pass] outliers ≤ 600:")) << result.out;
+    EXPECT_TRUE(contains(result.out, "[pass] adev τ=1s ≤ 1: adev τ=1s")) << result.out;
+    EXPECT_TRUE(contains(result.out, "1 of 3 checks failed")) << result.out;
+    // The same limit as a shorthand and as --max gives the same verdict.
+    const auto shorthand = run_ppsbench({"gate", current, "--max-sigma", "1us"});
+    const auto generic = run_ppsbench({"gate", current, "--max", "sigma=1us"});
+    EXPECT_EQ(shorthand.exit_code, 1);
+    EXPECT_EQ(generic.exit_code, 1);
+    EXPECT_TRUE(contains(generic.out, "[FAIL] raw PPS jitter (σ) ≤ 1000 ns")) << generic.out;
+}
+
 TEST(Gate, ASavedJsonSummaryServesAsBaseline) {
     TempDir dir;
     const auto baseline = capture(dir, "hardirq", 21);
@@ -91,6 +111,12 @@ TEST(Gate, BadInputExitsTwoWithOneLine) {
         {{"gate", "--baseline", run, run, "--max-ratio", "-1"}, "--max-ratio: use a positive"},
         {{"gate", run, "--max-sigma", "fast"}, "--max-sigma: 'fast' is not a duration"},
         {{"gate", run, "--max-rms-offset", "1us"}, "has no synchronised chrony sample"},
+        {{"gate", run, "--max", "rms_offset=1us"}, "has no synchronised chrony sample"},
+        {{"gate", run, "--max", "p99"}, "--max 'p99': write METRIC=LIMIT"},
+        {{"gate", run, "--max", "p99=3"}, "--max: '3' has no unit"},
+        {{"gate", run, "--max", "missed=-1"}, "--max"},
+        {{"gate", run, "--max", "adev@1s=small"}, "--max: 'small' is not a number"},
+        {{"gate", run, "--max", "jitteriness=1us"}, "--max: unknown metric 'jitteriness'"},
         {{"gate", "--baseline", dir.file("nope.csv"), run, "--max-ratio", "1.2"}, "cannot open"},
         {{"compare", run}, "--baseline"},
         {{"compare", "--baseline", run}, "name the runs to compare"},

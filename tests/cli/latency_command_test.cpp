@@ -16,11 +16,12 @@ using testing::contains;
 using testing::run_ppsbench;
 using testing::TempDir;
 
-// One line on stderr, starting "ppsbench: ", exit status 2.
+// One line on stderr, starting "ppsbench COMMAND: " (run or latency), exit status 2.
 void expect_usage_error(const testing::CommandResult& r, const std::string& part) {
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
-    EXPECT_EQ(r.err.rfind("ppsbench: ", 0), 0U) << r.err;
+    EXPECT_TRUE(r.err.starts_with("ppsbench latency: ") || r.err.starts_with("ppsbench run: "))
+        << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_TRUE(contains(r.err, part)) << r.err;
 }

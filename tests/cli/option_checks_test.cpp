@@ -91,7 +91,7 @@ TEST(StrictOptions, OutputPathsNameTheRealProblem) {
                   "the folder " + dir.file("missing") + " does not exist; create it first"},
                  {run_to(stock), "the file exists; pass --force"},
                  // main: SVG written into a .png
-                 {{"report", stock, "--plot", dir.file("p.png")}, "name the file .svg"},
+                 {{"report", stock, "--plot", dir.file("p.png")}, "plots are written as SVG"},
                  // main: --plot and --junit overwrote files without --force
                  {{"report", stock, "--plot", dir.file("taken.svg")},
                   "--plot " + dir.file("taken.svg") + ": the file exists"},

@@ -128,7 +128,7 @@ TEST(RunCommand, BadInputGetsOneLineNamingTheFixAndExitTwo) {
         EXPECT_TRUE(contains(result.err, c.expected))
             << "wanted: " << c.expected << "\ngot: " << result.err;
         EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
-        EXPECT_TRUE(result.err.starts_with("ppsbench: ")) << result.err;
+        EXPECT_TRUE(result.err.starts_with("ppsbench run: ")) << result.err;
     }
     EXPECT_FALSE(std::filesystem::exists(dir.file("out.csv")))
         << "a failed setup must not leave a file behind";

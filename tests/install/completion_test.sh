@@ -36,7 +36,8 @@ describe() {  # COMMAND OPTION
 }
 
 for command in $commands; do
-    options=$(ppsbench "$command" --help | grep -E '^  -' | grep -oE -- '--[a-z0-9][a-z0-9-]*')
+    # Each option line's own name (its first --word; a description may name other options).
+    options=$(ppsbench "$command" --help | sed -nE 's/^  (-[a-zA-Z] \[ )?(--[a-z0-9][a-z0-9-]*).*/\2/p')
     same_set "ppsbench $command -- TAB" "$options" "$(complete_line "ppsbench $command --")"
     for option in $options; do
         choices=$(__ppsbench_choices "$command" "$option")
@@ -60,8 +61,10 @@ same_set "report --metrics TAB" "$metrics" "$(complete_line 'ppsbench report --m
 same_set "report -m sigma,p9 TAB" $'sigma,p90\nsigma,p99\nsigma,p99.9\nsigma,p99.99' \
     "$(complete_line 'ppsbench report -m sigma,p9')"
 
+# The source specs are a "Sources" paragraph of run --help, after the options.
+sources=$(ppsbench run --help | sed -n '/^Sources/,/^$/p')
 for model in $(complete_line 'ppsbench run --source sim:'); do
-    grep -q "$model" <<<"$(describe run --source)" || fail "sim model $model is not in run --help"
+    grep -q "${model#sim:}" <<<"$sources" || fail "sim model $model is not in run --help's Sources"
 done
 same_set "run --source sim:thr TAB" threaded "$(complete_line 'ppsbench run --source sim:thr')"
 
@@ -72,7 +75,7 @@ same_set "report TAB (capture files)" $'runs/\nstock.csv\nrt.csv\nsummary.json' 
 same_set "report runs/ TAB" runs/old.csv "$(complete_line 'ppsbench report runs/')"
 same_set "compare --plot TAB" $'runs/\nplot.svg' "$(complete_line 'ppsbench compare --plot ')"
 same_set "run --source replay:s TAB" stock.csv "$(complete_line 'ppsbench run --source replay:s')"
-same_set "import TAB" $'chrony-refclocks\nchrony-tracking' "$(complete_line 'ppsbench import ')"
+same_set "import TAB" $'chrony-refclocks\nchrony-tracking\nppstest\nntp-peerstats' "$(complete_line 'ppsbench import ')"
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "bash completion: $(wc -w <<<"$commands") commands, their options, choices, metrics and files all offered"

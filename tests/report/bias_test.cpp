@@ -145,13 +145,14 @@ TEST(BiasGate, FailsOnlyOnGrowthTheIntervalsSupport) {
     limits.max_bias_growth_ns = 20'000;
     EXPECT_FALSE(evaluate_gate(&before, after, limits).failed());
 
-    GateLimits absolute;
-    absolute.max_bias_ns = 5'000;
+    GateLimits absolute;  // --max bias_median=5us
+    absolute.maxima.push_back(parse_metric_limit("bias_median=5us", "--max"));
     EXPECT_FALSE(evaluate_gate(nullptr, before, absolute).failed());
     EXPECT_TRUE(evaluate_gate(nullptr, after, absolute).failed());
-    // The reference path has no bias of its own: a usage error, never a pass.
+    // The reference path has no bias of its own: bad input or usage, never a pass.
     const auto reference = analyze_capture(store::read_capture_file(stock.reference), {});
-    EXPECT_THROW(evaluate_gate(nullptr, reference, absolute), core::UsageError);
+    EXPECT_THROW(evaluate_gate(nullptr, reference, absolute), core::InputError);
+    EXPECT_THROW(evaluate_gate(&before, reference, limits), core::UsageError);
 }
 
 }  // namespace

@@ -61,6 +61,25 @@ void expect_golden(const std::string& name, const std::vector<std::string>& args
         << " (PPSBENCH_UPDATE_GOLDEN=1 to accept an intended change)";
 }
 
+// A file an option writes (an SVG plot), compared like stdout.
+void expect_golden_file(const std::string& name, std::vector<std::string> args,
+                        const std::string& option) {
+    testing::TempDir dir;
+    const std::string written = dir.file(name);
+    args.insert(args.end(), {option, written});
+    const auto result = testing::run_ppsbench(args);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const std::string output = testing::read_text(written);
+    const std::string path = golden_dir + name;
+    if (std::getenv("PPSBENCH_UPDATE_GOLDEN") != nullptr) {
+        testing::write_text(path, output);
+        return;
+    }
+    EXPECT_TRUE(same_output(output, testing::read_text(path)))
+        << option << " output differs from " << path
+        << " (PPSBENCH_UPDATE_GOLDEN=1 to accept an intended change)";
+}
+
 class ReportGolden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ReportGolden, ReportOfFourRuns) {
@@ -92,6 +111,54 @@ INSTANTIATE_TEST_SUITE_P(EveryFormat, ReportGolden,
 TEST(ReportGolden, TextHistogram) {
     expect_golden("histogram.txt",
                   {"report", "--histogram", "--metrics", "sigma", fixtures + "rt.csv"});
+}
+
+TEST(ReportGolden, MarkdownHistogramIsFenced) {
+    expect_golden("histogram.markdown",
+                  {"report", "--format", "markdown", "--histogram", "--metrics", "sigma",
+                   fixtures + "stock.csv", fixtures + "rt.csv"});
+}
+
+// GitHub's renderer is cmark-gfm: run the real one over what people paste. Tables must become
+// <table>, the histogram must stay preformatted rather than run into a paragraph.
+TEST(MarkdownOutput, RendersAsIntendedByARealGfmRenderer) {
+    testing::TempDir dir;
+    const auto report = testing::run_ppsbench({"report", "--format", "markdown", "--verbose",
+                                               fixtures + "faulty.csv", fixtures + "rt.csv"});
+    const auto histogram = testing::run_ppsbench(
+        {"report", "--format", "markdown", "--histogram", fixtures + "rt.csv"});
+    testing::write_text(dir.file("report.md"), report.out);
+    testing::write_text(dir.file("histogram.md"), histogram.out);
+    const auto count = [](const std::string& html, const std::string& tag) {
+        std::size_t n = 0;
+        for (auto at = html.find(tag); at != std::string::npos; at = html.find(tag, at + 1)) {
+            ++n;
+        }
+        return n;
+    };
+    const auto verbose_html =
+        testing::run_program({"cmark-gfm", "-e", "table", dir.file("report.md")});
+    ASSERT_EQ(verbose_html.exit_code, 0) << verbose_html.err;
+    EXPECT_EQ(count(verbose_html.out, "<table>"), 7U) << verbose_html.out;
+    // A row in each of the six per-run tables, and one per τ in the stability table.
+    EXPECT_GE(count(verbose_html.out, "<td>PREEMPT_RT (simulated)</td>"), 7U);
+    const auto histogram_html =
+        testing::run_program({"cmark-gfm", "-e", "table", dir.file("histogram.md")});
+    ASSERT_EQ(histogram_html.exit_code, 0) << histogram_html.err;
+    EXPECT_EQ(count(histogram_html.out, "<table>"), 1U);
+    EXPECT_EQ(count(histogram_html.out, "<pre><code class=\"language-text\">"), 1U)
+        << histogram_html.out;
+    // Every bar line is inside the preformatted block, none in a paragraph.
+    const auto pre = histogram_html.out.find("<pre>");
+    EXPECT_EQ(histogram_html.out.find("│", 0), histogram_html.out.find("│", pre));
+    EXPECT_EQ(histogram_html.out.find("<p>[", 0), std::string::npos);
+}
+
+TEST(ReportGolden, StabilityPlot) {
+    expect_golden_file("stability.svg",
+                       {"compare", "--baseline", fixtures + "stock.csv", fixtures + "rt.csv",
+                        fixtures + "rt-nothread.csv", fixtures + "faulty.csv"},
+                       "--plot-stability");
 }
 
 }  // namespace

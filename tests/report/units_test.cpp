@@ -36,6 +36,17 @@ TEST(FormatNs, SignsAndNegativesAndAbsentValues) {
     EXPECT_EQ(format_ns(std::numeric_limits<double>::infinity()), "—");
 }
 
+TEST(FormatNs, NeverPrintsANegativeZero) {
+    EXPECT_EQ(format_ns(-0.3), "0 ns");
+    EXPECT_EQ(format_ns(-0.3, true), "0 ns");
+    EXPECT_EQ(format_ns(-0.0, true), "0 ns");
+    EXPECT_EQ(format_ns(0.4, true), "0 ns");
+    EXPECT_EQ(format_ns(-0.6, true), "-1 ns");
+    const double column[] = {38'000, -4};
+    EXPECT_EQ(format_in_unit(-4, choose_time_unit(column), true), "0.0 µs");
+    EXPECT_EQ(format_ratio(-0.001), "×0.00");
+}
+
 TEST(ChooseTimeUnit, OneUnitForTheWholeColumnFromItsLargestValue) {
     const double write_up_p2p[] = {11'000, 38'000};
     const auto unit = choose_time_unit(write_up_p2p);

@@ -116,7 +116,7 @@ TEST(DoctorCli, LiveMachineAnswersWithoutCrashing) {
     const auto result = run("doctor --pulse-wait 0");
     ASSERT_TRUE(result.exit_code == 0 || result.exit_code == 1) << result.out;
     EXPECT_THAT(result.out, HasSubstr("ppsbench doctor: "));
-    EXPECT_THAT(result.out, HasSubstr("Verdicts"));
+    EXPECT_THAT(result.out, HasSubstr("Checklist"));
     std::error_code ec;
     const bool has_pps = std::filesystem::exists("/sys/class/pps", ec) &&
                          !std::filesystem::is_empty("/sys/class/pps", ec);

@@ -5,19 +5,32 @@
 #include <vector>
 
 #include "ppsbench/analysis/comparison.hpp"
+#include "ppsbench/analysis/metrics.hpp"
 #include "ppsbench/analysis/run_analysis.hpp"
 
 namespace ppsbench::analysis {
 
+// An absolute limit on any figure of the metric registry (docs/metrics.md): it fails when the
+// run's value exceeds it. `--max p99=10us`, `--max missed=0`; --max-sigma 3us is sigma=3us.
+struct MetricLimit {
+    Metric metric;
+    double limit = 0;  // in the metric's own unit: ns for a time, pulses for a count
+    std::string what;  // how the gate names it: the metric's title, or the shorthand's word
+};
+
+// "KEY=LIMIT" (`--max p99=10us`): the metric by its --metrics key, the limit in its unit — a
+// time needs one (3us), a count is digits, any other figure a plain number. Throws
+// core::UsageError naming `option` otherwise.
+MetricLimit parse_metric_limit(std::string_view text, std::string_view option);
+// The same for a key and a limit given apart (--max-sigma 3us), named `what` in the verdict.
+MetricLimit metric_limit(std::string_view key, std::string_view limit, std::string_view option,
+                         std::string what = {});
+
 struct GateLimits {
-    std::optional<double> max_ratio;          // σ(current) / σ(baseline)
-    std::optional<double> max_sigma_ns;       // absolute
-    std::optional<double> max_p2p_ns;         // absolute
-    std::optional<double> max_rms_offset_ns;  // chrony's RMS offset at the end of the run
-    std::optional<std::uint64_t> max_missed;  // missed pulses
-    // Bias against a hardware reference (analysis/bias.hpp): the median lateness, absolute,
-    // and its growth over the baseline's (a kernel that made the PPS path later).
-    std::optional<double> max_bias_ns;
+    std::optional<double> max_ratio;  // σ(current) / σ(baseline)
+    std::vector<MetricLimit> maxima;  // checked in this order, after the ratio
+    // The median bias against a hardware reference (analysis/bias.hpp) may grow over the
+    // baseline's by this much (a kernel that made the PPS path later); judged like the ratio.
     std::optional<double> max_bias_growth_ns;
     double confidence = 0.95;
     // Fewer pulses than this in either run is bad input, not a pass. 100 is the smallest count
@@ -30,10 +43,11 @@ struct GateLimits {
 
 // One rule applied to the run, as numbers; the rendering layer words it (render/gate_text.hpp).
 struct GateCheck {
-    enum class Kind { sigma_ratio, absolute, missed, bias_growth };
+    enum class Kind { sigma_ratio, absolute, bias_growth };
     Kind kind = Kind::absolute;
-    std::string what;  // absolute: "σ", "peak-to-peak", "chrony RMS offset"; ratio: the baseline
-    double measured = 0;  // ns for absolute limits, pulses for missed, the ratio for sigma_ratio
+    std::string what;  // absolute: the limit's name ("σ", "missed pulses"); ratio: the baseline
+    Quantity quantity = Quantity::time_ns;  // absolute: what measured and limit are
+    double measured = 0;  // absolute: in the metric's unit; sigma_ratio: the ratio
     double limit = 0;
     bool failed = false;
     // sigma_ratio only: the ratio with its intervals, and both σ.
@@ -59,10 +73,10 @@ struct GateResult {
 // regression fails on an hour of pulses. A gate never passes on data it cannot judge: it throws
 // core::InputError (exit 2, with the reason) when a run has fewer than `min_pulses` pulses,
 // when a figure a limit needs is not a number (a baseline summary without σ, a σ of one
-// pulse), or when the σ ratio has no confidence interval; the bias growth, like the ratio,
-// fails only when the low end of its interval (current median's low bound minus the baseline
-// median's high bound) is above the limit; core::UsageError when a limit needs
-// data the runs do not have (no chrony samples for --max-rms-offset).
+// pulse, no chrony sample for an RMS offset limit), or when the σ ratio has no confidence
+// interval. The bias growth, like the ratio, fails only when the low end of its interval
+// (the current median's low bound minus the baseline median's high bound) is above the limit;
+// a run without a bias is a usage error for it.
 GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current,
                          const GateLimits& limits);
 

@@ -24,12 +24,16 @@ struct Metric {
     std::string prometheus;
     std::string prometheus_help;
     std::string prometheus_quantile;
+    // Why a run may not have it and what to do, after the file name, for a gate that needs it
+    // ("has no synchronised chrony sample, …"; empty: the generic "not a number" reason).
+    std::string when_missing;
 };
 
 // Parses a comma-separated list. Throws core::UsageError naming the unknown key and listing the
 // known ones.
 std::vector<Metric> parse_metrics(std::string_view list);
-Metric find_metric(std::string_view key);
+// One metric by key; errors name `option` ("--metrics", "--max").
+Metric find_metric(std::string_view key, std::string_view option = "--metrics");
 
 // Every named metric in the registry's order (the adev@TAU family is parsed, not listed).
 const std::vector<Metric>& all_metrics();

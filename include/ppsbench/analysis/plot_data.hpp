@@ -14,6 +14,11 @@ struct PlotRun {
     std::vector<double> bin_counts;  // fraction of the run's pulses in each shared bin
     std::vector<double> time_s;      // time series: seconds since the run's first pulse
     std::vector<double> value_ns;    // offset (or detrended residual) at that time
+    // For the legend and the marks on the histogram: the run's headline figures.
+    double sigma_ns = 0;
+    double p2p_ns = 0;
+    double median_ns = 0;   // p50 of the signed value
+    double p99_abs_ns = 0;  // p99 of |value|, marked at ±
 };
 
 struct Plot {
@@ -23,6 +28,7 @@ struct Plot {
     double bin_width_ns = 1;
     std::vector<PlotRun> runs;
     bool simulated = false;
+    bool log_counts = false;  // histogram on a log axis, so single-pulse tails show
 };
 
 // Needs runs analysed with AnalysisSettings::keep_series. Long series are reduced to at most

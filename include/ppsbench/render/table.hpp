@@ -13,6 +13,14 @@ namespace ppsbench::render {
 // What a column holds (the metric registry's kinds): renderers choose how to show it.
 using analysis::Quantity;
 
+// Where a row's run came from, kept apart from its display text "stock (simulated)" so CSV can
+// give the label, the simulated flag and the file their own columns.
+struct RunSource {
+    std::string label;
+    bool simulated = false;
+    std::string file;
+};
+
 struct Cell {
     std::string text;                                         // Quantity::text
     double value = std::numeric_limits<double>::quiet_NaN();  // NaN: absent, shown as "—"
@@ -20,10 +28,31 @@ struct Cell {
     double ci_lo = std::numeric_limits<double>::quiet_NaN();
     double ci_hi = std::numeric_limits<double>::quiet_NaN();
 
-    static Cell of_text(std::string t) { return Cell{std::move(t)}; }
-    static Cell of(double v) { return Cell{{}, v}; }
-    static Cell of_ratio(double v, double lo, double hi) { return Cell{{}, v, lo, hi}; }
+    static Cell of_text(std::string t) {
+        Cell cell;
+        cell.text = std::move(t);
+        return cell;
+    }
+    static Cell of(double v) {
+        Cell cell;
+        cell.value = v;
+        return cell;
+    }
+    static Cell of_ratio(double v, double lo, double hi) {
+        Cell cell;
+        cell.value = v;
+        cell.ci_lo = lo;
+        cell.ci_hi = hi;
+        return cell;
+    }
     bool absent() const { return std::isnan(value); }
+    // A run's row label: the text people read, and the source machines read.
+    std::optional<RunSource> run;
+    static Cell of_run(RunSource source) {
+        Cell cell = of_text(source.label + (source.simulated ? " (simulated)" : ""));
+        cell.run = std::move(source);
+        return cell;
+    }
 };
 
 struct Column {

@@ -1,0 +1,341 @@
+#include "ppsbench/render/stability_plot.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <iterator>
+#include "xml.hpp"
+
+namespace ppsbench::render {
+
+namespace {
+
+constexpr double width = 1020;
+constexpr double legend_top = 470;
+constexpr double panel_top = 70;
+constexpr double panel_bottom = 370;
+constexpr double panel_width = 250;
+constexpr double panel_step = 335;
+constexpr double first_panel_left = 80;
+
+// A noise type's slope on one statistic's log-log plot (Riley, NIST SP 1065, table 5).
+struct Slope {
+    const char* noise;
+    const char* exponent;  // as printed
+    double value;
+};
+
+struct Panel {
+    const char* statistic;
+    const char* axis_label;
+    bool in_seconds;  // TDEV: tick labels in ns/µs/ms
+    std::vector<double> analysis::StabilityCurve::*values;
+    std::vector<Slope> slopes;
+};
+
+std::vector<Panel> panels() {
+    return {
+        // ADEV cannot tell white from flicker PM: both fall as τ^−1.
+        {"ADEV",
+         "Allan deviation σy(τ)",
+         false,
+         &analysis::StabilityCurve::adev,
+         {{"white/flicker PM", "−1", -1.0}, {"white FM", "−1/2", -0.5}}},
+        {"MDEV",
+         "modified Allan deviation",
+         false,
+         &analysis::StabilityCurve::mdev,
+         {{"white PM", "−3/2", -1.5}, {"flicker PM", "−1", -1.0}, {"white FM", "−1/2", -0.5}}},
+        {"TDEV",
+         "time deviation σx(τ)",
+         true,
+         &analysis::StabilityCurve::tdev_s,
+         {{"white PM", "−1/2", -0.5}, {"flicker PM", "0", 0.0}, {"white FM", "+1/2", 0.5}}},
+    };
+}
+
+struct LogAxis {
+    double lo_decade;  // log10 of the lowest edge
+    double hi_decade;
+    double pixel_lo;
+    double pixel_hi;
+    double map(double v) const {
+        return pixel_lo +
+               (std::log10(v) - lo_decade) / (hi_decade - lo_decade) * (pixel_hi - pixel_lo);
+    }
+};
+
+// Whole decades around [lo, hi], at least one.
+LogAxis log_axis(double lo, double hi, double pixel_lo, double pixel_hi) {
+    double a = std::floor(std::log10(lo) + 1e-9);
+    double b = std::ceil(std::log10(hi) - 1e-9);
+    if (b <= a) {
+        b = a + 1;
+    }
+    return {a, b, pixel_lo, pixel_hi};
+}
+
+std::string superscript(int exponent) {
+    static const std::array<const char*, 10> digits = {"⁰", "¹", "²", "³", "⁴",
+                                                       "⁵", "⁶", "⁷", "⁸", "⁹"};
+    std::string text = exponent < 0 ? "⁻" : "";
+    const std::string magnitude = std::to_string(std::abs(exponent));
+    for (char c : magnitude) {
+        text += digits[static_cast<std::size_t>(c - '0')];
+    }
+    return text;
+}
+
+// 10⁻⁹ for a dimensionless decade; 1 ns, 10 ns, 100 ns, 1 µs for a time.
+std::string decade_label(int exponent, bool in_seconds) {
+    if (!in_seconds) {
+        return "10" + superscript(exponent);
+    }
+    static const std::array<const char*, 5> units = {"ps", "ns", "µs", "ms", "s"};
+    const int from_ps = exponent + 12;
+    if (from_ps < 0 || from_ps >= 15) {
+        return "10" + superscript(exponent) + " s";
+    }
+    const int step = from_ps / 3;
+    const int power = from_ps % 3;
+    return fmt::format("{} {}",
+                       power == 0   ? 1
+                       : power == 1 ? 10
+                                    : 100,
+                       units[static_cast<std::size_t>(step)]);
+}
+
+std::string tau_label(int exponent) {
+    return exponent >= 0 ? fmt::format("{:.0f}", std::pow(10.0, exponent))
+                         : fmt::format("{:g}", std::pow(10.0, exponent));
+}
+
+void frame(std::ostream& out, const LogAxis& x, const LogAxis& y, bool in_seconds) {
+    // Faint grid at the decades, minor ticks at 2..9 of each decade.
+    for (int d = static_cast<int>(x.lo_decade); d <= static_cast<int>(x.hi_decade); ++d) {
+        const double px = x.map(std::pow(10.0, d));
+        out << fmt::format(R"~(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2}" stroke="#ddd"/>)~"
+                           R"~(<text x="{0:.1f}" y="{3}" text-anchor="middle">{4}</text>)~"
+                           "\n",
+                           px, y.pixel_hi, y.pixel_lo, y.pixel_lo + 18, tau_label(d));
+        for (int m = 2; m < 10 && d < static_cast<int>(x.hi_decade); ++m) {
+            const double mx = x.map(m * std::pow(10.0, d));
+            out << fmt::format(
+                R"~(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2}" stroke="#333"/>)~"
+                "\n",
+                mx, y.pixel_lo, y.pixel_lo - 3);
+        }
+    }
+    for (int d = static_cast<int>(y.lo_decade); d <= static_cast<int>(y.hi_decade); ++d) {
+        const double py = y.map(std::pow(10.0, d));
+        out << fmt::format(R"~(<line x1="{0}" y1="{1:.1f}" x2="{2}" y2="{1:.1f}" stroke="#ddd"/>)~"
+                           R"~(<text x="{3}" y="{4:.1f}" text-anchor="end">{5}</text>)~"
+                           "\n",
+                           x.pixel_lo, py, x.pixel_hi, x.pixel_lo - 6, py + 4,
+                           decade_label(d, in_seconds));
+        for (int m = 2; m < 10 && d < static_cast<int>(y.hi_decade); ++m) {
+            const double my = y.map(m * std::pow(10.0, d));
+            out << fmt::format(
+                R"~(<line x1="{0}" y1="{1:.1f}" x2="{2}" y2="{1:.1f}" stroke="#333"/>)~"
+                "\n",
+                x.pixel_lo, my, x.pixel_lo + 3);
+        }
+    }
+    out << fmt::format(R"~(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#333"/>)~"
+                       "\n",
+                       x.pixel_lo, y.pixel_hi, x.pixel_hi - x.pixel_lo, y.pixel_lo - y.pixel_hi);
+}
+
+bool drawable(double tau, double value) {
+    return std::isfinite(tau) && tau > 0 && std::isfinite(value) && value > 0;
+}
+
+struct LegendEntry {
+    std::size_t run;  // runs.size() for the slopes' entry
+    std::string text;
+    double x;
+    double y;
+};
+
+// Entries left to right, a new row when the next would not fit; the width of a label is
+// estimated (7.5 px a character at 12 px DejaVu Sans), which is all an SVG writer can do.
+std::vector<LegendEntry> legend_layout(const analysis::StabilityPlot& plot) {
+    std::vector<LegendEntry> entries;
+    double x = first_panel_left;
+    double y = legend_top;
+    for (std::size_t r = 0; r <= plot.runs.size(); ++r) {
+        std::string text = r < plot.runs.size() ? plot.runs[r].label : "noise-type slopes";
+        const double needed = 48 + 7.5 * static_cast<double>(text.size());
+        if (x > first_panel_left && x + needed > width - 10) {
+            x = first_panel_left;
+            y += 20;
+        }
+        entries.push_back({r, std::move(text), x, y});
+        x += needed;
+    }
+    return entries;
+}
+
+}  // namespace
+
+void write_stability_svg(const analysis::StabilityPlot& plot, std::ostream& out) {
+    const auto legend = legend_layout(plot);
+    const double height = legend.back().y + 22;
+    out << fmt::format(
+               R"~(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">)~",
+               width, height)
+        << "\n"
+        << fmt::format(R"~(<rect width="{}" height="{}" fill="white"/>)~", width, height) << "\n";
+    const std::string title =
+        plot.title + (plot.simulated ? " — includes SIMULATED runs" : std::string());
+    out << fmt::format(R"~(<text x="{}" y="28" text-anchor="middle" font-size="17">{}</text>)~",
+                       width / 2, xml_escape(title))
+        << "\n";
+
+    // One τ axis for every panel, so the panels line up.
+    double tau_lo = INFINITY;
+    double tau_hi = 0;
+    for (const auto& run : plot.runs) {
+        for (double tau : run.tau_s) {
+            if (std::isfinite(tau) && tau > 0) {
+                tau_lo = std::min(tau_lo, tau);
+                tau_hi = std::max(tau_hi, tau);
+            }
+        }
+    }
+    if (!(tau_hi > 0)) {
+        tau_lo = 1;
+        tau_hi = 10;
+    }
+
+    const auto all_panels = panels();
+    for (std::size_t p = 0; p < all_panels.size(); ++p) {
+        const auto& panel = all_panels[p];
+        const double left = first_panel_left + panel_step * static_cast<double>(p);
+        const LogAxis x = log_axis(tau_lo, tau_hi, left, left + panel_width);
+        double v_lo = INFINITY;
+        double v_hi = 0;
+        for (const auto& run : plot.runs) {
+            const auto& values = run.*panel.values;
+            for (std::size_t i = 0; i < values.size() && i < run.tau_s.size(); ++i) {
+                if (drawable(run.tau_s[i], values[i])) {
+                    v_lo = std::min(v_lo, values[i]);
+                    v_hi = std::max(v_hi, values[i]);
+                }
+            }
+        }
+        if (!(v_hi > 0)) {
+            v_lo = panel.in_seconds ? 1e-9 : 1e-9;
+            v_hi = v_lo * 10;
+        }
+        const LogAxis y = log_axis(v_lo, v_hi, panel_bottom, panel_top);
+        out << fmt::format(R"~(<g id="{}">)~", panel.statistic) << "\n";
+        out << fmt::format(
+                   R"~(<clipPath id="clip-{0}"><rect x="{1}" y="{2}" width="{3}" height="{4}"/></clipPath>)~",
+                   panel.statistic, x.pixel_lo, y.pixel_hi, x.pixel_hi - x.pixel_lo,
+                   y.pixel_lo - y.pixel_hi)
+            << "\n";
+        frame(out, x, y, panel.in_seconds);
+        out << fmt::format(R"~(<text x="{}" y="{}" text-anchor="middle" font-size="14">{}</text>)~",
+                           (x.pixel_lo + x.pixel_hi) / 2, panel_top - 10, panel.statistic)
+            << "\n"
+            << fmt::format(
+                   R"~(<text x="{}" y="{}" text-anchor="middle">averaging time τ (s)</text>)~",
+                   (x.pixel_lo + x.pixel_hi) / 2, panel_bottom + 38)
+            << "\n"
+            << fmt::format(
+                   R"~(<text x="{0}" y="{1:.1f}" text-anchor="middle" transform="rotate(-90 {0} {1:.1f})">{2}</text>)~",
+                   x.pixel_lo - 52, (panel_top + panel_bottom) / 2, panel.axis_label)
+            << "\n";
+
+        // Reference slopes through the first run's first drawable point.
+        const analysis::StabilityCurve* anchor_run = nullptr;
+        std::size_t anchor = 0;
+        for (const auto& run : plot.runs) {
+            const auto& values = run.*panel.values;
+            for (std::size_t i = 0; i < values.size() && i < run.tau_s.size(); ++i) {
+                if (drawable(run.tau_s[i], values[i])) {
+                    anchor_run = &run;
+                    anchor = i;
+                    break;
+                }
+            }
+            if (anchor_run != nullptr) {
+                break;
+            }
+        }
+        if (anchor_run != nullptr) {
+            const double tau0 = anchor_run->tau_s[anchor];
+            const double v0 = ((*anchor_run).*panel.values)[anchor];
+            const double tau1 = std::pow(10.0, x.hi_decade);
+            out << fmt::format(
+                       R"~(<g clip-path="url(#clip-{})" stroke="#888" stroke-width="1" stroke-dasharray="5 4" fill="#666" font-size="10">)~",
+                       panel.statistic)
+                << "\n";
+            for (const auto& slope : panel.slopes) {
+                const double v1 = v0 * std::pow(tau1 / tau0, slope.value);
+                // The label sits where the line leaves the panel: its right edge or, for a
+                // steep line, its bottom or top.
+                double label_tau = tau1;
+                double label_v = v1;
+                const double v_floor = std::pow(10.0, y.lo_decade);
+                const double v_ceiling = std::pow(10.0, y.hi_decade);
+                if (v1 < v_floor || v1 > v_ceiling) {
+                    label_v = v1 < v_floor ? v_floor : v_ceiling;
+                    label_tau = tau0 * std::pow(label_v / v0, 1.0 / slope.value);
+                }
+                out << fmt::format(R"~(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}"/>)~",
+                                   x.map(tau0), y.map(v0), x.map(tau1), y.map(v1))
+                    << fmt::format(
+                           R"~(<text x="{:.1f}" y="{:.1f}" text-anchor="end" stroke="white" stroke-width="3" stroke-dasharray="none" paint-order="stroke">{} {}</text>)~",
+                           x.map(label_tau) - 3, y.map(label_v) + (label_v > v0 ? 12 : -4),
+                           slope.noise, slope.exponent)
+                    << "\n";
+            }
+            out << "</g>\n";
+        }
+
+        for (std::size_t r = 0; r < plot.runs.size(); ++r) {
+            const auto& run = plot.runs[r];
+            const auto& values = run.*panel.values;
+            const char* colour = run_colour(r);
+            std::string points;
+            std::string markers;
+            for (std::size_t i = 0; i < values.size() && i < run.tau_s.size(); ++i) {
+                if (!drawable(run.tau_s[i], values[i])) {
+                    continue;
+                }
+                const double px = x.map(run.tau_s[i]);
+                const double py = y.map(values[i]);
+                points += fmt::format("{}{:.1f},{:.1f}", points.empty() ? "" : " ", px, py);
+                markers += fmt::format(R"~(<circle cx="{:.1f}" cy="{:.1f}" r="2.5"/>)~", px, py);
+            }
+            out << fmt::format(
+                       R"~(<g stroke="{0}" fill="{0}"><polyline points="{1}" fill="none" stroke-width="1.6"/>{2}</g>)~",
+                       colour, points, markers)
+                << "\n";
+        }
+        out << "</g>\n";
+    }
+
+    // Legend under the panels, in rows: one entry per run, then what the dashed lines are.
+    out << "<g id=\"legend\">\n";
+    for (const auto& entry : legend) {
+        if (entry.run < plot.runs.size()) {
+            out << fmt::format(
+                R"~(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="{3}" stroke-width="2"/><circle cx="{4}" cy="{1}" r="2.5" fill="{3}"/>)~",
+                entry.x, entry.y - 4, entry.x + 22, run_colour(entry.run), entry.x + 11);
+        } else {
+            out << fmt::format(
+                R"~(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#888" stroke-dasharray="5 4"/>)~",
+                entry.x, entry.y - 4, entry.x + 22);
+        }
+        out << fmt::format(R"~(<text x="{}" y="{}">{}</text>)~", entry.x + 28, entry.y,
+                           xml_escape(entry.text))
+            << "\n";
+    }
+    out << "</g>\n</svg>\n";
+}
+
+}  // namespace ppsbench::render
