@@ -46,7 +46,7 @@ pass() { printf '[lab] ok   %s\n' "$*" >&2; passes=$((passes + 1)); }
 kv() { sed -n "s/^$1=//p" "$2" | head -n 1; }
 # Pulse lines with their extra columns: sequence,edge,timestamp_ns[,...].
 rows() { grep -E '^[0-9]+,(assert|clear),-?[0-9]+(,-?[0-9]+)*$' "$1" 2>/dev/null || true; }
-meta_has() { grep -m1 '^#' "$1" 2>/dev/null | grep -q "$2"; }
+meta_has() { grep -m1 '^# meta ' "$1" 2>/dev/null | grep -q "$2"; }
 abs() { local v=$1; echo $((v < 0 ? -v : v)); }
 
 tsv="$out/summary.tsv"
@@ -97,7 +97,7 @@ for cdir in "$res"/*/; do
             fail "$id: run --source ptp --source pps: exit ${rc:-none}, $n1/$count + $n2/$count pulses: $(tail -n 3 "$mdir/ptp-dual-run.txt" 2>/dev/null | tr '\n' ' ')"
             continue
         fi
-        method=$(grep -m1 '^#' "$d1" | grep -o '"cross_timestamp":"[a-z]*"' | cut -d'"' -f4 || true)
+        method=$(grep -m1 '^# meta ' "$d1" | grep -o '"cross_timestamp":"[a-z]*"' | cut -d'"' -f4 || true)
         if [[ "$method" == extended ]]; then
             pass "$id: the PTP path records its cross-timestamp: $method"
         else
@@ -202,10 +202,11 @@ for cdir in "$res"/*/; do
             "err-busy:channel 0 is busy"; do
             name=${e%%:*} want=${e#*:}
             f="$mdir/ptp-$name-run.txt"
-            if [[ "$(kv "ptp_${name//-/_}_rc" "$st")" == 2 ]] && [[ $(grep -c . "$f") == 1 ]] && grep -q "$want" "$f"; then
+            rc=$(kv "ptp_${name}_rc" "$st")
+            if [[ "$rc" == 2 ]] && [[ $(grep -c . "$f") == 1 ]] && grep -q "$want" "$f"; then
                 pass "$config: $name: exit 2, one line: $(head -c 160 "$f")"
             else
-                fail "$config: $name: exit $(kv "ptp_${name//-/_}_rc" "$st") (want 2), want one line with '$want': $(head -c 300 "$f" | tr '\n' ' ')"
+                fail "$config: $name: exit ${rc:-none} (want 2), want one line with '$want': $(head -c 300 "$f" | tr '\n' ' ')"
             fi
         done
         n=$(rows "$mdir/ptp-pin.csv" | wc -l)
