@@ -21,6 +21,8 @@
 #     file, when the binary has those metrics) equals the records' median / mean delay within
 #     the largest uncertainty of the run.
 #  5. Order: every thread-context run's median bias is more than FACTOR x every hard-IRQ run's.
+#     And `gate --max-bias-growth 2us` of each mode's PPS path against the split mode's of the
+#     same boot exits 1 exactly when that mode's timestamps were taken in a thread.
 # Once per boot (split mode):
 #  6. The precise cross-timestamp gives every edge's raise time to the nanosecond, and the
 #     basic one is used (and recorded) when the clock offers nothing better.
@@ -240,6 +242,25 @@ else
     lab_log "note: bias order not checked (thread-context runs: ${tmin:-none}, hard-IRQ runs: ${hmax:-none})"
 fi
 
+# 5b. the bias-growth gate against the split mode of the same boot
+: >"$out/gates.tsv"
+for id in $(printf '%s\n' "${!bias_of[@]}" | sort); do
+    c=${id%/*} m=${id#*/}
+    [[ "$m" == split && -n "${bias_of[$c/split]:-}" ]] && continue
+    [[ -n "${bias_of[$c/split]:-}" ]] || continue
+    want=0
+    [[ "${context_of[$id]}" == thread ]] && want=1
+    rc=0
+    "$pb" gate --baseline "$res/$c/split/ptp-dual-2.csv" "$res/$id/ptp-dual-2.csv" --max-bias-growth 2us \
+        >"$out/gate-$c-$m.txt" 2>&1 || rc=$?
+    printf '%s vs %s/split\t%s\t%s\t%s\n' "$id" "$c" "$want" "$rc" "$(grep -m1 -oE 'growth [+−-][^;]*' "$out/gate-$c-$m.txt" || true)" >>"$out/gates.tsv"
+    if [[ "$rc" == "$want" ]]; then
+        pass "gate --max-bias-growth 2us: $id against $c/split exits $rc ($(grep -m1 -oE 'growth [+−-][^;]*' "$out/gate-$c-$m.txt"))"
+    else
+        fail "gate --max-bias-growth 2us: $id against $c/split exits $rc, want $want: $(tail -n 2 "$out/gate-$c-$m.txt" | tr '\n' ' ')"
+    fi
+done
+
 {
     echo "QEMU TCG with -icount shift=1,sleep=off: instruction-counted guest time, not hardware time."
     echo
@@ -249,6 +270,12 @@ fi
         ctx = ($3 == "thread" ? "thread" : ($3 == "hard" ? "hard IRQ" : $3))
         pm = ($7 == "-" ? "-" : sprintf("%.3f", $7 / 1000)); pn = ($8 == "-" ? "-" : sprintf("%.3f", $8 / 1000))
         printf "| %s | %s | %s | %s | %s | %.3f | %s | %s | %s | %s |\n", $1, $2, ctx, $4, $5, $6 / 1000, pm, pn, $9, $10 }'
+    if [[ -s "$out/gates.tsv" ]]; then
+        echo
+        echo "| gate --max-bias-growth 2us | expected exit | exit | median growth, 95 % CI |"
+        echo "|---|---|---|---|"
+        awk -F'\t' '{ printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4 }' "$out/gates.tsv"
+    fi
 } >"$out/summary.md"
 cat "$out/summary.md" >&2
 printf '%d %d\n' "$passes" "$fails" >"$res/check-ptp.counts"
