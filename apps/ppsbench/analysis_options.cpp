@@ -6,6 +6,7 @@
 
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/pulse.hpp"
 #include "source_options.hpp"
 
 namespace ppsbench::app {
@@ -14,7 +15,11 @@ void add_analysis_options(po::options_description& options, AnalysisArguments& a
     // clang-format off
     options.add_options()
         ("period", po::value(&arguments.period),
-         "nominal pulse period, overriding the one recorded in the file (e.g. 100ms)")
+         "nominal pulse period, overriding the one recorded in the file (e.g. 100ms); refused "
+         "when the pulses are more than 5 % apart from it")
+        ("edge", po::value(&arguments.edge),
+         "edge to analyse: assert|clear|both (rising|falling accepted); default: every edge "
+         "the capture holds, one run each")
         ("detrend", po::value(&arguments.detrend)->default_value(arguments.detrend),
          "degree of the fit removed for detrended residuals: 1 (line) or 2 (quadratic)")
         ("outlier-k", po::value(&arguments.outlier_k)
@@ -34,6 +39,14 @@ analysis::AnalysisSettings to_settings(const AnalysisArguments& arguments,
     if (arguments.detrend != 1 && arguments.detrend != 2) {
         throw core::UsageError(
             fmt::format("--detrend {}: use 1 (linear) or 2 (quadratic)", arguments.detrend));
+    }
+    if (vm.count("edge") != 0U) {
+        const auto edges = core::parse_edge_selection(arguments.edge);
+        if (!edges) {
+            throw core::UsageError(fmt::format(
+                "--edge {}: use assert, clear or both (or rising/falling)", arguments.edge));
+        }
+        settings.edges = *edges;
     }
     settings.detrend_degree = arguments.detrend;
     if (!(arguments.outlier_k > 0) || !std::isfinite(arguments.outlier_k)) {

@@ -10,6 +10,7 @@ namespace ppsbench::app {
 // The options that shape the statistics, shared by report, compare and gate.
 struct AnalysisArguments {
     std::string period;
+    std::string edge;
     int detrend = 1;
     double outlier_k = 8.0;
     std::string bin_width;

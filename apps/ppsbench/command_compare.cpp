@@ -70,13 +70,16 @@ class CompareCommand final : public Command {
         std::vector<analysis::RunAnalysis> runs = analysis::load_runs(baseline_path, settings);
         if (runs.size() != 1) {
             throw core::UsageError(fmt::format(
-                "--baseline {}: holds {} runs; a baseline is one run", baseline_path, runs.size()));
+                "--baseline {}: holds {} runs; a baseline is one run (a capture of both edges: "
+                "choose one with --edge)",
+                baseline_path, runs.size()));
         }
         for (const auto& path : files) {
             for (auto& run : analysis::load_runs(path, settings)) {
                 runs.push_back(std::move(run));
             }
         }
+        analysis::check_taus_computed(columns, runs, "--metrics");
         if (vm["metrics"].defaulted() && !runs.front().chrony) {
             columns.erase(columns.begin());  // no chrony data: drop the empty RMS offset column
         }

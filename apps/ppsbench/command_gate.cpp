@@ -140,8 +140,15 @@ class GateCommand final : public Command {
             baseline = analysis::load_runs(baseline_path, settings);
         }
         if (current.size() != 1 || baseline.size() > 1) {
-            throw core::UsageError("the baseline and the current run must be one run each");
+            throw core::UsageError(
+                "the baseline and the current run must be one run each; a capture of both edges "
+                "holds two: choose one with --edge assert or --edge clear");
         }
+        std::vector<analysis::Metric> limited;
+        for (const auto& limit : limits.maxima) {
+            limited.push_back(limit.metric);
+        }
+        analysis::check_taus_computed(limited, current, "--max");
         print_warnings(current);
         print_warnings(baseline);
         const auto result = analysis::evaluate_gate(baseline.empty() ? nullptr : &baseline.front(),

@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "options.hpp"
+#include "output_path.hpp"
 #include "ppsbench/chrony/logs.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/suggest.hpp"
@@ -62,9 +63,11 @@ void write_capture(const std::string& output, bool force, const nlohmann::json& 
 }
 
 void require_output(const std::string& output, std::string_view format) {
-    if (output.empty()) {
-        throw core::UsageError(
-            fmt::format("import {}: name the capture file to write with -o FILE", format));
+    if (output.empty() || output == "-") {
+        throw core::UsageError(fmt::format(
+            "import {}: name the capture file to write with -o FILE (a capture file is a file; "
+            "only chrony-tracking's CSV goes to standard output)",
+            format));
     }
 }
 
@@ -221,6 +224,10 @@ class ImportCommand final : public Command {
                 "/var/log/chrony/refclocks.log -o run.csv'");
         }
         const bool force = vm.count("force") != 0U;
+        // Before any input is read: a bad -o is found now, not after a long import.
+        if (!output.empty() && output != "-") {
+            check_output_path(output, "-o", force);
+        }
         const bool strict = vm.count("strict") != 0U;
         if (format == "chrony-refclocks") {
             chrony::RefclocksImportOptions o;

@@ -90,6 +90,9 @@ class ReportCommand final : public Command {
         settings.keep_series = outputs.wants_series() || histogram;  // shared bins need them
         const auto report = analysis::load_report(files, settings);
         const auto& runs = report.runs;
+        if (chosen) {
+            analysis::check_taus_computed(*chosen, runs, "--metrics");
+        }
         print_warnings(runs);
         std::vector<render::Table> tables;
         if (verbose) {

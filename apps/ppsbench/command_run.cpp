@@ -200,7 +200,8 @@ class RunCommand final : public Command {
         }
         const auto outcome = session::execute_run(run);
         const auto file = store::read_capture_file(outcome.output_path);
-        const std::vector<analysis::RunAnalysis> runs{analysis::analyze_capture(file, {})};
+        // One row per edge captured: "--edge both --count 100" wrote 100 edges, 50 of each.
+        const auto runs = analysis::analyze_edges(file, {});
         const auto renderer = render::make_renderer("text");
         print_warnings(runs);
         renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);

@@ -231,7 +231,18 @@ std::vector<Metric> make_registry() {
     return metrics;
 }
 
-// "tdev@10s": a stability figure at the octave tau nearest to the one asked for.
+// The index of `tau_s` among the computed taus (within 1 %: they are τ0·2^k in doubles), or
+// taus.size() when it is not one of them.
+std::size_t tau_index(const std::vector<double>& taus, double tau_s) {
+    for (std::size_t i = 0; i < taus.size(); ++i) {
+        if (std::fabs(taus[i] / tau_s - 1) <= 0.01) {
+            return i;
+        }
+    }
+    return taus.size();
+}
+
+// "tdev@16s": a stability figure at one of the octave taus.
 std::optional<Metric> stability_metric(std::string_view key, std::string_view option) {
     const auto at = key.find('@');
     if (at == std::string_view::npos) {
@@ -256,13 +267,10 @@ std::optional<Metric> stability_metric(std::string_view key, std::string_view op
             }
             const auto& taus = r.stats.stability->tau_s;
             const auto& values = (*r.stats.stability).*pick;
-            for (std::size_t i = 0; i < taus.size() && i < values.size(); ++i) {
-                // Octave taus: accept the one within a factor √2 of the request.
-                if (std::fabs(std::log2(taus[i] / tau_s)) <= 0.5) {
-                    return is_time ? values[i] * 1e9 : values[i];
-                }
-            }
-            return nan;
+            // Only the τ asked for (to rounding): a column titled τ=3s must not show the 4 s
+            // value. check_taus_computed() refuses a τ that is not among the octave taus.
+            const auto i = tau_index(taus, tau_s);
+            return i < values.size() ? (is_time ? values[i] * 1e9 : values[i]) : nan;
         });
 }
 
@@ -358,6 +366,36 @@ std::vector<Metric> parse_metrics(std::string_view list) {
             fmt::format("--metrics: name at least one metric; known: {}", metric_names()));
     }
     return metrics;
+}
+
+void check_taus_computed(const std::vector<Metric>& metrics, const std::vector<RunAnalysis>& runs,
+                         std::string_view option) {
+    for (const auto& metric : metrics) {
+        const auto at = metric.key.find('@');
+        if (at == std::string::npos) {
+            continue;
+        }
+        const double tau_s =
+            static_cast<double>(core::parse_duration(metric.key.substr(at + 1), option).count()) /
+            1e9;
+        for (const auto& run : runs) {
+            if (!run.stats.stability || run.stats.stability->tau_s.empty()) {
+                continue;  // too short for any τ: its figures are "n/a", not a wrong τ
+            }
+            const auto& taus = run.stats.stability->tau_s;
+            if (tau_index(taus, tau_s) < taus.size()) {
+                continue;
+            }
+            std::string computed;
+            for (const double tau : taus) {
+                computed += (computed.empty() ? "" : ", ") +
+                            core::format_duration_option(core::Duration(std::llround(tau * 1e9)));
+            }
+            throw core::UsageError(fmt::format(
+                "{} {}: τ={} is not computed for {}; its taus are octaves of the period: {}",
+                option, metric.key, metric.key.substr(at + 1), run.file, computed));
+        }
+    }
 }
 
 }  // namespace ppsbench::analysis

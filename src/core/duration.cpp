@@ -67,20 +67,45 @@ Duration parse_duration(std::string_view text, std::string_view what) {
     return Duration{static_cast<std::int64_t>(std::llround(ns))};
 }
 
+namespace {
+
+// x rounded to `digits` significant digits: 999.99 ms to 3 digits is 1 s, which must be printed
+// in seconds ("1 s"), not as "1e+03 ms".
+double round_significant(double x, int digits) {
+    if (x == 0 || !std::isfinite(x)) {
+        return x;
+    }
+    const int exponent = digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(x))));
+    // Multiply by a whole power of ten in both directions: 999999987 ns to 4 digits must be
+    // exactly 1e9 (10000 · 1e5), not 999999999.99… (10000 / 1e-5).
+    if (exponent >= 0) {
+        const double scale = std::pow(10.0, exponent);
+        return std::round(x * scale) / scale;
+    }
+    const double step = std::pow(10.0, -exponent);
+    return std::round(x / step) * step;
+}
+
+}  // namespace
+
 std::string format_duration(Duration d) {
     const std::int64_t ns = d.count();
     const std::int64_t abs_ns = ns < 0 ? -ns : ns;
     if (abs_ns < 1'000) {
         return fmt::format("{} ns", ns);
     }
-    if (abs_ns < 1'000'000) {
-        return fmt::format("{:.3g} µs", static_cast<double>(ns) / 1e3);
-    }
-    if (abs_ns < 1'000'000'000) {
-        return fmt::format("{:.3g} ms", static_cast<double>(ns) / 1e6);
-    }
     if (abs_ns < 60 * ns_per_second) {
-        return fmt::format("{:.3g} s", static_cast<double>(ns) / 1e9);
+        const double rounded = round_significant(static_cast<double>(ns), 3);
+        const double magnitude = std::fabs(rounded);
+        if (magnitude < 1e6) {
+            return fmt::format("{:.3g} µs", rounded / 1e3);
+        }
+        if (magnitude < 1e9) {
+            return fmt::format("{:.3g} ms", rounded / 1e6);
+        }
+        if (magnitude < 60e9) {
+            return fmt::format("{:.3g} s", rounded / 1e9);
+        }
     }
     const std::int64_t total_s = ns / ns_per_second;
     const std::int64_t h = total_s / 3600;
@@ -90,6 +115,21 @@ std::string format_duration(Duration d) {
         return fmt::format("{}h {:02}m {:02}s", h, m, s);
     }
     return fmt::format("{}m {:02}s", m, s);
+}
+
+std::string format_duration_option(Duration d) {
+    const double rounded = round_significant(static_cast<double>(d.count()), 4);
+    const double magnitude = std::fabs(rounded);
+    if (magnitude >= 1e9) {
+        return fmt::format("{:g}s", rounded / 1e9);
+    }
+    if (magnitude >= 1e6) {
+        return fmt::format("{:g}ms", rounded / 1e6);
+    }
+    if (magnitude >= 1e3) {
+        return fmt::format("{:g}us", rounded / 1e3);
+    }
+    return fmt::format("{:g}ns", rounded);
 }
 
 }  // namespace ppsbench::core

@@ -52,5 +52,25 @@ TEST(FormatDuration, ChoosesAReadableUnit) {
     EXPECT_EQ(format_duration(1h + 2min + 3s), "1h 02m 03s");
 }
 
+// Just under a unit boundary the value rounds into the next unit instead of "1e+03 ms".
+TEST(FormatDuration, RoundsAcrossAUnitBoundary) {
+    EXPECT_EQ(format_duration(999'999'987ns), "1 s");
+    EXPECT_EQ(format_duration(999'999ns), "1 ms");
+    EXPECT_EQ(format_duration(-999'999ns), "-1 ms");
+    EXPECT_EQ(format_duration(1'234'567ns), "1.23 ms");
+}
+
+// What an error message suggests must be what the option reads back.
+TEST(FormatDurationOption, IsWhatParseDurationReads) {
+    EXPECT_EQ(format_duration_option(999'999'987ns), "1s");
+    EXPECT_EQ(format_duration_option(2500us), "2.5ms");
+    EXPECT_EQ(format_duration_option(250us), "250us");
+    EXPECT_EQ(format_duration_option(16s), "16s");
+    EXPECT_EQ(format_duration_option(40ns), "40ns");
+    for (const Duration d : {Duration(1s), Duration(2500us), Duration(250us), Duration(3h)}) {
+        EXPECT_EQ(parse_duration(format_duration_option(d), "--period"), d);
+    }
+}
+
 }  // namespace
 }  // namespace ppsbench::core

@@ -45,6 +45,28 @@ TEST(ImportCli, PpstestOutputBecomesACaptureThatReportReads) {
     ASSERT_EQ(report.exit_code, 0) << report.err;
 }
 
+// -o is checked before any input is read, with the real problem named; a capture is a file.
+TEST(ImportCli, OutputPathIsCheckedFirst) {
+    TempDir dir;
+    const auto input = fixture_path("ppstest-assert-only.txt");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"/proc/x.csv", "virtual file system"},
+        {dir.path().string(), "directory"},
+        {"-", "a capture file is a file"},
+    };
+    for (const auto& [output, expected] : cases) {
+        const auto r = run_ppsbench({"import", "ppstest", input, "-o", output});
+        EXPECT_EQ(r.exit_code, 2) << output;
+        EXPECT_TRUE(contains(r.err, expected)) << output << ": " << r.err;
+    }
+    const auto existing = dir.file("kept.csv");
+    ppsbench::testing::write_text(existing, "kept\n");
+    const auto r = run_ppsbench({"import", "ppstest", input, "-o", existing});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(contains(r.err, "--force")) << r.err;
+    EXPECT_EQ(run_ppsbench({"import", "ppstest", input, "-o", existing, "--force"}).exit_code, 0);
+}
+
 TEST(ImportCli, NtpPeerstatsBecomesACapture) {
     TempDir dir;
     const auto r = run_ppsbench(
@@ -133,17 +155,20 @@ TEST(ImportCli, ReportCompareAndGateReadStandardInput) {
         EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'),
                   std::count(direct.out.begin(), direct.out.end(), '\n'));
     }
+    // The fixture holds both edges, so two runs: a baseline and a gate judge one (--edge).
     const auto compare = run_program(
-        {"/bin/sh", "-c", "cat '" + run + "' | '" + bin + "' compare --baseline '" + run + "' -"});
+        {"/bin/sh", "-c",
+         "cat '" + run + "' | '" + bin + "' compare --edge assert --baseline '" + run + "' -"});
     EXPECT_EQ(compare.exit_code, 0) << compare.err;
-    const auto summary = run_ppsbench({"report", run, "--format", "json"});
+    const auto summary = run_ppsbench({"report", run, "--edge", "assert", "--format", "json"});
     ppsbench::testing::write_text(dir.file("base.json"), summary.out);
     // The fixture has 6 pulses: below the gate's default --min-pulses (100), which the gate
     // would rightly refuse; this test is about reading stdin, so it states its own minimum.
-    const auto gate = run_program({"/bin/sh", "-c",
-                                   "cat '" + run + "' | '" + bin +
-                                       "' gate - --max-missed 1000 --min-pulses 5 --baseline '" +
-                                       dir.file("base.json") + "'"});
+    const auto gate =
+        run_program({"/bin/sh", "-c",
+                     "cat '" + run + "' | '" + bin +
+                         "' gate - --edge assert --max-missed 1000 --min-pulses 5 --baseline '" +
+                         dir.file("base.json") + "'"});
     EXPECT_NE(gate.exit_code, 2) << gate.err;
     EXPECT_FALSE(contains(gate.err, "cannot")) << gate.err;
 }

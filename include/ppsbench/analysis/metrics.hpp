@@ -35,6 +35,12 @@ std::vector<Metric> parse_metrics(std::string_view list);
 // One metric by key; errors name `option` ("--metrics", "--max").
 Metric find_metric(std::string_view key, std::string_view option = "--metrics");
 
+// Refuses (core::UsageError naming `option`) a stability metric whose τ is not among a run's
+// computed taus (octaves of the period), listing those that are: adev@3s on 1 Hz data would
+// otherwise be a column of "n/a".
+void check_taus_computed(const std::vector<Metric>& metrics, const std::vector<RunAnalysis>& runs,
+                         std::string_view option);
+
 // Every named metric in the registry's order (the adev@TAU family is parsed, not listed).
 const std::vector<Metric>& all_metrics();
 

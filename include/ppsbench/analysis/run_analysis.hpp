@@ -28,15 +28,27 @@ struct RunAnalysis {
 };
 
 struct AnalysisSettings {
-    std::optional<std::int64_t> period_ns;  // --period: overrides the recorded period
-    int detrend_degree = 1;                 // --detrend
-    double outlier_k = 8.0;                 // --outlier-k
-    std::optional<double> bin_width_ns;     // --bin-width
+    // --period: overrides the recorded period; refused when the pulses' median interval is
+    // more than 5 % away from it (a wrong period turns every pulse into a huge offset).
+    std::optional<std::int64_t> period_ns;
+    // --edge: the edges to analyse, one run each. Unset: every edge the capture holds.
+    std::optional<core::EdgeSelection> edges;
+    int detrend_degree = 1;              // --detrend
+    double outlier_k = 8.0;              // --outlier-k
+    std::optional<double> bin_width_ns;  // --bin-width
     // Keep the per-pulse series: plots and the bootstrap of compare/gate need them.
     bool keep_series = false;
 };
 
-RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettings& settings);
+// One run: the edge `edge`, by default the assert edge (the clear edge when there is none).
+RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettings& settings,
+                            std::optional<core::Edge> edge = std::nullopt);
+
+// One run per analysed edge (settings.edges, else every edge the file holds); a run of a file
+// holding both edges is labelled "LABEL (assert)" / "LABEL (clear)". Throws core::InputError
+// when the file holds none of the edges asked for.
+std::vector<RunAnalysis> analyze_edges(const store::CaptureFile& file,
+                                       const AnalysisSettings& settings);
 
 // Reads FILE: a capture file, or a JSON summary saved from `report --format json` (a baseline
 // for `gate` that does not need the pulses). Summaries carry no series, so comparisons against

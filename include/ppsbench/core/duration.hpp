@@ -19,4 +19,8 @@ Duration parse_duration(std::string_view text, std::string_view what);
 // "1h 02m 03s", "12.5 s", "100 ms": for status lines and reports.
 std::string format_duration(Duration d);
 
+// As an option takes it, to 4 significant digits: "1s", "2.5ms", "250us" (parse_duration reads
+// it back), for error messages that suggest a value.
+std::string format_duration_option(Duration d);
+
 }  // namespace ppsbench::core
