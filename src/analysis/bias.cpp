@@ -121,7 +121,8 @@ Bias describe_bias(std::vector<double> late_ns, double confidence) {
     return bias;
 }
 
-std::optional<Bias> reference_bias(const store::CaptureFile& file, double confidence) {
+std::optional<Bias> reference_bias(const store::CaptureFile& file, std::optional<core::Edge> edge,
+                                   double confidence) {
     if (!file.run_meta.dual || !file.run_meta.dual->peer_is_reference) {
         return std::nullopt;
     }
@@ -137,7 +138,10 @@ std::optional<Bias> reference_bias(const store::CaptureFile& file, double confid
     }
     const core::ClockId clock =
         latency::common_clock(file.run_meta.clock, reference.run_meta.clock);
-    const auto mine = on_time_base(file, clock);
+    auto mine = on_time_base(file, clock);
+    if (edge) {
+        std::erase_if(mine, [&](const latency::TimedPulse& p) { return p.edge != *edge; });
+    }
     const auto theirs = on_time_base(reference, clock);
     const latency::Pairing pairing =
         latency::pair_edges(theirs, mine, file.run_meta.period.count() / 2);

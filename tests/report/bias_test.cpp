@@ -64,7 +64,7 @@ struct DualFiles {
     TempDir dir;
     std::string reference = dir.file("run-1.csv");
     std::string pps = dir.file("run-2.csv");
-    explicit DualFiles(std::int64_t usual_late_ns = 2'000) {
+    explicit DualFiles(std::int64_t usual_late_ns = 2'000, bool pps_clear_edges = false) {
         const std::int64_t t0 = 1'780'000'000'000'000'000;
         store::RunMeta a;
         a.source = "ptp:/dev/ptp0";
@@ -85,6 +85,10 @@ struct DualFiles {
             // A little scatter, so the median has an interval: ±200 ns around the usual.
             const std::int64_t late = k == 7 ? 30'000 : usual_late_ns + (k % 5 - 2) * 100;
             path.write(std::array{core::Pulse{static_cast<std::uint64_t>(k + 1), edge + late}});
+            if (pps_clear_edges) {  // the PPS path also captured the falling edges
+                path.write(std::array{core::Pulse{static_cast<std::uint64_t>(k + 1),
+                                                  edge + 200'000'000, core::Edge::clear_edge}});
+            }
         }
     }
 };
@@ -105,6 +109,16 @@ TEST(ReferenceBias, PairsThePathWithItsReferenceEdgeByEdge) {
     EXPECT_EQ(bias->reference_uncertainty_ns, 152);
     // The reference itself has no reference.
     EXPECT_FALSE(reference_bias(store::read_capture_file(files.reference)));
+}
+
+TEST(ReferenceBias, OfACaptureOfBothEdgesIsPerEdge) {
+    // The reference latched rising edges only: the clear-edge run has no pair, hence no bias.
+    DualFiles files(2'000, true);
+    const auto file = store::read_capture_file(files.pps);
+    EXPECT_EQ(reference_bias(file, core::Edge::assert_edge)->pairs, 199U);
+    EXPECT_EQ(reference_bias(file, core::Edge::assert_edge)->unpaired, 1U);
+    EXPECT_EQ(reference_bias(file, core::Edge::clear_edge)->pairs, 0U);
+    EXPECT_TRUE(std::isnan(reference_bias(file, core::Edge::clear_edge)->median_ns));
 }
 
 TEST(ReferenceBias, IsFoundBesideTheFileWhenTheRunsDirectoryMoved) {

@@ -48,6 +48,9 @@ Bias describe_bias(std::vector<double> late_ns, double confidence = 0.95);
 // reference (the run recorded "peer_is_reference"); nullopt otherwise. The peer file is looked
 // for where the run wrote it, then beside `file` (captures copied elsewhere together). Throws
 // core::InputError naming the peer when it cannot be read.
-std::optional<Bias> reference_bias(const store::CaptureFile& file, double confidence = 0.95);
+// With `edge`, only that edge's pulses of `file` (a capture of both edges is two runs).
+std::optional<Bias> reference_bias(const store::CaptureFile& file,
+                                   std::optional<core::Edge> edge = std::nullopt,
+                                   double confidence = 0.95);
 
 }  // namespace ppsbench::analysis
