@@ -3,40 +3,44 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-#include <cmath>
 #include <optional>
+
+#include "ppsbench/stats/events.hpp"
 
 namespace ppsbench::import {
 
 GapCount count_gaps(std::span<const core::Pulse> pulses, std::int64_t period_ns) {
+    // The rule `report` uses (stats::classify_interval), pair by pair in the order given, on
+    // the nominal period: imported trains are realtime, so a time jump with contiguous
+    // sequence numbers is a clock step, not missed pulses.
     GapCount count;
-    const double limit = 1.5 * static_cast<double>(period_ns);
+    const stats::IntervalRule rule{static_cast<double>(period_ns), period_ns, true};
     for (const auto edge : {core::Edge::assert_edge, core::Edge::clear_edge}) {
-        std::optional<core::Pulse> previous;
+        const core::Pulse* previous = nullptr;
+        const core::Pulse* current = nullptr;
+        auto classify = [&](const core::Pulse* next) {
+            stats::IntervalEvidence evidence{
+                current->timestamp_ns - previous->timestamp_ns,
+                stats::sequence_advance(previous->sequence, current->sequence), std::nullopt};
+            if (next != nullptr) {
+                evidence.next_interval_ns = next->timestamp_ns - current->timestamp_ns;
+            }
+            const stats::IntervalVerdict verdict = stats::classify_interval(evidence, rule);
+            count.missed_pulses += verdict.missed;
+            count.unseen_events += verdict.unseen;
+        };
         for (const auto& p : pulses) {
             if (p.edge != edge) {
                 continue;
             }
-            if (previous) {
-                // No interrupt for more than 1.5 periods: that many pulses never arrived (at
-                // least one).
-                std::uint64_t by_time = 0;
-                const auto interval = static_cast<double>(p.timestamp_ns - previous->timestamp_ns);
-                if (interval > limit) {
-                    const auto periods = std::llround(interval / static_cast<double>(period_ns));
-                    by_time = static_cast<std::uint64_t>(std::max<long long>(periods - 1, 1));
-                }
-                // A sequence that does not increase (reset, wrap, none logged) is no evidence.
-                const std::uint64_t by_sequence =
-                    p.sequence > previous->sequence ? p.sequence - previous->sequence - 1 : 0;
-                if (by_time > 0) {
-                    count.missed_pulses += std::max(by_time, by_sequence);
-                } else {
-                    count.unseen_events += by_sequence;
-                }
+            if (previous != nullptr) {
+                classify(&p);
             }
-            previous = p;
+            previous = current;
+            current = &p;
+        }
+        if (previous != nullptr) {
+            classify(nullptr);
         }
     }
     return count;

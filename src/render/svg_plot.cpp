@@ -11,6 +11,7 @@ namespace ppsbench::render {
 namespace {
 
 constexpr double width = 960;
+constexpr double height = 760;
 constexpr double panel_left = 90;
 constexpr double panel_right = 940;
 
@@ -83,10 +84,8 @@ void y_axis(std::ostream& out, const Axis& y, double x, const std::string& label
         << "\n";
 }
 
-}  // namespace
-
-void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
-    const double height = 760;
+// The title across the top; a plot that includes simulated runs says so.
+void write_title(const analysis::Plot& plot, std::ostream& out) {
     out << fmt::format(
                R"~(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">)~",
                width, height)
@@ -99,7 +98,31 @@ void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
     out << fmt::format(R"~(<text x="{}" y="28" text-anchor="middle" font-size="17">{}</text>)~",
                        width / 2, xml_escape(title))
         << "\n";
+}
 
+// p50 (a triangle under the axis) and ±|offset| p99 (dashed) of each run, in its colour.
+void write_histogram_marks(const analysis::Plot& plot, const Axis& hx, std::ostream& out) {
+    for (std::size_t r = 0; r < plot.runs.size(); ++r) {
+        const auto& run = plot.runs[r];
+        const char* colour = run_colour(r);
+        const double mx = hx.map(run.median_ns);
+        out << fmt::format(
+                   R"~(<path d="M{0:.1f},{1} l-5,9 h10 z" fill="{2}"><title>p50 {3}</title></path>)~",
+                   mx, 331, colour, xml_escape(format_ns(run.median_ns, true)))
+            << "\n";
+        for (double x : {-run.p99_abs_ns, run.p99_abs_ns}) {
+            if (x < hx.lo || x > hx.hi) {
+                continue;
+            }
+            out << fmt::format(
+                       R"~(<line x1="{0:.1f}" y1="330" x2="{0:.1f}" y2="60" stroke="{1}" stroke-width="1.2" stroke-dasharray="6 4" stroke-opacity="0.8"/>)~",
+                       hx.map(x), colour)
+                << "\n";
+        }
+    }
+}
+
+void write_histogram_panel(const analysis::Plot& plot, std::ostream& out) {
     // Histogram panel: every run on the same bins, as the fraction of its pulses; on a log axis
     // (--plot-log-counts) a single pulse in the tail is as visible as the peak.
     double bins_hi = plot.bins_lower_ns;
@@ -149,25 +172,7 @@ void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
                    points, colour, colour)
             << "\n";
     }
-    // p50 (a triangle under the axis) and ±|offset| p99 (dashed) of each run, in its colour.
-    for (std::size_t r = 0; r < plot.runs.size(); ++r) {
-        const auto& run = plot.runs[r];
-        const char* colour = run_colour(r);
-        const double mx = hx.map(run.median_ns);
-        out << fmt::format(
-                   R"~(<path d="M{0:.1f},{1} l-5,9 h10 z" fill="{2}"><title>p50 {3}</title></path>)~",
-                   mx, 331, colour, xml_escape(format_ns(run.median_ns, true)))
-            << "\n";
-        for (double x : {-run.p99_abs_ns, run.p99_abs_ns}) {
-            if (x < hx.lo || x > hx.hi) {
-                continue;
-            }
-            out << fmt::format(
-                       R"~(<line x1="{0:.1f}" y1="330" x2="{0:.1f}" y2="60" stroke="{1}" stroke-width="1.2" stroke-dasharray="6 4" stroke-opacity="0.8"/>)~",
-                       hx.map(x), colour)
-                << "\n";
-        }
-    }
+    write_histogram_marks(plot, hx, out);
     x_axis(out, hx, 330, unit, (plot.value_name + " (" + unit.suffix + ")").c_str(), false);
     if (plot.log_counts) {
         out << fmt::format(R"~(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#333"/>)~",
@@ -187,7 +192,9 @@ void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
         y_axis(out, hy, panel_left, "fraction of pulses", 1.0);
     }
     out << "</g>\n";
+}
 
+void write_timeseries_panel(const analysis::Plot& plot, std::ostream& out) {
     // Time series: one strip per run on a shared value axis (small multiples), so no run hides
     // another, the baseline included.
     double t_hi = 0;
@@ -257,7 +264,9 @@ void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
                mid, xml_escape(plot.value_name + " (" + vunit.suffix + ")"))
         << "\n";
     out << "</g>\n";
+}
 
+void write_legend(const analysis::Plot& plot, std::ostream& out) {
     // Legend, top right of the histogram panel: each run with its σ and peak-to-peak, then what
     // the marks are.
     out << "<g id=\"legend\">\n";
@@ -279,7 +288,18 @@ void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
                R"~(<text x="{0}" y="{1}" text-anchor="end" fill="#555" stroke="white" stroke-width="3" paint-order="stroke">marks: ▲ p50   ┆ ±|offset| p99</text>)~",
                swatch_x + 14, marks_y + 9)
         << "\n";
-    out << "</g>\n</svg>\n";
+    out << "</g>\n";
+}
+
+}  // namespace
+
+// The offset plot: a histogram panel on top, a time-series strip per run below, a legend.
+void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
+    write_title(plot, out);
+    write_histogram_panel(plot, out);
+    write_timeseries_panel(plot, out);
+    write_legend(plot, out);
+    out << "</svg>\n";
 }
 
 }  // namespace ppsbench::render

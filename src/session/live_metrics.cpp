@@ -14,7 +14,6 @@
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/render/units.hpp"
 #include "ppsbench/stats/events.hpp"
-#include "ppsbench/stats/offsets.hpp"
 
 namespace ppsbench::session {
 
@@ -64,9 +63,8 @@ LiveMetrics::LiveMetrics(LiveMetricsOptions options, const capture::SourceInfo& 
     : options_(std::move(options)),
       source_spec_(source.spec),
       simulated_(source.simulated),
-      period_ns_(source.period.count()),
-      has_phase_(source.clock == core::ClockId::realtime),
-      start_realtime_ns_(core::realtime_now_ns()) {
+      start_realtime_ns_(core::realtime_now_ns()),
+      figure_(source) {
     if (options_.host.empty()) {
         char name[256] = {};
         options_.host = gethostname(name, sizeof name - 1) == 0 ? name : "unknown";
@@ -75,8 +73,8 @@ LiveMetrics::LiveMetrics(LiveMetricsOptions options, const capture::SourceInfo& 
     utsname uts{};
     kernel_ = uname(&uts) == 0 ? uts.release : "unknown";
     // Room for twice the pulses one interval should bring, allocated once, here.
-    const auto expected =
-        static_cast<std::size_t>(options_.interval.count() / std::max<std::int64_t>(period_ns_, 1));
+    const auto expected = static_cast<std::size_t>(options_.interval.count() /
+                                                   std::max<std::int64_t>(figure_.period_ns(), 1));
     const std::size_t capacity = std::min(max_interval_offsets, 2 * expected + 16);
     offsets_.reserve(capacity);
     offsets_spare_.reserve(capacity);
@@ -97,23 +95,15 @@ void LiveMetrics::update(std::span<const core::Pulse> batch,
                          const capture::CaptureProgress& progress) {
     const std::lock_guard lock(mutex_);
     for (const auto& pulse : batch) {
-        // On a monotonic clock there is no top of the second: period jitter instead.
-        double value = 0;
-        if (has_phase_) {
-            value = static_cast<double>(stats::phase_offset_ns(pulse.timestamp_ns, period_ns_));
-        } else if (previous_timestamp_) {
-            value = static_cast<double>(pulse.timestamp_ns - *previous_timestamp_ - period_ns_);
-        } else {
-            previous_timestamp_ = pulse.timestamp_ns;
-            ++current_.pulses;
-            ++run_.pulses;
-            continue;
-        }
-        previous_timestamp_ = pulse.timestamp_ns;
-        current_.summary.add(value);
-        run_.summary.add(value);
+        const auto figure = figure_.next(pulse.timestamp_ns);
         ++current_.pulses;
         ++run_.pulses;
+        if (!figure) {
+            continue;
+        }
+        const double value = *figure;
+        current_.summary.add(value);
+        run_.summary.add(value);
         if (offsets_.size() < offsets_.capacity()) {
             offsets_.push_back(value);  // within the reserved capacity: no allocation
         } else {

@@ -4,7 +4,6 @@
 #include <ctime>
 
 #include "ppsbench/render/units.hpp"
-#include "ppsbench/stats/offsets.hpp"
 
 #include "ppsbench/core/clock.hpp"
 
@@ -14,8 +13,7 @@ StatusLine::StatusLine(std::FILE* stream, const capture::SourceInfo& source,
                        const capture::CaptureLimits& limits,
                        const std::atomic<std::int64_t>* chrony_rms_ns)
     : stream_(stream),
-      period_ns_(source.period.count()),
-      has_phase_(source.clock == core::ClockId::realtime),
+      figure_(source),
       simulated_(source.simulated),
       chrony_rms_ns_(chrony_rms_ns),
       planned_(limits.duration),
@@ -24,19 +22,10 @@ StatusLine::StatusLine(std::FILE* stream, const capture::SourceInfo& source,
 void StatusLine::update(std::span<const core::Pulse> batch,
                         const capture::CaptureProgress& progress) {
     for (const auto& pulse : batch) {
-        // On a monotonic clock there is no top of the second: show period jitter instead.
-        double value = 0;
-        if (has_phase_) {
-            value = static_cast<double>(stats::phase_offset_ns(pulse.timestamp_ns, period_ns_));
-        } else if (previous_timestamp_) {
-            value = static_cast<double>(pulse.timestamp_ns - *previous_timestamp_ - period_ns_);
-        } else {
-            previous_timestamp_ = pulse.timestamp_ns;
-            continue;
+        if (const auto value = figure_.next(pulse.timestamp_ns)) {
+            running_.add(*value);
+            last_offset_ns_ = value;
         }
-        previous_timestamp_ = pulse.timestamp_ns;
-        running_.add(value);
-        last_offset_ns_ = value;
     }
     if (stream_ == nullptr) {
         return;
@@ -60,7 +49,7 @@ std::string StatusLine::render(const capture::CaptureProgress& progress) const {
         planned = fmt::format(" / {} pulses", *planned_count_);
     }
     const auto summary = running_.summary();
-    const char* what = has_phase_ ? "offset" : "period jitter";
+    const char* what = figure_.has_phase() ? "offset" : "period jitter";
     std::string figures;
     if (last_offset_ns_) {
         figures = fmt::format("  last {} {}", what, render::format_ns(*last_offset_ns_, true));

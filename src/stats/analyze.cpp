@@ -1,9 +1,11 @@
 #include "ppsbench/stats/analyze.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <future>
 #include <string>
+#include <utility>
 
 #include "detrend_detail.hpp"
 #include "order_statistics.hpp"
@@ -61,13 +63,19 @@ void record_selection(RunStatistics& r, const detail::Selection& selection) {
 
 void record_missed(RunStatistics& r, const detail::Selection& selection,
                    const detail::MissedPulses& missed) {
-    const detail::TimestampColumn t{selection};
     r.missed_pulses = missed.total;
     r.missed_by_sequence = missed.by_sequence;
     r.missed_by_time = missed.by_time;
+    r.unseen_events = missed.unseen;
+    if (missed.unseen > 0) {
+        r.notes.push_back(std::to_string(missed.unseen) +
+                          " sequence numbers skipped without an empty period slot: kernel events "
+                          "never read (glitches, contact bounce), not missed pulses");
+    }
     for (const detail::Gap& g : missed.gaps) {
-        r.gaps.push_back({selection.pulse(g.index), t[g.index], g.missed, g.missed_by_sequence,
-                          g.missed_by_time});
+        const std::size_t pulse = selection.pulse(g.index);
+        r.gaps.push_back({pulse, selection.pulses[pulse].timestamp_ns, g.missed,
+                          g.missed_by_sequence, g.missed_by_time});
     }
 }
 
@@ -94,9 +102,10 @@ detail::PulseIndex count_pulses(RunStatistics& r, const detail::Selection& selec
                           format_ppm(rate_error) + ": is --period right?");
     }
     detail::PulseIndex index(t, n, r.estimated_period_ns);
-    record_missed(r, selection,
-                  detail::find_missed(t, detail::SequenceColumn{selection}, n, true,
-                                      r.estimated_period_ns, options.period_ns));
+    record_missed(
+        r, selection,
+        detail::find_missed(t, detail::SequenceColumn{selection}, n, true, r.estimated_period_ns,
+                            options.period_ns, options.clock == core::ClockId::realtime));
     return index;
 }
 
@@ -111,14 +120,46 @@ struct ClockSteps {
     }
 };
 
-// Clock steps: found in the phase, and (by default) removed from it.
+// Where the selection's time jumps sit among the selected pulses, with their sizes.
+std::vector<std::pair<std::size_t, std::int64_t>> known_jumps(const detail::Selection& selection) {
+    std::vector<std::pair<std::size_t, std::int64_t>> known;
+    if (selection.jump_at.empty()) {
+        return known;
+    }
+    for (std::size_t i = 0; i < selection.size; ++i) {
+        const std::size_t p = selection.pulse(i);
+        const auto at = std::lower_bound(selection.jump_at.begin(), selection.jump_at.end(), p);
+        if (at != selection.jump_at.end() && *at == p) {
+            known.emplace_back(
+                i, selection.jump_ns[static_cast<std::size_t>(at - selection.jump_at.begin())]);
+        }
+    }
+    std::sort(known.begin(), known.end());
+    return known;
+}
+
+// Clock steps: the time jumps the sequence numbers prove (already out of the timestamps; the
+// phase shows what is left of them) and the steps found in the phase; removed by default.
 ClockSteps clock_steps(RunStatistics& r, const detail::Selection& selection,
                        std::vector<double>& phase_ns, const AnalysisOptions& options) {
-    const detail::TimestampColumn t{selection};
     ClockSteps steps;
-    steps.found = find_steps(phase_ns, options.step_k);
+    const auto jumps = known_jumps(selection);
+    std::vector<std::size_t> known;
+    for (const auto& [i, size] : jumps) {
+        known.push_back(i);
+    }
+    steps.found = find_steps(phase_ns, options.step_k, known);
+    std::size_t next_jump = 0;
     for (const Step& s : steps.found) {
-        r.clock_steps.push_back({selection.pulse(s.index), t[s.index], s.size_ns});
+        double size = s.size_ns;
+        while (next_jump < jumps.size() && jumps[next_jump].first < s.index) {
+            ++next_jump;
+        }
+        if (next_jump < jumps.size() && jumps[next_jump].first == s.index) {
+            size += static_cast<double>(jumps[next_jump].second);
+        }
+        const std::size_t pulse = selection.pulse(s.index);
+        r.clock_steps.push_back({pulse, selection.pulses[pulse].timestamp_ns, size});
         steps.positions.push_back(s.index);
     }
     if (options.remove_clock_steps && !steps.found.empty()) {
@@ -192,7 +233,8 @@ RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions
     r.period_ns = options.period_ns;
     r.edge = detail::choose_edge(pulses, options.edge);
 
-    const detail::Selection selection = detail::select_pulses(pulses, r.edge, options.period_ns);
+    const detail::Selection selection = detail::select_pulses(
+        pulses, r.edge, options.period_ns, options.clock == core::ClockId::realtime);
     record_selection(r, selection);
     const std::size_t n = selection.size;
     const detail::PulseIndex index = count_pulses(r, selection, options);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "ppsbench/stats/quantile.hpp"
@@ -48,11 +49,100 @@ Outliers find_outliers(std::span<const double> values, double k, double median,
     return result;
 }
 
-std::vector<Step> find_steps(std::span<const double> phase_ns, double k, std::size_t window) {
+namespace {
+
+// Level of each side and their common slope over [lo, hi), the step at `at`: y = level_before
+// + b·x before it and level_after + b·x from it on (x relative to `at`). Samples flagged in
+// `skip` are left out.
+struct TwoLevelFit {
+    double before = 0;
+    double after = 0;
+    double slope = 0;
+    bool valid = false;
+};
+
+TwoLevelFit fit_two_levels(std::span<const double> y, std::size_t lo, std::size_t at,
+                           std::size_t hi, const std::vector<bool>& skip) {
+    struct Side {
+        long double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+        void add(long double x, long double v) {
+            n += 1;
+            sx += x;
+            sy += v;
+            sxx += x * x;
+            sxy += x * v;
+        }
+        long double cxx() const { return n > 0 ? sxx - sx * sx / n : 0; }
+        long double cxy() const { return n > 0 ? sxy - sx * sy / n : 0; }
+    };
+    Side before;
+    Side after;
+    // Relative to the sample before the step: the phase can sit far from zero (a free-running
+    // clock's t − t₀ − k·P), and only differences matter.
+    const long double origin = y[at - 1];
+    for (std::size_t j = lo; j < hi; ++j) {
+        if (skip[j - lo]) {
+            continue;
+        }
+        const auto x = static_cast<long double>(j) - static_cast<long double>(at);
+        (j < at ? before : after).add(x, static_cast<long double>(y[j]) - origin);
+    }
+    TwoLevelFit fit;
+    if (before.n == 0 || after.n == 0) {
+        return fit;
+    }
+    const long double sxx = before.cxx() + after.cxx();
+    const long double b = sxx > 0 ? (before.cxy() + after.cxy()) / sxx : 0;
+    fit.slope = static_cast<double>(b);
+    fit.before = static_cast<double>((before.sy - b * before.sx) / before.n + origin);
+    fit.after = static_cast<double>((after.sy - b * after.sx) / after.n + origin);
+    fit.valid = true;
+    return fit;
+}
+
+// The step's size from every sample between its neighbours (at most `reach` each side): the
+// fit above, then once more without the samples 5 robust σ from it, so that an outlier near
+// the step cannot move it.
+double estimate_step(std::span<const double> y, std::size_t lo, std::size_t at, std::size_t hi) {
+    std::vector<bool> skip(hi - lo, false);
+    TwoLevelFit fit = fit_two_levels(y, lo, at, hi, skip);
+    if (!fit.valid) {
+        return 0;
+    }
+    std::vector<double> residuals(hi - lo);
+    auto residual = [&](std::size_t j) {
+        const double x = static_cast<double>(j) - static_cast<double>(at);
+        return y[j] - ((j < at ? fit.before : fit.after) + fit.slope * x);
+    };
+    for (std::size_t j = lo; j < hi; ++j) {
+        residuals[j - lo] = residual(j);
+    }
+    const double scale = robust_stddev_in_place(residuals, 0.0);
+    if (scale > 0) {
+        bool any = false;
+        for (std::size_t j = lo; j < hi; ++j) {
+            skip[j - lo] = std::abs(residual(j)) > 5 * scale;
+            any = any || skip[j - lo];
+        }
+        if (any) {
+            const TwoLevelFit refit = fit_two_levels(y, lo, at, hi, skip);
+            if (refit.valid) {
+                fit = refit;
+            }
+        }
+    }
+    return fit.after - fit.before;
+}
+
+}  // namespace
+
+std::vector<Step> find_steps(std::span<const double> phase_ns, double k,
+                             std::span<const std::size_t> known, std::size_t window,
+                             std::size_t size_window) {
     constexpr std::size_t min_side = 5;
     std::vector<Step> steps;
     const std::size_t n = phase_ns.size();
-    if (n < 2 * min_side) {
+    if (n < 2) {
         return steps;
     }
     // diffs[j] = phase[j + 1] − phase[j], computed where needed rather than stored (80 MB at
@@ -80,15 +170,26 @@ std::vector<Step> find_steps(std::span<const double> phase_ns, double k, std::si
     const double noise = diff_scale / std::sqrt(2.0);
     const double threshold = k * noise;
 
+    // Detection: the known steps, and the candidates the medians confirm between them.
     std::size_t segment_start = 0;
+    std::size_t next_known = 0;
     std::vector<double> before;
     std::vector<double> after;
-    for (std::size_t i = min_side; i + min_side <= n; ++i) {
-        if (!(std::abs(diff(i - 1) - slope) > k * diff_scale)) {
+    for (std::size_t i = 1; i < n; ++i) {
+        while (next_known < known.size() && known[next_known] < i) {
+            ++next_known;
+        }
+        if (next_known < known.size() && known[next_known] == i) {
+            steps.push_back({i, 0.0});
+            segment_start = i;
+            continue;
+        }
+        if (i < min_side || i + min_side > n || !(std::abs(diff(i - 1) - slope) > k * diff_scale)) {
             continue;
         }
         const std::size_t first = std::max(segment_start, i >= window ? i - window : 0);
-        const std::size_t last = std::min(n, i + window);
+        const std::size_t limit = next_known < known.size() ? known[next_known] : n;
+        const std::size_t last = std::min(limit, i + window);
         if (i - first < min_side || last - i < min_side) {
             continue;
         }
@@ -104,7 +205,72 @@ std::vector<Step> find_steps(std::span<const double> phase_ns, double k, std::si
             segment_start = i;
         }
     }
+    // Sizing: every sample between the neighbouring steps.
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+        const std::size_t at = steps[s].index;
+        const std::size_t previous = s > 0 ? steps[s - 1].index : 0;
+        const std::size_t next = s + 1 < steps.size() ? steps[s + 1].index : n;
+        const std::size_t lo = std::max(previous, at > size_window ? at - size_window : 0);
+        const std::size_t hi = std::min(next, at + size_window);
+        steps[s].size_ns = estimate_step(phase_ns, lo, at, hi);
+    }
     return steps;
+}
+
+std::optional<std::uint64_t> sequence_advance(std::uint64_t previous, std::uint64_t current) {
+    constexpr std::uint64_t widest = std::uint64_t{1} << 32;
+    if (current <= previous || current - previous > widest) {
+        return std::nullopt;
+    }
+    return current - previous;
+}
+
+IntervalVerdict classify_interval(const IntervalEvidence& evidence, const IntervalRule& rule) {
+    IntervalVerdict verdict;
+    const std::int64_t p = rule.nominal_period_ns;
+    const auto nominal = static_cast<double>(p);
+    const auto interval = static_cast<double>(evidence.interval_ns);
+    if (rule.clock_can_step && evidence.events) {
+        const std::uint64_t events = *evidence.events;
+        // Longer than the kernel's events can account for: the clock jumped forward by the
+        // rest. Every counted event fell in an empty slot (missed), none went unseen.
+        if (interval > (static_cast<double>(events) + 0.5) * nominal) {
+            verdict.step = true;
+            // events·P < interval < 2^63 here, so neither the product nor the difference
+            // overflows.
+            verdict.step_ns = evidence.interval_ns - static_cast<std::int64_t>(events) * p;
+            verdict.missed = verdict.missed_by_sequence = events - 1;
+            return verdict;
+        }
+        // Less than half a period after the previous pulse with contiguous numbers: a step back
+        // if the next pulse follows this one's rhythm, else a glitch (the caller's duplicate).
+        if (events == 1 && interval < 0.5 * nominal && evidence.next_interval_ns) {
+            const auto next = static_cast<double>(*evidence.next_interval_ns);
+            if (std::abs(next - nominal) < std::abs(next + interval - nominal) &&
+                !__builtin_sub_overflow(evidence.interval_ns, p, &verdict.step_ns)) {
+                verdict.step = true;
+                return verdict;
+            }
+            verdict.step_ns = 0;
+        }
+    }
+    std::uint64_t slots = 0;
+    if (interval > 1.5 * nominal) {
+        const auto periods = std::llround(interval / rule.period_ns);
+        slots = static_cast<std::uint64_t>(std::max<long long>(periods - 1, 1));
+    }
+    if (!evidence.events) {
+        verdict.missed = verdict.missed_by_time = slots;
+        return verdict;
+    }
+    const std::uint64_t skipped = *evidence.events - 1;
+    verdict.missed_by_sequence = std::min(slots, skipped);
+    verdict.unseen = skipped - verdict.missed_by_sequence;
+    // A clock that cannot step (or a counter that is ours, not the kernel's) leaves time as the
+    // evidence for slots the sequence does not cover.
+    verdict.missed_by_time = rule.clock_can_step ? 0 : slots - verdict.missed_by_sequence;
+    verdict.missed = verdict.missed_by_sequence + verdict.missed_by_time;
+    return verdict;
 }
 
 void remove_steps(std::span<double> phase_ns, std::span<const Step> steps) {

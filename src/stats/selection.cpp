@@ -1,6 +1,11 @@
 #include "selection.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/stats/events.hpp"
 
 namespace ppsbench::stats::detail {
 
@@ -14,10 +19,99 @@ core::Edge choose_edge(std::span<const core::Pulse> pulses, std::optional<core::
     return any_assert || pulses.empty() ? core::Edge::assert_edge : core::Edge::clear_edge;
 }
 
+namespace {
+
+constexpr std::size_t none = static_cast<std::size_t>(-1);
+
+void check_range(std::span<const core::Pulse> pulses) {
+    for (std::size_t i = 0; i < pulses.size(); ++i) {
+        const std::int64_t t = pulses[i].timestamp_ns;
+        if (t < 0) {
+            throw core::InputError(
+                fmt::format("pulse {} (sequence {}): the timestamp {} ns is negative (before "
+                            "1970, or before boot), which no PPS clock gives; the capture is "
+                            "damaged",
+                            i + 1, pulses[i].sequence, t));
+        }
+    }
+}
+
+// Time jumps with contiguous sequence numbers, in file order (classify_interval()), and the
+// running correction they add up to.
+void find_jumps(Selection& s, core::Edge edge, std::int64_t period_ns) {
+    const std::span<const core::Pulse> pulses = s.pulses;
+    const IntervalRule rule{static_cast<double>(period_ns), period_ns, true};
+    std::int64_t total = 0;
+    std::size_t previous = none;
+    std::size_t current = none;
+    auto consider = [&](std::size_t next) {
+        const core::Pulse& a = pulses[previous];
+        const core::Pulse& b = pulses[current];
+        IntervalEvidence evidence{b.timestamp_ns - a.timestamp_ns,
+                                  sequence_advance(a.sequence, b.sequence), std::nullopt};
+        if (next != none) {
+            evidence.next_interval_ns = pulses[next].timestamp_ns - b.timestamp_ns;
+        }
+        const IntervalVerdict verdict = classify_interval(evidence, rule);
+        if (!verdict.step) {
+            return;
+        }
+        // Each jump is under 2^63 ns, but a damaged file can add many of them up.
+        if (__builtin_add_overflow(total, verdict.step_ns, &total) ||
+            total > core::max_timestamp_ns || total < -core::max_timestamp_ns) {
+            throw core::InputError(fmt::format(
+                "pulse {} (sequence {}): the clock steps up to it add up to more than 2^62 ns "
+                "(146 years); the capture is damaged",
+                current + 1, b.sequence));
+        }
+        s.jump_at.push_back(current);
+        s.jump_ns.push_back(verdict.step_ns);
+        s.correction.push_back(total);
+    };
+    for (std::size_t i = 0; i < pulses.size(); ++i) {
+        if (pulses[i].edge != edge) {
+            continue;
+        }
+        if (previous != none) {
+            consider(i);
+        }
+        previous = current;
+        current = i;
+    }
+    if (previous != none && current != none) {
+        consider(none);
+    }
+    if (s.jump_at.empty()) {
+        return;
+    }
+    // Corrected timestamps stay non-negative int64 so that any difference of two fits.
+    std::size_t next_jump = 0;
+    std::int64_t correction = 0;
+    for (std::size_t i = s.jump_at.front(); i < pulses.size(); ++i) {
+        while (next_jump < s.jump_at.size() && s.jump_at[next_jump] <= i) {
+            correction = s.correction[next_jump++];
+        }
+        std::int64_t t = 0;
+        if (pulses[i].edge == edge &&
+            (__builtin_sub_overflow(pulses[i].timestamp_ns, correction, &t) || t < 0)) {
+            throw core::InputError(fmt::format(
+                "pulse {} (sequence {}): with the clock steps before it taken out, its time "
+                "falls outside 1970 … 2262; the capture is damaged",
+                i + 1, pulses[i].sequence));
+        }
+    }
+}
+
+}  // namespace
+
 Selection select_pulses(std::span<const core::Pulse> pulses, core::Edge edge,
-                        std::int64_t period_ns) {
+                        std::int64_t period_ns, bool clock_can_step) {
+    check_range(pulses);
     Selection s;
     s.pulses = pulses;
+    if (clock_can_step) {
+        find_jumps(s, edge, period_ns);
+    }
     // First a cheap pass: the usual capture needs no index at all.
     bool identity = true;
     std::int64_t previous = 0;
@@ -27,10 +121,11 @@ Selection select_pulses(std::span<const core::Pulse> pulses, core::Edge edge,
             identity = false;
             continue;
         }
-        if (i > 0 && identity && pulses[i].timestamp_ns - previous < period_ns / 2) {
+        const std::int64_t t = s.timestamp(i);
+        if (i > 0 && identity && t - previous < period_ns / 2) {
             identity = false;  // out of order or a duplicate
         }
-        previous = pulses[i].timestamp_ns;
+        previous = t;
     }
     s.identity = identity;
     if (identity) {
@@ -43,24 +138,25 @@ Selection select_pulses(std::span<const core::Pulse> pulses, core::Edge edge,
         if (pulses[i].edge != edge) {
             continue;
         }
-        if (have_previous && pulses[i].timestamp_ns < previous) {
+        const std::int64_t t = s.timestamp(i);
+        if (have_previous && t < previous) {
             ++s.out_of_order;
         }
-        previous = pulses[i].timestamp_ns;
+        previous = t;
         have_previous = true;
         s.source.push_back(i);
     }
     if (s.out_of_order > 0) {
         std::stable_sort(s.source.begin(), s.source.end(), [&](std::size_t a, std::size_t b) {
-            return pulses[a].timestamp_ns < pulses[b].timestamp_ns;
+            return s.timestamp(a) < s.timestamp(b);
         });
     }
     // A second pulse within half a period of the one before is not another pulse of the
     // train: an exact duplicate (a replayed line) or a glitch. Keep the first.
     std::size_t kept = 0;
     for (std::size_t i = 0; i < s.source.size(); ++i) {
-        if (kept > 0 && pulses[s.source[i]].timestamp_ns - pulses[s.source[kept - 1]].timestamp_ns <
-                            period_ns / 2) {
+        if (kept > 0 &&
+            s.timestamp(s.source[i]) - s.timestamp(s.source[kept - 1]) < period_ns / 2) {
             ++s.duplicates;
             continue;
         }

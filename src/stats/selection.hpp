@@ -3,6 +3,7 @@
 // Internal: analyze()'s first stage. Which pulses are analysed: one edge, in time order, with
 // duplicates dropped, and where each came from in the caller's span.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -25,14 +26,33 @@ struct Selection {
     std::size_t duplicates = 0;
     std::size_t out_of_order = 0;
 
+    // Clock steps the timestamps themselves prove (classify_interval(): a time jump with
+    // contiguous sequence numbers), in file order: from caller's pulse `jump_at[j]` on, the
+    // clock reads `correction[j]` ns more than it would have (the sum of the jumps so far).
+    // Every later stage reads timestamps with the jumps taken out, so that a +1 year step is
+    // one step, not 31 M empty periods.
+    std::vector<std::size_t> jump_at;
+    std::vector<std::int64_t> jump_ns;
+    std::vector<std::int64_t> correction;
+
     // Where selected pulse i sits in the caller's span.
     std::size_t pulse(std::size_t i) const { return identity ? i : source[i]; }
+
+    // The timestamp of the caller's pulse `position`, with the proven jumps taken out.
+    std::int64_t timestamp(std::size_t position) const {
+        const std::int64_t t = pulses[position].timestamp_ns;
+        if (jump_at.empty() || position < jump_at.front()) {
+            return t;
+        }
+        const auto after = std::upper_bound(jump_at.begin(), jump_at.end(), position);
+        return t - correction[static_cast<std::size_t>(after - jump_at.begin()) - 1];
+    }
 };
 
 // Columns of the selected pulses for the per-pulse kernels (train_detail.hpp).
 struct TimestampColumn {
     const Selection& s;
-    std::int64_t operator[](std::size_t i) const { return s.pulses[s.pulse(i)].timestamp_ns; }
+    std::int64_t operator[](std::size_t i) const { return s.timestamp(s.pulse(i)); }
 };
 
 struct SequenceColumn {
@@ -44,8 +64,11 @@ struct SequenceColumn {
 core::Edge choose_edge(std::span<const core::Pulse> pulses, std::optional<core::Edge> requested);
 
 // A pulse within half a period of the one before it is a duplicate (a replayed line or a
-// glitch): the first is kept. Out-of-order pulses are sorted in (stable, by timestamp).
+// glitch): the first is kept. Out-of-order pulses are sorted in (stable, by timestamp). On a
+// clock that can be stepped, time jumps with contiguous sequence numbers are found first (in
+// file order) and taken out. Throws core::InputError for a negative timestamp (so that any
+// difference of two fits in int64), also after the steps are taken out.
 Selection select_pulses(std::span<const core::Pulse> pulses, core::Edge edge,
-                        std::int64_t period_ns);
+                        std::int64_t period_ns, bool clock_can_step);
 
 }  // namespace ppsbench::stats::detail

@@ -11,9 +11,11 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
+#include "ppsbench/stats/events.hpp"
 #include "ppsbench/stats/quantile.hpp"
 
 namespace ppsbench::stats::detail {
@@ -124,45 +126,44 @@ struct SpanIndex {
 // A hole before pulse `index`: `missed` pulses are absent between it and the previous one.
 struct Gap {
     std::size_t index = 0;
-    std::uint64_t missed = 0;              // max of the two estimates below
-    std::uint64_t missed_by_sequence = 0;  // the kernel's sequence number skipped this many
-    std::uint64_t missed_by_time = 0;      // round(interval / period) − 1, for intervals > 1.5 P
+    std::uint64_t missed = 0;              // missed_by_sequence + missed_by_time
+    std::uint64_t missed_by_sequence = 0;  // empty slots the kernel counted an event for
+    std::uint64_t missed_by_time = 0;      // empty slots without sequence evidence
 };
 
 struct MissedPulses {
     std::uint64_t total = 0;  // Σ gap.missed
     std::uint64_t by_sequence = 0;
     std::uint64_t by_time = 0;
+    std::uint64_t unseen = 0;  // sequence skips without an empty slot
     std::vector<Gap> gaps;
 };
 
-// Missed pulses of one edge in time order. Either evidence counts: the kernel's sequence number
-// (RFC 2783 counts every interrupt, so a gap means we did not fetch one) and the time since the
-// previous pulse (a gap > 1.5 P means no interrupt arrived). A gap seen by both is counted
-// once, as the larger of the two. Without sequences (`have_sequences` false) only time counts;
-// a sequence that does not increase (reset, wrap, imported logs' zeros) is no evidence.
-// `period_ns`: the clock's own period (estimate_period) to count with.
+// Missed pulses and unseen events of one edge in time order, by classify_interval() (events.hpp;
+// the clock steps it finds were taken out of the timestamps by the selection, so none is left
+// here). Without sequences (`have_sequences` false) only time counts. `period_ns`: the clock's
+// own period (estimate_period) to count with.
 template <typename Timestamps, typename Sequences>
 MissedPulses find_missed(const Timestamps& t, const Sequences& sequences, std::size_t n,
-                         bool have_sequences, double period_ns, std::int64_t nominal_period_ns) {
+                         bool have_sequences, double period_ns, std::int64_t nominal_period_ns,
+                         bool clock_can_step) {
     MissedPulses result;
-    const double limit = 1.5 * static_cast<double>(nominal_period_ns);
+    const IntervalRule rule{period_ns, nominal_period_ns, clock_can_step};
     for (std::size_t i = 1; i < n; ++i) {
-        Gap gap{.index = i};
-        const auto interval = static_cast<double>(t[i] - t[i - 1]);
-        if (interval > limit) {
-            const auto periods = std::llround(interval / period_ns);
-            gap.missed_by_time = static_cast<std::uint64_t>(std::max<long long>(periods - 1, 1));
+        IntervalEvidence evidence{t[i] - t[i - 1], std::nullopt, std::nullopt};
+        if (have_sequences) {
+            evidence.events = sequence_advance(sequences[i - 1], sequences[i]);
         }
-        if (have_sequences && sequences[i] > sequences[i - 1]) {
-            gap.missed_by_sequence = sequences[i] - sequences[i - 1] - 1;
-        }
-        gap.missed = std::max(gap.missed_by_time, gap.missed_by_sequence);
-        if (gap.missed > 0) {
-            result.total += gap.missed;
-            result.by_time += gap.missed_by_time;
-            result.by_sequence += gap.missed_by_sequence;
-            result.gaps.push_back(gap);
+        // The selection took the clock steps out of the timestamps; a step found here again
+        // (pulses reordered around it) still counts its sequence's missed pulses, no slots.
+        const IntervalVerdict verdict = classify_interval(evidence, rule);
+        result.unseen += verdict.unseen;
+        if (verdict.missed > 0) {
+            result.total += verdict.missed;
+            result.by_time += verdict.missed_by_time;
+            result.by_sequence += verdict.missed_by_sequence;
+            result.gaps.push_back(
+                {i, verdict.missed, verdict.missed_by_sequence, verdict.missed_by_time});
         }
     }
     return result;

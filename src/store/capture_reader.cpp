@@ -91,6 +91,10 @@ class Parser {
             text.remove_suffix(1);  // a file that went through a Windows editor
         }
         if (line_number_ == 1) {
+            // A UTF-8 byte order mark, as some Windows editors and spreadsheets save it.
+            if (text.starts_with("\xEF\xBB\xBF")) {
+                text.remove_prefix(3);
+            }
             if (text != magic_line) {
                 fail(
                     fmt::format("not a ppsbench capture file (the first line should be '{}'); "
@@ -252,7 +256,7 @@ class Parser {
         std::uint64_t timestamp = 0;
         const char* after_ts = parse_digits(edge, end, timestamp);
         if (after_ts == nullptr || after_ts == end ||
-            timestamp > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+            timestamp > static_cast<std::uint64_t>(core::max_timestamp_ns)) {
             return nullptr;  // negative, or out of range: line() says which
         }
         p.timestamp_ns = static_cast<std::int64_t>(timestamp);
@@ -288,6 +292,14 @@ class Parser {
         p.edge = *edge;
         pos += comma + 1;
         auto [after_ts, ts_ec] = std::from_chars(pos, end, p.timestamp_ns);
+        if (ts_ec == std::errc::result_out_of_range ||
+            (ts_ec == std::errc{} &&
+             (p.timestamp_ns < 0 || p.timestamp_ns > core::max_timestamp_ns))) {
+            fail(
+                fmt::format("the timestamp is outside 0 … {} ns (1970 … 2116), which no PPS clock "
+                            "gives; the line is damaged",
+                            core::max_timestamp_ns));
+        }
         if (ts_ec != std::errc{} || (after_ts != end && file_.extra_columns.empty())) {
             fail("the timestamp is not an integer number of nanoseconds");
         }

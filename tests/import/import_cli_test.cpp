@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "cli.hpp"
 #include "fixture.hpp"
 #include "ppsbench/store/capture_reader.hpp"
@@ -43,6 +45,11 @@ TEST(ImportCli, PpstestOutputBecomesACaptureThatReportReads) {
     EXPECT_EQ(file.end_record()->at("unseen_events"), 1);
     const auto report = run_ppsbench({"report", out, "--format", "json"});
     ASSERT_EQ(report.exit_code, 0) << report.err;
+    // report counts by the same rule as the import (stats::classify_interval).
+    const auto run = nlohmann::json::parse(report.out).at("runs").at(0);
+    EXPECT_EQ(run.at("missed_pulses"), 1);
+    EXPECT_EQ(run.at("unseen_events"), 1);
+    EXPECT_TRUE(run.at("clock_steps").empty());
 }
 
 // -o is checked before any input is read, with the real problem named; a capture is a file.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <vector>
 
@@ -150,9 +151,10 @@ TEST(Properties, RemovingOnePulseIsOneMissedPulse) {
     pulses.erase(pulses.begin() + 500);
     const RunStatistics r = analyze(pulses);
     EXPECT_EQ(r.missed_pulses, 1u);
-    // Seen both ways (sequence and time) but counted once.
+    // An empty slot the kernel counted an event for: counted once, as confirmed by sequence.
     EXPECT_EQ(r.missed_by_sequence, 1u);
-    EXPECT_EQ(r.missed_by_time, 1u);
+    EXPECT_EQ(r.missed_by_time, 0u);
+    EXPECT_EQ(r.unseen_events, 0u);
     ASSERT_EQ(r.gaps.size(), 1u);
     EXPECT_EQ(r.gaps[0].pulse, 500u);
     EXPECT_EQ(r.pulses, 999u);
@@ -176,6 +178,140 @@ TEST(Properties, MissedPulsesWithoutSequenceNumbersAreFoundByTime) {
     const RunStatistics r = analyze(pulses);
     EXPECT_EQ(r.missed_pulses, 3u);
     EXPECT_EQ(r.missed_by_sequence, 0u);
+    EXPECT_EQ(r.missed_by_time, 3u);
+}
+
+// One rule for missed pulses, unseen kernel events and clock steps (docs/methodology.md §4).
+
+TEST(Timeline, ASequenceSkipWithoutATimeGapIsAnUnseenEventNotAMissedPulse) {
+    auto pulses = noisy_train(1000, 43);
+    for (std::size_t i = 400; i < pulses.size(); ++i) {
+        pulses[i].sequence += 3;  // three glitches the reader never fetched
+    }
+    const RunStatistics r = analyze(pulses);
+    EXPECT_EQ(r.missed_pulses, 0u);
+    EXPECT_EQ(r.unseen_events, 3u);
+    EXPECT_TRUE(r.gaps.empty());
+    EXPECT_TRUE(r.clock_steps.empty());
+    EXPECT_EQ(r.period_pairs_skipped_gaps, 0u);
+}
+
+TEST(Timeline, ASkipLongerThanTheGapIsMissedPulsesPlusUnseenEvents) {
+    auto pulses = noisy_train(1000, 44);
+    pulses.erase(pulses.begin() + 500);  // one empty slot ...
+    for (std::size_t i = 500; i < pulses.size(); ++i) {
+        pulses[i].sequence += 2;  // ... and the kernel counted three events in it
+    }
+    const RunStatistics r = analyze(pulses);
+    EXPECT_EQ(r.missed_pulses, 1u);
+    EXPECT_EQ(r.unseen_events, 2u);
+}
+
+// A Pi without a real-time clock, stepped by chrony at boot: the kernel's sequence numbers
+// run on, the clock jumps by whole seconds (plus a bit).
+void expect_one_step_of(std::int64_t jump) {
+    const auto clean = noisy_train(200, 45);
+    auto stepped = clean;
+    for (std::size_t i = 120; i < stepped.size(); ++i) {
+        stepped[i].timestamp_ns += jump;
+    }
+    const RunStatistics c = analyze(clean);
+    const RunStatistics r = analyze(stepped);
+    SCOPED_TRACE("step of " + std::to_string(jump) + " ns");
+    EXPECT_EQ(r.missed_pulses, 0u);
+    EXPECT_EQ(r.unseen_events, 0u);
+    ASSERT_EQ(r.clock_steps.size(), 1u);
+    EXPECT_EQ(r.clock_steps[0].pulse, 120u);
+    EXPECT_EQ(r.clock_steps[0].timestamp_ns, stepped[120].timestamp_ns);
+    // Exact to the noise of the fit (σ = 500 ns, ~100 samples a side).
+    EXPECT_NEAR(r.clock_steps[0].size_ns, static_cast<double>(jump), 300.0);
+    EXPECT_EQ(r.pulses, 200u);
+    EXPECT_EQ(r.duplicates, 0u);
+    EXPECT_EQ(r.out_of_order, 0u);
+    EXPECT_NEAR(r.offset_ns->stddev, c.offset_ns->stddev, 0.02 * c.offset_ns->stddev);
+    EXPECT_NEAR(r.detrended_ns.stddev, c.detrended_ns.stddev, 0.02 * c.detrended_ns.stddev);
+    EXPECT_EQ(r.period_pairs_skipped_steps, 1u);
+    EXPECT_LT(r.period_jitter_ns.max, 5000.0);
+    ASSERT_TRUE(r.stability);  // the grid spans the pulses, not the jump
+}
+
+TEST(Timeline, ATimeJumpWithContiguousSequenceNumbersIsAClockStepAtAnySize) {
+    constexpr std::int64_t day = 86'400 * second;
+    expect_one_step_of(3'000'000);                 // +3 ms: found in the phase
+    expect_one_step_of(700'000'000);               // +700 ms
+    expect_one_step_of(-700'000'000);              // −700 ms: not a duplicate
+    expect_one_step_of(day);                       // +1 day, not 86 400 missed pulses
+    expect_one_step_of(365 * day);                 // +1 year
+    expect_one_step_of(50 * 365 * day + 123'456);  // +50 years and a bit
+    expect_one_step_of(-day);                      // back a day: not out of order
+}
+
+TEST(Timeline, AGlitchHalfAPeriodAfterAPulseIsADuplicateNotAStep) {
+    auto pulses = noisy_train(300, 46);
+    for (std::size_t i = 151; i < pulses.size(); ++i) {
+        ++pulses[i].sequence;  // the glitch used a sequence number
+    }
+    pulses.insert(pulses.begin() + 151,
+                  {pulses[150].sequence + 1, pulses[150].timestamp_ns + 300'000'000,
+                   core::Edge::assert_edge});
+    const RunStatistics r = analyze(pulses);
+    EXPECT_TRUE(r.clock_steps.empty());
+    EXPECT_EQ(r.duplicates, 1u);
+    EXPECT_EQ(r.pulses, 300u);
+    EXPECT_EQ(r.missed_pulses, 0u);
+}
+
+TEST(Timeline, WithoutSequenceEvidenceAJumpIsMissedPulsesByTime) {
+    auto pulses = noisy_train(100, 47);
+    for (std::size_t i = 50; i < pulses.size(); ++i) {
+        pulses[i].timestamp_ns += 10 * second;
+    }
+    for (auto& p : pulses) {
+        p.sequence = 0;  // an imported log: no kernel count to tell a step from an outage
+    }
+    const RunStatistics r = analyze(pulses);
+    EXPECT_EQ(r.missed_pulses, 10u);
+    EXPECT_EQ(r.missed_by_time, 10u);
+    EXPECT_TRUE(r.clock_steps.empty());
+}
+
+TEST(Timeline, AMonotonicClockCannotStepSoItsGapsAreMissedPulses) {
+    // GPIO events on the v1 uAPI: ppsbench numbers them itself, so the numbers never skip.
+    auto pulses = noisy_train(100, 48);
+    for (std::size_t i = 50; i < pulses.size(); ++i) {
+        pulses[i].timestamp_ns += 3 * second;
+    }
+    AnalysisOptions options;
+    options.clock = core::ClockId::monotonic;
+    const RunStatistics r = analyze(pulses, options);
+    EXPECT_EQ(r.missed_pulses, 3u);
+    EXPECT_EQ(r.missed_by_time, 3u);
+    EXPECT_TRUE(r.clock_steps.empty());
+}
+
+TEST(Timeline, ExtremeSequenceNumbersAreNoEvidence) {
+    auto pulses = noisy_train(100, 49);
+    pulses[60].sequence = std::numeric_limits<std::uint64_t>::max();  // 2^64 − 1
+    const RunStatistics r = analyze(pulses);
+    EXPECT_EQ(r.missed_pulses, 0u);
+    EXPECT_EQ(r.unseen_events, 0u);
+    EXPECT_TRUE(r.clock_steps.empty());
+    EXPECT_EQ(r.pulses, 100u);
+}
+
+TEST(Timeline, ExtremeTimestampsGiveAnErrorOrAnAnalysis) {
+    auto negative = noisy_train(10, 50);
+    negative[3].timestamp_ns = -1;
+    EXPECT_THROW(analyze(negative), core::InputError);
+    // Two pulses 2^63 − 1 ns apart, in the wrong order with contiguous numbers: not a step
+    // (its size would not fit), so out of order, and the gap is empty slots.
+    const std::vector<core::Pulse> far = {
+        {1, std::numeric_limits<std::int64_t>::max(), core::Edge::assert_edge},
+        {2, 0, core::Edge::assert_edge}};
+    const RunStatistics r = analyze(far);
+    EXPECT_EQ(r.pulses, 2u);
+    EXPECT_EQ(r.out_of_order, 1u);
+    EXPECT_FALSE(r.stability);  // not 9·10⁹ grid slots
 }
 
 TEST(Properties, AnInjectedStepIsDetectedWithItsTimeAndSize) {
@@ -287,9 +423,9 @@ TEST(Json, HasExactlyTheKeysOfTheReportSchema) {
     for (const auto& [key, value] : j.items()) {
         keys.insert(key);
     }
-    EXPECT_EQ(keys, (std::set<std::string>{"pulses", "missed_pulses", "outliers", "clock_steps",
-                                           "offset_ns", "detrended_ns", "period_jitter_ns",
-                                           "stability"}));
+    EXPECT_EQ(keys, (std::set<std::string>{"pulses", "missed_pulses", "unseen_events", "outliers",
+                                           "clock_steps", "offset_ns", "detrended_ns",
+                                           "period_jitter_ns", "stability"}));
     for (const char* series : {"offset_ns", "detrended_ns", "period_jitter_ns"}) {
         std::set<std::string> fields;
         for (const auto& [key, value] : j[series].items()) {

@@ -31,6 +31,12 @@ struct Pulse {
     friend bool operator==(const Pulse&, const Pulse&) = default;
 };
 
+// The timestamps a capture file may hold: 0 … 2^62 − 1 ns since the clock's epoch (1970 … 2116
+// on the realtime clock, 146 years of uptime on the boot clock). No PPS clock reads outside it,
+// so a value beyond is a damaged line; within it, the difference of any two timestamps, and
+// that plus a clock step, fit in int64.
+inline constexpr std::int64_t max_timestamp_ns = (std::int64_t{1} << 62) - 1;
+
 std::string_view to_string(ClockId clock);
 std::string_view to_string(Edge edge);
 std::string_view to_string(EdgeSelection edges);

@@ -17,10 +17,10 @@
 
 namespace ppsbench::import {
 
-// Holes in an imported pulse train, per edge, with the evidence report uses for missed pulses:
-// a gap in time (> 1.5 periods) is a missed pulse (as many as the time or the sequence says,
-// whichever is more); a sequence skip with no gap in time is an event the kernel counted that
-// never reached the log (`unseen`), not a missed pulse.
+// Holes in an imported pulse train, per edge, by the rule `report` uses
+// (stats::classify_interval): an empty period slot the kernel counted an event for is a missed
+// pulse; a sequence skip with no empty slot is an event the kernel counted that never reached
+// the log (`unseen`), not a missed pulse; a time jump with contiguous numbers is a clock step.
 struct GapCount {
     std::uint64_t missed_pulses = 0;
     std::uint64_t unseen_events = 0;

@@ -13,6 +13,7 @@
 #include "ppsbench/capture/capture_loop.hpp"
 #include "ppsbench/capture/pulse_source.hpp"
 #include "ppsbench/core/duration.hpp"
+#include "ppsbench/session/live_figure.hpp"
 #include "ppsbench/stats/summary.hpp"
 
 namespace ppsbench::session {
@@ -73,14 +74,12 @@ class LiveMetrics {
     std::string source_spec_;
     std::string kernel_;
     bool simulated_;
-    std::int64_t period_ns_;
-    bool has_phase_;
     std::int64_t start_realtime_ns_;
 
     mutable std::mutex mutex_;  // guards everything below
     std::condition_variable wake_;
     bool stopping_ = false;
-    std::optional<std::int64_t> previous_timestamp_;
+    LiveFigure figure_;
     std::uint64_t missed_seen_ = 0;
     core::Duration elapsed_{0};
     Window current_;                     // filling now (capture thread)

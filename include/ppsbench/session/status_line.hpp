@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ppsbench/capture/capture_loop.hpp"
+#include "ppsbench/session/live_figure.hpp"
 #include "ppsbench/stats/summary.hpp"
 
 namespace ppsbench::session {
@@ -30,15 +31,13 @@ class StatusLine {
 
   private:
     std::FILE* stream_;
-    std::int64_t period_ns_;
-    bool has_phase_;  // realtime clocks have a top of the second; monotonic ones do not
+    LiveFigure figure_;
     bool simulated_;
     const std::atomic<std::int64_t>* chrony_rms_ns_;
     std::optional<core::Duration> planned_;
     std::optional<std::uint64_t> planned_count_;
     stats::RunningSummary running_;
     std::optional<double> last_offset_ns_;
-    std::optional<std::int64_t> previous_timestamp_;
     std::int64_t last_draw_ns_ = 0;
     bool drawn_ = false;
 };

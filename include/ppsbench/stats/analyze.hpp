@@ -38,14 +38,16 @@ struct AnalysisOptions {
 };
 
 // Where something happened: `pulse` indexes the span given to analyze().
+// A time jump with contiguous sequence numbers is a step of any size (docs/methodology.md §4).
 struct ClockStep {
     std::size_t pulse = 0;
-    std::int64_t timestamp_ns = 0;
-    double size_ns = 0;  // later minus earlier level, drift allowed for
+    std::int64_t timestamp_ns = 0;  // as captured: the clock's reading after the step
+    double size_ns = 0;             // later minus earlier level, drift allowed for
 };
 
 struct MissedPulseGap {
     std::size_t pulse = 0;  // the first pulse after the gap
+    // As captured (any clock step before it not taken out).
     std::int64_t timestamp_ns = 0;
     std::uint64_t missed = 0;
     std::uint64_t missed_by_sequence = 0;
@@ -81,6 +83,9 @@ struct RunStatistics {
     std::uint64_t missed_pulses = 0;
     std::uint64_t missed_by_sequence = 0;
     std::uint64_t missed_by_time = 0;
+    // Sequence numbers the kernel used up without a period slot to miss: glitches, contact
+    // bounce or extra edges the reader never fetched. Not missed pulses.
+    std::uint64_t unseen_events = 0;
     std::vector<MissedPulseGap> gaps;
     OutlierReport outliers;
     std::vector<ClockStep> clock_steps;
@@ -112,7 +117,9 @@ struct RunStatistics {
 
 // Every statistic of one run. Pure: no I/O, deterministic, O(n) apart from selection steps.
 // docs/methodology.md describes each measure and how gaps, duplicates, outliers and clock steps
-// are handled. Throws core::UsageError for an impossible option (period <= 0, degree not 1/2).
+// are handled. Throws core::UsageError for an impossible option (period <= 0, degree not 1/2)
+// and core::InputError for a negative timestamp (the capture reader refuses those beyond
+// core::max_timestamp_ns too).
 RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions& options = {});
 
 }  // namespace ppsbench::stats

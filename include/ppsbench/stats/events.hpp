@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -27,9 +29,8 @@ struct Outliers {
 Outliers find_outliers(std::span<const double> values, double k, double median,
                        double robust_stddev);
 
-// A persistent jump in a phase series (e.g. the clock being stepped): the median of the
-// `window` samples from `index` on differs from the median of the `window` samples before it by
-// `size_ns` after allowing for the series' drift.
+// A persistent jump in a phase series (e.g. the clock being stepped): the level of the series
+// from `index` on differs from the level before it by `size_ns`, the drift allowed for.
 struct Step {
     std::size_t index = 0;
     double size_ns = 0;
@@ -37,13 +38,66 @@ struct Step {
 
 // Candidates are samples whose difference from the previous one departs from the median
 // difference by more than k robust σ of the differences; a candidate is a step only if the
-// medians of the windows on either side (at least 5 samples each, never reaching across the
+// medians of the `window` samples on either side (at least 5 each, never reaching across the
 // previous step) also differ by more than k noise σ. A lone spike moves one difference pair
 // but neither median, so it is an outlier, not a step.
-std::vector<Step> find_steps(std::span<const double> phase_ns, double k, std::size_t window = 16);
+//
+// `known`: positions (ascending) that are steps whatever their size, because the timestamps
+// say so (a time jump with contiguous sequence numbers, see classify_interval()).
+//
+// The size of every step is then estimated from all the samples between its neighbouring steps
+// (up to `size_window` on each side): a least-squares fit of one common slope and one level on
+// each side, refitted once without the samples more than 5 robust σ from the first fit. A
+// 16-sample median misjudges a step by ~0.5 σ, which is left in every later sample.
+std::vector<Step> find_steps(std::span<const double> phase_ns, double k,
+                             std::span<const std::size_t> known = {}, std::size_t window = 16,
+                             std::size_t size_window = 512);
 
 // Subtracts each step from every sample from its index on, so the series continues at the
 // level of its first segment: one step then costs one sample pair instead of a bimodal series.
 void remove_steps(std::span<double> phase_ns, std::span<const Step> steps);
+
+// The one rule for what lies between two consecutive pulses of one edge (the timestamps'
+// interval and the kernel's sequence numbers), used by analyze() and by the importers:
+//
+// * a pulse is **missed** when its period slot has no timestamp and the kernel counted an event
+//   for it: the slots are round(interval / P) − 1 for an interval over 1.5 P;
+// * a sequence skip without an empty slot is an **unseen** kernel event (a glitch or contact
+//   bounce the reader did not fetch), not a missed pulse;
+// * on a clock that can be stepped (realtime), time the sequence numbers do not account for is
+//   a **clock step**, of any size: more than (events + ½) periods with `events` kernel events
+//   (a +1 year step with contiguous sequence numbers is a step, not 31 M missed pulses), or
+//   less than P/2 with contiguous numbers when the next pulse keeps the new rhythm (a −700 ms
+//   step; a glitch 300 ms after a pulse is followed by a pulse in the old rhythm instead).
+//
+// Without sequence evidence (imported logs, a reset counter) time alone counts the slots.
+struct IntervalEvidence {
+    std::int64_t interval_ns = 0;  // t_i − t_{i−1}; may be negative in file order
+    // s_i − s_{i−1} when it is evidence (sequence_advance()), 1 for contiguous numbers.
+    std::optional<std::uint64_t> events;
+    std::optional<std::int64_t> next_interval_ns;  // t_{i+1} − t_i, if there is a next pulse
+};
+
+struct IntervalRule {
+    double period_ns = 0;                // the clock's own period (median interval), to count with
+    std::int64_t nominal_period_ns = 0;  // P, for the thresholds and the step size
+    bool clock_can_step = true;          // false on CLOCK_MONOTONIC (and our own GPIO counts)
+};
+
+struct IntervalVerdict {
+    std::uint64_t missed = 0;
+    std::uint64_t missed_by_sequence = 0;  // of `missed`: slots the kernel counted an event for
+    std::uint64_t missed_by_time = 0;      // of `missed`: slots with no sequence evidence
+    std::uint64_t unseen = 0;
+    bool step = false;
+    std::int64_t step_ns = 0;  // interval − events·P: what the clock jumped by
+};
+
+IntervalVerdict classify_interval(const IntervalEvidence& evidence, const IntervalRule& rule);
+
+// The kernel's sequence advance between two pulses of one edge, when it is evidence: it must
+// increase (a reset, a wrap or an imported log's zeros are none) and by at most 2^32 (the
+// Linux counter is 32 bits wide: a larger jump is another counter or a damaged line).
+std::optional<std::uint64_t> sequence_advance(std::uint64_t previous, std::uint64_t current);
 
 }  // namespace ppsbench::stats
