@@ -37,6 +37,7 @@ class GateCommand final : public Command {
         double max_ratio = 0;
         std::string max_missed;
         std::vector<std::string> maxima;
+        std::string max_bias_growth;
         std::string min_pulses = std::to_string(analysis::GateLimits::default_min_pulses);
         bool force = false;
         AnalysisArguments analysis;
@@ -55,6 +56,10 @@ class GateCommand final : public Command {
              "METRIC=LIMIT: fail when any figure of the metric registry exceeds the limit "
              "(repeatable; e.g. p99=10us, detrended_sigma=2us, outliers=5; keys as for report "
              "--metrics)")
+            ("max-bias-growth", po::value(&max_bias_growth),
+             "fail when the median bias against a hardware reference (a ptp: path of the same "
+             "two-source run) grew over the baseline's by more than this, with statistical "
+             "support (e.g. 2us); an absolute limit is --max bias_median=5us")
             ("min-pulses", po::value(&min_pulses)->default_value(min_pulses),
              "refuse (exit 2) a run with fewer pulses: below this no limit can be judged")
             ("confidence", po::value(&limits.confidence)
@@ -105,11 +110,18 @@ class GateCommand final : public Command {
         for (const auto& text : maxima) {
             limits.maxima.push_back(analysis::parse_metric_limit(text, "--max"));
         }
+        if (vm.count("max-bias-growth") != 0U) {
+            limits.max_bias_growth_ns = static_cast<double>(
+                core::parse_duration(max_bias_growth, "--max-bias-growth").count());
+        }
         limits.min_pulses = core::parse_count(min_pulses, "--min-pulses", 2, core::max_pulses);
-        if (!limits.max_ratio && limits.maxima.empty()) {
+        if (!limits.max_ratio && limits.maxima.empty() && !limits.max_bias_growth_ns) {
             throw core::UsageError(
                 "give at least one limit (--max-ratio, --max-sigma, --max-p2p, "
-                "--max-rms-offset, --max-missed, --max METRIC=LIMIT)");
+                "--max-rms-offset, --max-missed, --max METRIC=LIMIT, --max-bias-growth)");
+        }
+        if (limits.max_bias_growth_ns && baseline_path.empty()) {
+            throw core::UsageError("--max-bias-growth needs --baseline FILE");
         }
         if (!(limits.confidence > 0 && limits.confidence < 1)) {
             throw core::UsageError("--confidence: use a level between 0 and 1, e.g. 0.95");

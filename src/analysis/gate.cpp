@@ -100,6 +100,39 @@ GateCheck ratio_check(const RunAnalysis& baseline, const RunAnalysis& current,
     return check;
 }
 
+const Bias& require_bias(const RunAnalysis& run) {
+    if (!run.bias || run.bias->pairs == 0) {
+        throw core::UsageError(fmt::format(
+            "--max-bias-growth: {} has no bias against a hardware reference; capture it in a "
+            "two-source run with one ('ppsbench run --source ptp:/dev/ptp0 --source "
+            "pps:/dev/pps0') and gate the PPS path's file",
+            run.file));
+    }
+    return *run.bias;
+}
+
+GateCheck bias_growth_check(const RunAnalysis& baseline, const RunAnalysis& current, double limit) {
+    const Bias& now = require_bias(current);
+    const Bias& before = require_bias(baseline);
+    GateCheck check;
+    check.kind = GateCheck::Kind::bias_growth;
+    check.what = baseline.label;
+    check.bias_median_ns = now.median_ns;
+    check.baseline_bias_median_ns = before.median_ns;
+    check.measured = now.median_ns - before.median_ns;
+    check.limit = limit;
+    check.growth_interval = {now.median_interval.lo - before.median_interval.hi,
+                             now.median_interval.hi - before.median_interval.lo};
+    if (!std::isfinite(check.growth_interval.lo) || !std::isfinite(check.measured)) {
+        throw core::InputError(fmt::format(
+            "the bias growth of {} over {} has no confidence interval, so --max-bias-growth "
+            "cannot be judged; capture longer",
+            current.file, baseline.file));
+    }
+    check.failed = check.growth_interval.lo > limit;
+    return check;
+}
+
 }  // namespace
 
 MetricLimit metric_limit(std::string_view key, std::string_view limit, std::string_view option,
@@ -148,6 +181,12 @@ GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current
                 baseline->file));
         }
         result.checks.push_back(ratio_check(*baseline, current, limits));
+    }
+    if (limits.max_bias_growth_ns) {
+        if (baseline == nullptr) {
+            throw core::UsageError("--max-bias-growth needs --baseline FILE");
+        }
+        result.checks.push_back(bias_growth_check(*baseline, current, *limits.max_bias_growth_ns));
     }
     for (const auto& limit : limits.maxima) {
         result.checks.push_back(absolute_check(current, limit));

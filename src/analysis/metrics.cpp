@@ -189,6 +189,37 @@ void add_other_metrics(std::vector<Metric>& metrics) {
                                    }));
 }
 
+// The path's lateness against a hardware reference (analysis/bias.hpp); NaN without one.
+void add_bias_metrics(std::vector<Metric>& metrics) {
+    struct BiasRow {
+        const char* key;
+        const char* title;
+        const char* json_key;
+        double Bias::*member;
+        Quantity quantity;
+    };
+    static constexpr BiasRow rows[] = {
+        {"bias_mean", "bias vs reference (mean)", "bias_mean_ns", &Bias::mean_ns,
+         Quantity::signed_time_ns},
+        {"bias_median", "bias vs reference (median)", "bias_median_ns", &Bias::median_ns,
+         Quantity::signed_time_ns},
+        {"bias_sigma", "bias σ", "bias_stddev_ns", &Bias::stddev_ns, Quantity::time_ns},
+        {"bias_p99", "bias p99", "bias_p99_ns", &Bias::p99_ns, Quantity::signed_time_ns},
+        {"bias_max", "bias max", "bias_max_ns", &Bias::max_ns, Quantity::signed_time_ns},
+    };
+    for (const auto& row : rows) {
+        Metric metric = plain_metric(row.key, row.title, row.json_key, row.quantity,
+                                     [member = row.member](const RunAnalysis& r) {
+                                         return r.bias ? (*r.bias).*member : nan;
+                                     });
+        metric.when_missing =
+            "has no bias against a hardware reference; capture it in a two-source run with one "
+            "('ppsbench run --source ptp:/dev/ptp0 --source pps:/dev/pps0') and use the PPS "
+            "path's file";
+        metrics.push_back(std::move(metric));
+    }
+}
+
 std::vector<Metric> make_registry() {
     std::vector<Metric> metrics;
     for (const auto& row : count_rows) {
@@ -201,6 +232,7 @@ std::vector<Metric> make_registry() {
         metrics.push_back(headline_metric(row));
     }
     add_other_metrics(metrics);
+    add_bias_metrics(metrics);
     return metrics;
 }
 

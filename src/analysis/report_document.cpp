@@ -47,6 +47,13 @@ RunAnalysis run_from_json(const nlohmann::json& j, const std::string& path) {
     } catch (const core::InputError& e) {
         throw damaged(e.what());
     }
+    if (const auto bias = j.find("bias"); bias != j.end() && bias->is_object()) {
+        try {
+            run.bias = bias_from_json(*bias);
+        } catch (const core::InputError& e) {
+            throw damaged(e.what());
+        }
+    }
     run.warnings.push_back(fmt::format(
         "{}: a saved summary, not a capture: no pulses, so comparisons use the F-interval only",
         path));
@@ -88,6 +95,7 @@ nlohmann::json report_document(const Report& report) {
         nlohmann::json j = {{"label", run.label}, {"file", run.file}, {"simulated", run.simulated}};
         j.update(statistics_json(run.stats));
         j["chrony"] = run.chrony ? nlohmann::json(*run.chrony) : nlohmann::json(nullptr);
+        j["bias"] = run.bias ? to_json(*run.bias) : nlohmann::json(nullptr);
         j["system"] = run.meta.contains("system") ? run.meta["system"] : nlohmann::json(nullptr);
         j["warnings"] = run.warnings;
         list.push_back(std::move(j));

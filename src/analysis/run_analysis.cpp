@@ -150,6 +150,12 @@ RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettin
         run.warnings.push_back(fmt::format("{}: {}", file.path, note));
     }
     run.chrony = chrony_of(file, run.warnings);
+    try {
+        run.bias = reference_bias(file, edge);
+    } catch (const core::InputError& e) {
+        // The path's own figures stand without it.
+        run.warnings.push_back(fmt::format("{}; its bias is not reported", e.what()));
+    }
     return run;
 }
 

@@ -7,6 +7,7 @@
 #include "ppsbench/core/error.hpp"
 #include "sources/gpio_source.hpp"
 #include "sources/pps_device_source.hpp"
+#include "sources/ptp_source.hpp"
 #include "sources/replay_source.hpp"
 #include "sources/sim_source.hpp"
 
@@ -24,7 +25,7 @@ struct Scheme {
 };
 
 // Adding a source: one file under sources/ and one row here.
-const std::array<Scheme, 4> schemes{{
+const std::array<Scheme, 5> schemes{{
     {"pps", "pps:/dev/pps0",
      [](std::string_view spec, std::string_view rest,
         const SourceOptions& options) -> std::unique_ptr<PulseSource> {
@@ -34,6 +35,11 @@ const std::array<Scheme, 4> schemes{{
      [](std::string_view spec, std::string_view rest,
         const SourceOptions& options) -> std::unique_ptr<PulseSource> {
          return std::make_unique<GpioSource>(std::string(spec), parse_gpio_spec(rest), options);
+     }},
+    {"ptp", "ptp:/dev/ptp0",
+     [](std::string_view spec, std::string_view rest,
+        const SourceOptions& options) -> std::unique_ptr<PulseSource> {
+         return std::make_unique<PtpSource>(std::string(spec), parse_ptp_spec(rest), options);
      }},
     {"replay", "replay:stock.csv",
      [](std::string_view spec, std::string_view rest,

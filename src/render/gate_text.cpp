@@ -30,6 +30,19 @@ std::string ratio_message(const GateCheck& check) {
             : std::string("pass"));
 }
 
+std::string growth_message(const GateCheck& check) {
+    return fmt::format(
+        "median bias {} vs baseline {}: growth {}, 95 % CI {} to {}; {}",
+        format_ns(check.bias_median_ns, true), format_ns(check.baseline_bias_median_ns, true),
+        format_ns(check.measured, true), format_ns(check.growth_interval.lo, true),
+        format_ns(check.growth_interval.hi, true),
+        check.failed
+            ? fmt::format("the lower bound is above {}: a regression", format_ns(check.limit))
+        : check.measured > check.limit
+            ? std::string("above the limit but not statistically supported: pass")
+            : std::string("pass"));
+}
+
 }  // namespace
 
 namespace {
@@ -58,12 +71,18 @@ std::string check_name(const GateCheck& check) {
     if (check.kind == GateCheck::Kind::sigma_ratio) {
         return fmt::format("σ ratio vs {} ≤ {:.2f}", check.what, check.limit);
     }
+    if (check.kind == GateCheck::Kind::bias_growth) {
+        return fmt::format("median bias growth vs {} ≤ {}", check.what, format_ns(check.limit));
+    }
     return fmt::format("{} ≤ {}", check.what, format_value(check.quantity, check.limit));
 }
 
 std::string check_message(const GateCheck& check) {
     if (check.kind == GateCheck::Kind::sigma_ratio) {
         return ratio_message(check);
+    }
+    if (check.kind == GateCheck::Kind::bias_growth) {
+        return growth_message(check);
     }
     if (check.quantity == analysis::Quantity::count) {  // "3 missed pulses, limit 0"
         return fmt::format("{:.0f} {}, limit {:.0f}", check.measured, check.what, check.limit);

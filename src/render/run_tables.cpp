@@ -39,6 +39,22 @@ void add_common_footnotes(const std::vector<analysis::RunAnalysis>& runs, Table&
             "SIMULATED: rows marked (simulated) come from ppsbench's sim models, not hardware.");
     }
     for (const auto& run : runs) {
+        if (run.bias && run.bias->pairs > 0) {
+            const auto& b = *run.bias;
+            table.footnotes.push_back(fmt::format(
+                "bias of {} against the hardware reference {} over {} paired edges: median {} "
+                "(95 % CI {} to {}), mean {} (95 % CI {} to {}), σ {}, p99 {}, max {}{} "
+                "(docs/latency.md).",
+                run.label, b.reference, b.pairs, format_ns(b.median_ns, true),
+                format_ns(b.median_interval.lo, true), format_ns(b.median_interval.hi, true),
+                format_ns(b.mean_ns, true), format_ns(b.mean_interval.lo, true),
+                format_ns(b.mean_interval.hi, true), format_ns(b.stddev_ns),
+                format_ns(b.p99_ns, true), format_ns(b.max_ns, true),
+                b.reference_uncertainty_ns >= 0
+                    ? fmt::format("; the reference's own conversion within ±{}",
+                                  format_ns(static_cast<double>(b.reference_uncertainty_ns)))
+                    : std::string()));
+        }
         if (run.chrony && run.chrony->final_status != chrony::ChronyStatus::ok) {
             table.footnotes.push_back(fmt::format("chrony ({}): {}", run.label,
                                                   chrony::to_string(run.chrony->final_status)));

@@ -84,10 +84,27 @@ class TimeBaseSink final : public core::PulseSink {
     std::array<std::int64_t, columns * core::max_pulses_per_write> extras_{};
 };
 
+// A path whose source records its own per-pulse columns (the PTP source's realtime − PHC
+// offset and uncertainty): the values of the batch just read go beside its pulses.
+class SourceColumnsSink final : public core::PulseSink {
+  public:
+    SourceColumnsSink(store::CaptureWriter& writer, const capture::PulseSource& source)
+        : writer_(writer), source_(source) {}
+    void write(std::span<const core::Pulse> pulses) override {
+        // The loop may keep only the first pulses of a batch (--count): the first rows go.
+        const std::size_t columns = source_.extra_columns().size();
+        writer_.write_rows(pulses, source_.last_extras().first(columns * pulses.size()));
+    }
+
+  private:
+    store::CaptureWriter& writer_;
+    const capture::PulseSource& source_;
+};
+
 struct Path {
     std::unique_ptr<capture::PulseSource> source;
     std::unique_ptr<store::CaptureWriter> writer;
-    std::unique_ptr<core::PulseSink> time_base;  // for monotonic sources
+    std::unique_ptr<core::PulseSink> time_base;  // monotonic sources, or a source's own columns
     capture::CaptureProgress progress;
     capture::CaptureProgress last_seen;
     std::exception_ptr error;
@@ -144,15 +161,23 @@ DualRunOutcome execute_dual_run(const RunOptions& options, const std::array<std:
         for (std::size_t i = 0; i < 2; ++i) {
             const auto& info = paths[i].source->info();
             store::RunMeta meta = make_run_metadata(run, info);
-            meta.dual = store::DualLink{.path = i == 0 ? "A" : "B",
-                                        .peer_source = specs[1 - i],
-                                        .peer_file = outputs[1 - i]};
+            meta.dual = store::DualLink{
+                .path = i == 0 ? "A" : "B",
+                .peer_source = specs[1 - i],
+                .peer_file = outputs[1 - i],
+                .peer_is_reference = paths[1 - i].source->info().hardware_reference};
             if (info.clock == core::ClockId::monotonic) {
                 paths[i].writer = std::make_unique<store::CaptureWriter>(
                     outputs[i], meta, options.overwrite,
                     std::vector<std::string>{std::string(latency::offset_column),
                                              std::string(latency::bracket_column)});
                 paths[i].time_base = std::make_unique<TimeBaseSink>(*paths[i].writer);
+            } else if (const auto own = paths[i].source->extra_columns(); !own.empty()) {
+                paths[i].writer = std::make_unique<store::CaptureWriter>(
+                    outputs[i], meta, options.overwrite,
+                    std::vector<std::string>(own.begin(), own.end()));
+                paths[i].time_base =
+                    std::make_unique<SourceColumnsSink>(*paths[i].writer, *paths[i].source);
             } else {
                 paths[i].writer =
                     std::make_unique<store::CaptureWriter>(outputs[i], meta, options.overwrite);

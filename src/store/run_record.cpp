@@ -160,6 +160,9 @@ nlohmann::json to_json(const RunMeta& meta) {
         j["dual"] = {{"path", meta.dual->path},
                      {"peer_source", meta.dual->peer_source},
                      {"peer_file", meta.dual->peer_file}};
+        if (meta.dual->peer_is_reference) {
+            j["dual"]["peer_is_reference"] = true;
+        }
     }
     if (meta.latency) {
         j["kind"] = "latency";
@@ -228,6 +231,7 @@ RunMeta run_meta_from_json(const nlohmann::json& json) {
         read(*it, "path", dual.path);
         read(*it, "peer_source", dual.peer_source);
         read(*it, "peer_file", dual.peer_file);
+        read(*it, "peer_is_reference", dual.peer_is_reference);
         meta.dual = std::move(dual);
     }
     if (json.value("kind", std::string()) == "latency") {

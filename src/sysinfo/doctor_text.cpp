@@ -113,6 +113,37 @@ void write_pps(std::ostream& out, const SystemFingerprint& fp) {
     }
 }
 
+// The PHCs a PPS input could be wired to (a hardware reference for its bias) and linuxptp.
+void write_ptp(std::ostream& out, const PtpInfo& ptp) {
+    if (ptp.clocks.empty()) {
+        row(out, "PTP clocks", "none (/sys/class/ptp is empty)");
+    }
+    const auto count = [](int n) { return n < 0 ? std::string("?") : std::to_string(n); };
+    for (const auto& c : ptp.clocks) {
+        std::string pins;
+        for (const auto& p : c.pins) {
+            pins += fmt::format("{}{} {}{}", pins.empty() ? "" : ", ", p.name, p.function,
+                                p.function == "none" ? "" : fmt::format(" ch {}", p.channel));
+        }
+        row(out, "PTP clock",
+            fmt::format(
+                "/dev/{} {}{}: {} external-timestamp channel(s), {} pin(s){}{}", c.id,
+                c.clock_name.empty() ? "(unnamed)" : c.clock_name,
+                c.interfaces.empty() ? "" : fmt::format(" ({})", fmt::join(c.interfaces, ", ")),
+                count(c.external_timestamps), count(c.programmable_pins),
+                pins.empty() ? "" : " [" + pins + "]",
+                c.external_timestamps > 0
+                    ? fmt::format("; PPS reference: ppsbench run --source ptp:/dev/{}", c.id)
+                    : ""));
+    }
+    std::string tools;
+    for (const auto& t : ptp.tools) {
+        tools += fmt::format("{}{} {}", tools.empty() ? "" : ", ", t.name,
+                             t.running ? fmt::format("running (PID {})", t.pid) : "not running");
+    }
+    row(out, "linuxptp", tools);
+}
+
 void write_fingerprint(std::ostream& out, const SystemFingerprint& fp) {
     const auto& kernel = fp.kernel;
     out << "System (what the checks read)\n";
@@ -168,6 +199,7 @@ void write_fingerprint(std::ostream& out, const SystemFingerprint& fp) {
             fmt::format("{}  ({}:{}){}", r.text, r.file, r.line,
                         r.uses_device ? "  <- this device" : ""));
     }
+    write_ptp(out, fp.ptp);
 }
 
 std::string_view tag(Severity severity) {

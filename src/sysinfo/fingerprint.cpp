@@ -139,6 +139,7 @@ SystemFingerprint read_fingerprint(const FingerprintOptions& options) {
     fingerprint.power = detail::read_power(root);
     fingerprint.chrony = detail::read_chrony(root, options, processes,
                                              fingerprint.pps ? &*fingerprint.pps : nullptr);
+    fingerprint.ptp = detail::read_ptp(root, processes);
     return fingerprint;
 }
 

@@ -141,6 +141,33 @@ json chrony_json(const ChronyInfo& chrony) {
             {"refclocks", refclocks}};
 }
 
+json ptp_json(const PtpInfo& ptp) {
+    json clocks = json::array();
+    for (const auto& c : ptp.clocks) {
+        json pins = json::array();
+        for (const auto& p : c.pins) {
+            pins.push_back({{"name", p.name}, {"function", p.function}, {"channel", p.channel}});
+        }
+        const auto count = [](int n) { return n < 0 ? json(nullptr) : json(n); };
+        clocks.push_back({{"id", c.id},
+                          {"device", "/dev/" + c.id},
+                          {"clock_name", text_or_null(c.clock_name)},
+                          {"external_timestamps", count(c.external_timestamps)},
+                          {"periodic_outputs", count(c.periodic_outputs)},
+                          {"programmable_pins", count(c.programmable_pins)},
+                          {"pps_available", c.pps_available},
+                          {"pins", std::move(pins)},
+                          {"interfaces", c.interfaces}});
+    }
+    json tools = json::array();
+    for (const auto& t : ptp.tools) {
+        tools.push_back({{"name", t.name},
+                         {"running", t.running},
+                         {"pid", t.running ? json(t.pid) : json(nullptr)}});
+    }
+    return {{"clocks", std::move(clocks)}, {"tools", std::move(tools)}};
+}
+
 }  // namespace
 
 nlohmann::json to_json(const SystemFingerprint& fingerprint) {
@@ -153,7 +180,8 @@ nlohmann::json to_json(const SystemFingerprint& fingerprint) {
                             {"available_devices", fingerprint.available_devices},
                             {"pps", fingerprint.pps ? pps_json(*fingerprint.pps) : json(nullptr)},
                             {"power", power_json(fingerprint.power)},
-                            {"chrony", chrony_json(fingerprint.chrony)}});
+                            {"chrony", chrony_json(fingerprint.chrony)},
+                            {"ptp", ptp_json(fingerprint.ptp)}});
 }
 
 nlohmann::json to_json(const Verdict& verdict) {

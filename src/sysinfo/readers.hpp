@@ -34,4 +34,7 @@ PowerInfo read_power(const SysRoot& root);
 ChronyInfo read_chrony(const SysRoot& root, const FingerprintOptions& options,
                        const std::vector<Process>& processes, const PpsDevice* pps);
 
+// The PTP hardware clocks in /sys/class/ptp and whether ts2phc, phc2sys or ptp4l run.
+PtpInfo read_ptp(const SysRoot& root, const std::vector<Process>& processes);
+
 }  // namespace ppsbench::sysinfo::detail

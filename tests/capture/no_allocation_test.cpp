@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "../../src/capture/sources/ptp_source.hpp"
 #include "cli.hpp"
 #include "ppsbench/capture/capture_loop.hpp"
 #include "ppsbench/capture/source_factory.hpp"
@@ -82,6 +83,62 @@ std::size_t monitored_allocations_for(std::uint64_t count) {
 TEST(CaptureLoop, AllocatesNothingPerPulseWithRotationAndLiveMetrics) {
     const std::size_t small = monitored_allocations_for(1'000);
     const std::size_t large = monitored_allocations_for(100'000);
+    EXPECT_EQ(small, large) << "allocations grew with the number of pulses";
+}
+
+// A PHC giving one edge a second and an EXTENDED2 sample 200 µs after it, computed on the fly
+// (a scripted device would allocate for its script, hiding the source's own allocations).
+class EndlessPhc final : public PhcDevice {
+  public:
+    int capabilities(ptp_clock_caps& caps) override {
+        caps.n_ext_ts = 1;
+        return 0;
+    }
+    int pin_function(ptp_pin_desc& /*pin*/) override { return EINVAL; }
+    int set_pin_function(const ptp_pin_desc& /*pin*/) override { return EINVAL; }
+    int request_extts(const ptp_extts_request& /*request*/) override { return 0; }
+    int precise_offset(ptp_sys_offset_precise& /*sample*/) override { return EOPNOTSUPP; }
+    int extended_offset(ptp_sys_offset_extended& sample) override {
+        const std::int64_t t = edge_ns() + 200'000;
+        sample.n_samples = 1;
+        sample.ts[0][0] = time(t - 300);
+        sample.ts[0][1] = time(t + phc_ahead_ns);
+        sample.ts[0][2] = time(t + 300);
+        return 0;
+    }
+    int basic_offset(ptp_sys_offset& /*sample*/) override { return EOPNOTSUPP; }
+    WaitResult wait(core::Duration /*timeout*/) override { return WaitResult::ready; }
+    long read_events(std::span<ptp_extts_event> out) override {
+        ++edges_;
+        out[0] = ptp_extts_event{};
+        out[0].t = time(edge_ns() + phc_ahead_ns);
+        return 1;
+    }
+
+  private:
+    static constexpr std::int64_t phc_ahead_ns = 37'000'000'000;
+    static ptp_clock_time time(std::int64_t ns) {
+        return {ns / 1'000'000'000, static_cast<std::uint32_t>(ns % 1'000'000'000), 0};
+    }
+    std::int64_t edge_ns() const { return 1'780'000'000'000'000'000 + edges_ * 1'000'000'000; }
+    std::int64_t edges_ = 0;
+};
+
+std::size_t ptp_allocations_for(std::uint64_t count) {
+    testing::TempDir dir;
+    PtpSource source("ptp:/dev/ptp0", {"/dev/ptp0", 0, {}}, SourceOptions{},
+                     std::make_unique<EndlessPhc>(), {});
+    store::CaptureWriter writer(dir.file("ptp.csv"), {{"label", "alloc"}}, false);
+    CaptureLimits limits;
+    limits.count = count;
+    const std::size_t before = allocations.load();
+    run_capture(source, writer, limits, nullptr, {});
+    return allocations.load() - before;
+}
+
+TEST(CaptureLoop, ThePtpSourceAllocatesNothingPerPulse) {
+    const std::size_t small = ptp_allocations_for(1'000);
+    const std::size_t large = ptp_allocations_for(20'000);
     EXPECT_EQ(small, large) << "allocations grew with the number of pulses";
 }
 

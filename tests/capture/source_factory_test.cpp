@@ -18,7 +18,8 @@ std::string error_of(const std::string& spec) {
 }
 
 TEST(SourceFactory, UnknownOrMissingSchemesListTheKnownOnes) {
-    EXPECT_NE(error_of("ptp:/dev/ptp0").find("unknown scheme 'ptp'; use one of pps:/dev/pps0"),
+    EXPECT_NE(error_of("shm:0").find("unknown scheme 'shm'; use one of pps:/dev/pps0, "
+                                     "gpio:gpiochip0:17, ptp:/dev/ptp0"),
               std::string::npos);
     EXPECT_NE(error_of("stock.csv").find("missing scheme"), std::string::npos);
     EXPECT_NE(error_of("pps:").find("nothing after 'pps:'"), std::string::npos);

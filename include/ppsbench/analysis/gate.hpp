@@ -29,6 +29,9 @@ MetricLimit metric_limit(std::string_view key, std::string_view limit, std::stri
 struct GateLimits {
     std::optional<double> max_ratio;  // σ(current) / σ(baseline)
     std::vector<MetricLimit> maxima;  // checked in this order, after the ratio
+    // The median bias against a hardware reference (analysis/bias.hpp) may grow over the
+    // baseline's by this much (a kernel that made the PPS path later); judged like the ratio.
+    std::optional<double> max_bias_growth_ns;
     double confidence = 0.95;
     // Fewer pulses than this in either run is bad input, not a pass. 100 is the smallest count
     // at which the 95 % F-interval of σ(a)/σ(b) for two equal runs (×/÷ exp(1.96·√(2/(2·99))),
@@ -40,7 +43,7 @@ struct GateLimits {
 
 // One rule applied to the run, as numbers; the rendering layer words it (render/gate_text.hpp).
 struct GateCheck {
-    enum class Kind { sigma_ratio, absolute };
+    enum class Kind { sigma_ratio, absolute, bias_growth };
     Kind kind = Kind::absolute;
     std::string what;  // absolute: the limit's name ("σ", "missed pulses"); ratio: the baseline
     Quantity quantity = Quantity::time_ns;  // absolute: what measured and limit are
@@ -51,6 +54,11 @@ struct GateCheck {
     SigmaRatio ratio;
     double sigma_ns = 0;
     double baseline_sigma_ns = 0;
+    // bias_growth only: the growth's conservative interval (current median's interval minus
+    // the baseline median's), and both medians.
+    stats::Interval growth_interval;
+    double bias_median_ns = 0;
+    double baseline_bias_median_ns = 0;
 };
 
 struct GateResult {
@@ -66,7 +74,9 @@ struct GateResult {
 // core::InputError (exit 2, with the reason) when a run has fewer than `min_pulses` pulses,
 // when a figure a limit needs is not a number (a baseline summary without σ, a σ of one
 // pulse, no chrony sample for an RMS offset limit), or when the σ ratio has no confidence
-// interval.
+// interval. The bias growth, like the ratio, fails only when the low end of its interval
+// (the current median's low bound minus the baseline median's high bound) is above the limit;
+// a run without a bias is a usage error for it.
 GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current,
                          const GateLimits& limits);
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ppsbench/analysis/bias.hpp"
 #include "ppsbench/chrony/summary.hpp"
 #include "ppsbench/stats/analyze.hpp"
 #include "ppsbench/store/capture_file.hpp"
@@ -20,6 +21,8 @@ struct RunAnalysis {
     nlohmann::json meta = nlohmann::json::object();
     stats::RunStatistics stats;
     std::optional<chrony::ChronySummary> chrony;  // when the run sampled chronyd
+    // The path's lateness against a hardware reference of the same two-source run (a PHC).
+    std::optional<Bias> bias;
     // Problems met while reading or analysing (a torn last line, no end record), shown once.
     std::vector<std::string> warnings;
 };

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/pulse.hpp"
@@ -31,6 +32,9 @@ struct SourceInfo {
     // Pulses come from this host's hardware, so its kernel configuration and chronyd bear on
     // them: a run records the system fingerprint and samples chronyd unless told otherwise.
     bool host_hardware = false;
+    // Timestamps latched by hardware at the edge itself (a PHC's event pin): in a two-source
+    // run the other path's lateness (bias) is measured against this one.
+    bool hardware_reference = false;
     // The PPS device node read ("/dev/pps0"), empty for other sources: the fingerprint,
     // chrony's refclock lookup and the no-pulse hint name it.
     std::string pps_device;
@@ -60,6 +64,13 @@ class PulseSource {
     // Returns how many pulses were written into `out` (0 when none are ready).
     virtual std::size_t read(std::span<core::Pulse> out) = 0;
     virtual const SourceInfo& info() const = 0;
+
+    // Integers a source records beside each timestamp, as capture-file columns (the PTP source:
+    // the realtime − PHC offset it applied and that offset's uncertainty). Most have none.
+    virtual std::span<const std::string_view> extra_columns() const { return {}; }
+    // Their values for the pulses the last read() returned, row-major, extra_columns().size()
+    // per pulse.
+    virtual std::span<const std::int64_t> last_extras() const { return {}; }
 };
 
 }  // namespace ppsbench::capture

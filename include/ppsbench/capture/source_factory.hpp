@@ -19,7 +19,8 @@ struct SourceOptions {
 };
 
 // Maps a spec string to a source: "pps:/dev/pps0", "replay:FILE", "sim:MODEL[,knob=value...]",
-// "gpio:CHIP:LINE". Throws core::UsageError for an unknown scheme, naming the known ones.
+// "gpio:CHIP:LINE", "ptp:/dev/ptpN[,extts=K][,pin=P]". Throws core::UsageError for an unknown
+// scheme, naming the known ones.
 std::unique_ptr<PulseSource> open_source(std::string_view spec, const SourceOptions& options);
 
 }  // namespace ppsbench::capture

@@ -37,6 +37,9 @@ struct DualLink {
     std::string path;  // "A" or "B"
     std::string peer_source;
     std::string peer_file;
+    // The peer is a hardware reference (a PHC's external timestamps): this path's bias is
+    // measured against it (analysis/bias.hpp).
+    bool peer_is_reference = false;
 };
 
 // A `ppsbench latency` loopback run (meta "kind": "latency"): the line driven and how often.

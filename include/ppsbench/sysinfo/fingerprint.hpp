@@ -151,6 +151,38 @@ struct ChronyInfo {
     std::vector<RefclockLine> refclocks;
 };
 
+// One programmable pin of a PTP hardware clock: /sys/class/ptp/ptpN/pins/NAME ("func chan").
+struct PhcPin {
+    std::string name;
+    std::string function;  // "none", "external timestamps", "periodic output", "phy sync"
+    int channel = 0;
+};
+
+// A PTP hardware clock (PHC) as /sys/class/ptp/ptpN shows it: a possible hardware reference for
+// a PPS input (ppsbench run --source ptp:/dev/ptpN). Counts are -1 when not exposed.
+struct PhcInfo {
+    std::string id;  // "ptp0"
+    std::string clock_name;
+    int external_timestamps = -1;  // n_external_timestamps: EXTTS channels
+    int periodic_outputs = -1;
+    int programmable_pins = -1;
+    bool pps_available = false;  // the PHC's own PPS event (ptp_kvm, some NICs)
+    std::vector<PhcPin> pins;
+    std::vector<std::string> interfaces;  // network interfaces of its device (eth0)
+};
+
+// The linuxptp programs that use PHCs, as /proc lists them.
+struct PtpTool {
+    std::string name;  // "ts2phc", "phc2sys", "ptp4l"
+    bool running = false;
+    int pid = 0;
+};
+
+struct PtpInfo {
+    std::vector<PhcInfo> clocks;  // natural order: ptp2 before ptp10
+    std::vector<PtpTool> tools;   // ts2phc, phc2sys, ptp4l, each listed
+};
+
 struct SystemFingerprint {
     std::string sysroot;
     KernelInfo kernel;
@@ -159,6 +191,7 @@ struct SystemFingerprint {
     std::optional<PpsDevice> pps;
     PowerInfo power;
     ChronyInfo chrony;
+    PtpInfo ptp;
 };
 
 // Runs a program (argv[0] is a path) and returns its standard output, or nothing on failure.

@@ -12,6 +12,13 @@
  * `generator`, writable at run time): setting it raises both inputs' interrupts from hard-IRQ
  * context (an irq_work), the way an electrical edge would, for `ppsbench latency`.
  *
+ * A PTP hardware clock (/dev/ptpN, one external-timestamp channel, one pin) gives the
+ * hardware-perfect reference for the PPS path's bias: the same timer that raises the PPS line
+ * latches each rising edge at the moment the line goes up, as a NIC's event pin would, and
+ * reports it as an external-timestamp event. The clock reads CLOCK_REALTIME plus ptp_offset_ns
+ * (TAI-like), so its time base really has to be converted; its cross-timestamps are precise,
+ * extended or basic as ptp_cross says (writable at run time).
+ *
  * Every edge is recorded in /proc/ppsbench_lab: when it was meant to happen, when the timer
  * really fired, the timestamp the handler took, in which context it was taken (hard IRQ or a
  * task, and which task) and the PPS sequence number it got. That record is what the lab's
@@ -51,11 +58,13 @@
 #include <linux/platform_device.h>
 #include <linux/pps_kernel.h>
 #include <linux/proc_fs.h>
+#include <linux/ptp_clock_kernel.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 
 #define LAB_NAME "ppsbench-lab"     /* platform device, GPIO chip and IRQ chip */
 #define LAB_PPS_NAME "pps-gpio-lab" /* PPS source and IRQ action: pps-gpio's naming */
@@ -91,6 +100,17 @@ MODULE_PARM_DESC(generator, "1: the hrtimer drives lines 0 and 1; 0: it stops an
 static unsigned int width_pct = 20;
 module_param(width_pct, uint, 0444);
 MODULE_PARM_DESC(width_pct, "pulse width in percent of the period (falling edge time)");
+
+static unsigned long long ptp_offset_ns = 37000000000ULL;
+module_param(ptp_offset_ns, ullong, 0444);
+MODULE_PARM_DESC(ptp_offset_ns, "the PTP clock reads CLOCK_REALTIME plus this (default 37 s, TAI - UTC)");
+
+/* 2 precise (getcrosststamp), 1 extended (gettimex64), 0 basic: the better ones decline. */
+static unsigned int ptp_cross = 1;
+module_param(ptp_cross, uint, 0644);
+MODULE_PARM_DESC(ptp_cross, "cross-timestamps the PTP clock offers: 2 precise, 1 extended (default), 0 basic only");
+
+#define LAB_PTP_QUEUE 16 /* latched edges waiting for delivery */
 
 enum lab_mode { LAB_THREADED, LAB_NOTHREAD, LAB_SPLIT };
 static const char *const lab_mode_names[] = { "threaded", "nothread", "split" };
@@ -154,6 +174,18 @@ struct lab {
 	unsigned int nring;
 
 	struct proc_dir_entry *proc;
+
+	/* The PTP clock: edges latched in the timer, delivered as events by an irq_work. */
+	struct ptp_clock_info ptp_info;
+	struct ptp_pin_desc ptp_pin;
+	struct ptp_clock *ptp;
+	bool extts_on;
+	struct irq_work ptp_work;
+	raw_spinlock_t ptp_lock;
+	s64 ptp_queue[LAB_PTP_QUEUE];
+	unsigned int ptp_head, ptp_tail;
+	u64 ptp_events;
+	u64 ptp_dropped;
 };
 
 static struct lab *lab;
@@ -251,15 +283,18 @@ static void lab_raise(struct lab *l, unsigned int line, unsigned int edge_type)
 	generic_handle_domain_irq_safe(l->gc.irq.domain, line);
 }
 
+static void lab_ptp_latch(struct lab *l, s64 edge_ns);
+
 /*
  * A rising edge on both input lines, recorded: what the edge was meant for (`intended`), when
  * its source acted (`fired`), and when each line's interrupt was raised. Hard-IRQ context.
  */
-static void lab_rising_edge(struct lab *l, s64 intended, s64 fired)
+static void lab_rising_edge(struct lab *l, s64 intended, s64 fired, bool fired_by_timer)
 {
 	struct lab_record *r;
 	unsigned long flags;
 	u64 edge = ++l->edge_seq;
+	s64 raised;
 
 	raw_spin_lock_irqsave(&l->ring_lock, flags);
 	r = lab_slot(l, edge);
@@ -268,8 +303,12 @@ static void lab_rising_edge(struct lab *l, s64 intended, s64 fired)
 	r->intended_ns = intended;
 	r->fired_ns = fired;
 	r->raised_ns = ktime_get_real_ns();
+	raised = r->raised_ns;
 	raw_spin_unlock_irqrestore(&l->ring_lock, flags);
 
+	/* The line goes up now: this is what a PHC's event pin would latch. */
+	if (fired_by_timer)
+		lab_ptp_latch(l, raised);
 	WRITE_ONCE(l->pending_edge, edge);
 	set_bit(LAB_LINE_PPS, &l->level);
 	set_bit(LAB_LINE_GPIO, &l->level);
@@ -302,7 +341,7 @@ static enum hrtimer_restart lab_timer_fn(struct hrtimer *t)
 	s64 fired = ktime_get_real_ns();
 
 	if (l->next_is_rise) {
-		lab_rising_edge(l, l->next_rise_ns, fired);
+		lab_rising_edge(l, l->next_rise_ns, fired, true);
 		hrtimer_set_expires(t, ns_to_ktime(l->next_rise_ns + l->width_ns));
 		l->next_is_rise = false;
 	} else {
@@ -360,7 +399,7 @@ static void lab_wire_work_fn(struct irq_work *w)
 	s64 set_ns = READ_ONCE(l->wire_set_ns);
 
 	if (READ_ONCE(l->wire_edge_type) == IRQ_TYPE_EDGE_RISING)
-		lab_rising_edge(l, set_ns, set_ns);
+		lab_rising_edge(l, set_ns, set_ns, false);
 	else
 		lab_falling_edge(l);
 }
@@ -472,6 +511,175 @@ static irqreturn_t pps_gpio_irq_thread(int irq, void *data)
 }
 #endif
 
+/* ---- the PTP clock: a hardware-perfect reference for the PPS path ---- */
+
+static struct lab *lab_of_ptp(struct ptp_clock_info *info)
+{
+	return container_of(info, struct lab, ptp_info);
+}
+
+/* Hard-IRQ context (the generator's timer): queue the edge for delivery. */
+static void lab_ptp_latch(struct lab *l, s64 edge_ns)
+{
+	unsigned long flags;
+
+	if (!READ_ONCE(l->extts_on))
+		return;
+	raw_spin_lock_irqsave(&l->ptp_lock, flags);
+	if (l->ptp_head - l->ptp_tail < LAB_PTP_QUEUE) {
+		l->ptp_queue[l->ptp_head % LAB_PTP_QUEUE] = edge_ns + ptp_offset_ns;
+		l->ptp_head++;
+	} else {
+		l->ptp_dropped++;
+	}
+	raw_spin_unlock_irqrestore(&l->ptp_lock, flags);
+	irq_work_queue(&l->ptp_work);
+}
+
+/* ptp_clock_event() takes a spinlock_t, a sleeping lock on PREEMPT_RT: it is called from a
+ * plain irq_work (a thread there, hard IRQ otherwise), never from the hard timer. The event
+ * carries the latched time, so when it is delivered does not matter. */
+static void lab_ptp_work_fn(struct irq_work *w)
+{
+	struct lab *l = container_of(w, struct lab, ptp_work);
+	struct ptp_clock_event ev = { .type = PTP_CLOCK_EXTTS, .index = 0 };
+	unsigned long flags;
+
+	for (;;) {
+		raw_spin_lock_irqsave(&l->ptp_lock, flags);
+		if (l->ptp_tail == l->ptp_head) {
+			raw_spin_unlock_irqrestore(&l->ptp_lock, flags);
+			break;
+		}
+		ev.timestamp = l->ptp_queue[l->ptp_tail % LAB_PTP_QUEUE];
+		l->ptp_tail++;
+		raw_spin_unlock_irqrestore(&l->ptp_lock, flags);
+		ptp_clock_event(l->ptp, &ev);
+		l->ptp_events++;
+	}
+}
+
+static s64 lab_ptp_now(void)
+{
+	return ktime_get_real_ns() + ptp_offset_ns;
+}
+
+static int lab_ptp_gettime64(struct ptp_clock_info *info, struct timespec64 *ts)
+{
+	*ts = ns_to_timespec64(lab_ptp_now());
+	return 0;
+}
+
+/* PTP_SYS_OFFSET_EXTENDED: system time read just before and after the clock. With sts == NULL
+ * (clock_gettime on the PHC, PTP_SYS_OFFSET) it always answers. */
+static int lab_ptp_gettimex64(struct ptp_clock_info *info, struct timespec64 *ts,
+			      struct ptp_system_timestamp *sts)
+{
+	if (sts && READ_ONCE(ptp_cross) < 1)
+		return -EOPNOTSUPP;
+	ptp_read_system_prets(sts);
+	*ts = ns_to_timespec64(lab_ptp_now());
+	ptp_read_system_postts(sts);
+	return 0;
+}
+
+/* PTP_SYS_OFFSET_PRECISE: both clocks from one snapshot, as an ART-latched NIC gives them. */
+static int lab_ptp_getcrosststamp(struct ptp_clock_info *info, struct system_device_crosststamp *cts)
+{
+	struct system_time_snapshot snap;
+
+	if (READ_ONCE(ptp_cross) < 2)
+		return -EOPNOTSUPP;
+	ktime_get_snapshot(&snap);
+	cts->device = ktime_add_ns(snap.real, ptp_offset_ns);
+	cts->sys_realtime = snap.real;
+	cts->sys_monoraw = snap.raw;
+	return 0;
+}
+
+static int lab_ptp_adjfine(struct ptp_clock_info *info, long scaled_ppm)
+{
+	return -EOPNOTSUPP;
+}
+
+static int lab_ptp_adjtime(struct ptp_clock_info *info, s64 delta)
+{
+	return -EOPNOTSUPP;
+}
+
+static int lab_ptp_settime64(struct ptp_clock_info *info, const struct timespec64 *ts)
+{
+	return -EOPNOTSUPP;
+}
+
+/* Called with the clock's pincfg_mux held (PTP_EXTTS_REQUEST). */
+static int lab_ptp_enable(struct ptp_clock_info *info, struct ptp_clock_request *rq, int on)
+{
+	struct lab *l = lab_of_ptp(info);
+
+	if (rq->type != PTP_CLK_REQ_EXTTS || rq->extts.index != 0)
+		return -EOPNOTSUPP;
+	if (on) {
+		/* The generator's pulses are latched on their rising edge only. */
+		if ((rq->extts.flags & PTP_EXTTS_EDGES) == PTP_FALLING_EDGE)
+			return -EOPNOTSUPP;
+		/* Like igb: a channel whose input no pin carries cannot be enabled. */
+		if (ptp_find_pin(l->ptp, PTP_PF_EXTTS, 0) < 0)
+			return -EBUSY;
+	}
+	WRITE_ONCE(l->extts_on, !!on);
+	return 0;
+}
+
+static int lab_ptp_verify(struct ptp_clock_info *info, unsigned int pin, enum ptp_pin_function func,
+			  unsigned int chan)
+{
+	return func == PTP_PF_NONE || func == PTP_PF_EXTTS ? 0 : -EOPNOTSUPP;
+}
+
+static int lab_ptp_register(struct lab *l)
+{
+	struct ptp_clock_info *info = &l->ptp_info;
+
+	raw_spin_lock_init(&l->ptp_lock);
+	init_irq_work(&l->ptp_work, lab_ptp_work_fn);
+	strscpy(l->ptp_pin.name, "PPS-IN", sizeof(l->ptp_pin.name));
+	l->ptp_pin.index = 0;
+	l->ptp_pin.func = PTP_PF_EXTTS;
+	l->ptp_pin.chan = 0;
+	info->owner = THIS_MODULE;
+	strscpy(info->name, LAB_NAME, sizeof(info->name));
+	info->n_ext_ts = 1;
+	info->n_pins = 1;
+	info->pin_config = &l->ptp_pin;
+	info->adjfine = lab_ptp_adjfine;
+	info->adjtime = lab_ptp_adjtime;
+	info->gettime64 = lab_ptp_gettime64;
+	info->gettimex64 = lab_ptp_gettimex64;
+	info->getcrosststamp = lab_ptp_getcrosststamp;
+	info->settime64 = lab_ptp_settime64;
+	info->enable = lab_ptp_enable;
+	info->verify = lab_ptp_verify;
+	l->ptp = ptp_clock_register(info, &l->pdev->dev);
+	if (IS_ERR_OR_NULL(l->ptp)) { /* NULL: the kernel has no PTP clock support */
+		int ret = l->ptp ? PTR_ERR(l->ptp) : -ENODEV;
+
+		l->ptp = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+static void lab_ptp_unregister(struct lab *l)
+{
+	if (!l->ptp)
+		return;
+	WRITE_ONCE(l->extts_on, false);
+	irq_work_sync(&l->ptp_work);
+	ptp_clock_unregister(l->ptp);
+	l->ptp = NULL;
+}
+
 /* ---- /proc/ppsbench_lab ---- */
 
 static int lab_proc_show(struct seq_file *m, void *v)
@@ -483,9 +691,9 @@ static int lab_proc_show(struct seq_file *m, void *v)
 	u64 first = last > l->nring ? last - l->nring + 1 : 1;
 	u64 e, lost = 0;
 
-	seq_printf(m, "# ppsbench_lab v2 mode=%s period_ms=%u irq=%d gpiochip=%s base=%d pps=%s\n",
+	seq_printf(m, "# ppsbench_lab v2 mode=%s period_ms=%u irq=%d gpiochip=%s base=%d pps=%s ptp=ptp%d ptp_offset_ns=%llu\n",
 		   lab_mode_names[l->mode], period_ms, l->irq, l->chip_name,
-		   l->gc.base, dev_name(&l->pps->dev));
+		   l->gc.base, dev_name(&l->pps->dev), ptp_clock_index(l->ptp), ptp_offset_ns);
 	for (e = first; e <= last; e++) {
 		raw_spin_lock_irqsave(&l->ring_lock, flags);
 		r = *lab_slot(l, e);
@@ -493,8 +701,8 @@ static int lab_proc_show(struct seq_file *m, void *v)
 		if (r.edge_seq == e && !r.pps_seq)
 			lost++;
 	}
-	seq_printf(m, "# edges=%llu timer_late=%llu split_overrun=%llu no_event=%llu\n",
-		   last, l->timer_late, l->split_overrun, lost);
+	seq_printf(m, "# edges=%llu timer_late=%llu split_overrun=%llu no_event=%llu ptp_events=%llu ptp_dropped=%llu\n",
+		   last, l->timer_late, l->split_overrun, lost, l->ptp_events, l->ptp_dropped);
 	seq_puts(m, "# edge_seq intended_ns fired_ns raised_ns gpio_raised_mono_ns ts_ns event_ns pps_seq hardirq cpu pid comm\n");
 	for (e = first; e <= last; e++) {
 		raw_spin_lock_irqsave(&l->ring_lock, flags);
@@ -668,6 +876,12 @@ static int __init lab_init(void)
 		goto err_desc;
 	}
 
+	ret = lab_ptp_register(l);
+	if (ret) {
+		pr_err("ptp_clock_register: %d\n", ret);
+		goto err_irq_only;
+	}
+
 	lab = l;
 	l->proc = proc_create("ppsbench_lab", 0444, NULL, &lab_proc_ops);
 	if (!l->proc) {
@@ -680,13 +894,16 @@ static int __init lab_init(void)
 	if (generator)
 		lab_generator_start(l);
 
-	pr_info("%s on irq %d (%s handler), gpiochip %s lines %s/%s/%s, period %u ms\n",
+	pr_info("%s on irq %d (%s handler), gpiochip %s lines %s/%s/%s, period %u ms, ptp%d\n",
 		dev_name(&l->pps->dev), l->irq, lab_mode_names[l->mode], l->chip_name,
-		lab_line_names[0], lab_line_names[1], lab_line_names[2], period_ms);
+		lab_line_names[0], lab_line_names[1], lab_line_names[2], period_ms,
+		ptp_clock_index(l->ptp));
 	return 0;
 
 err_irq:
 	lab = NULL;
+	lab_ptp_unregister(l);
+err_irq_only:
 	free_irq(l->irq, l);
 err_desc:
 	gpiochip_free_own_desc(l->pps_desc);
@@ -709,6 +926,7 @@ static void __exit lab_exit(void)
 
 	hrtimer_cancel(&l->timer);
 	irq_work_sync(&l->wire_work);
+	lab_ptp_unregister(l);
 	proc_remove(l->proc);
 	free_irq(l->irq, l);
 	gpiochip_free_own_desc(l->pps_desc);

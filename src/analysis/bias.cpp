@@ -1,0 +1,190 @@
+#include "ppsbench/analysis/bias.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "ppsbench/analysis/json_number.hpp"
+#include "ppsbench/analysis/latency_runs.hpp"
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/latency/paired.hpp"
+#include "ppsbench/stats/distributions.hpp"
+#include "ppsbench/stats/quantile.hpp"
+#include "ppsbench/stats/summary.hpp"
+#include "ppsbench/store/capture_reader.hpp"
+#include "ppsbench/store/json_integer.hpp"
+
+namespace ppsbench::analysis {
+
+namespace {
+
+// The reference's own per-pulse uncertainty column (written by the PTP source).
+constexpr std::string_view uncertainty_column = "phc_offset_uncertainty_ns";
+
+std::string peer_path(const store::CaptureFile& file) {
+    namespace fs = std::filesystem;
+    const std::string& recorded = file.run_meta.dual->peer_file;
+    std::error_code ec;
+    if (fs::exists(recorded, ec)) {
+        return recorded;
+    }
+    const fs::path beside = fs::path(file.path).parent_path() / fs::path(recorded).filename();
+    return fs::exists(beside, ec) ? beside.string() : recorded;
+}
+
+nlohmann::json interval_json(const stats::Interval& interval) {
+    return nlohmann::json::array({json_number(interval.lo), json_number(interval.hi)});
+}
+
+double number(const nlohmann::json& json, const char* key) {
+    const auto it = json.find(key);
+    return it != json.end() && it->is_number() ? it->get<double>() : std::nan("");
+}
+
+stats::Interval interval(const nlohmann::json& json, const char* key) {
+    const auto it = json.find(key);
+    if (it == json.end() || !it->is_array() || it->size() != 2 || !(*it)[0].is_number() ||
+        !(*it)[1].is_number()) {
+        return {};
+    }
+    return {(*it)[0].get<double>(), (*it)[1].get<double>()};
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Bias& bias) {
+    return {{"reference", bias.reference},
+            {"pairs", bias.pairs},
+            {"unpaired", bias.unpaired},
+            {"mean_ns", json_number(bias.mean_ns)},
+            {"mean_ci95_ns", interval_json(bias.mean_interval)},
+            {"median_ns", json_number(bias.median_ns)},
+            {"median_ci95_ns", interval_json(bias.median_interval)},
+            {"stddev_ns", json_number(bias.stddev_ns)},
+            {"p99_ns", json_number(bias.p99_ns)},
+            {"min_ns", json_number(bias.min_ns)},
+            {"max_ns", json_number(bias.max_ns)},
+            {"reference_uncertainty_ns", bias.reference_uncertainty_ns}};
+}
+
+Bias bias_from_json(const nlohmann::json& json) {
+    Bias bias;
+    // A saved summary is input: a field of the wrong type or a count that does not fit is
+    // reported, never cast (issue 12's fuzzing found that class of bug in the other readers).
+    const auto count = [&](const char* key) {
+        const auto it = json.find(key);
+        if (it == json.end()) {
+            return std::size_t{0};
+        }
+        if (const auto value = store::json_integer<std::size_t>(*it)) {
+            return *value;
+        }
+        throw core::InputError(fmt::format("\"bias\".\"{}\" is not a count", key));
+    };
+    if (const auto it = json.find("reference"); it != json.end()) {
+        if (!it->is_string()) {
+            throw core::InputError("\"bias\".\"reference\" is not a string");
+        }
+        bias.reference = it->get<std::string>();
+    }
+    bias.pairs = count("pairs");
+    bias.unpaired = count("unpaired");
+    bias.mean_ns = number(json, "mean_ns");
+    bias.mean_interval = interval(json, "mean_ci95_ns");
+    bias.median_ns = number(json, "median_ns");
+    bias.median_interval = interval(json, "median_ci95_ns");
+    bias.stddev_ns = number(json, "stddev_ns");
+    bias.p99_ns = number(json, "p99_ns");
+    bias.min_ns = number(json, "min_ns");
+    bias.max_ns = number(json, "max_ns");
+    bias.reference_uncertainty_ns = -1;
+    if (const auto it = json.find("reference_uncertainty_ns"); it != json.end()) {
+        const auto value = store::json_integer<std::int64_t>(*it);
+        if (!value) {
+            throw core::InputError("\"bias\".\"reference_uncertainty_ns\" is not a whole number");
+        }
+        bias.reference_uncertainty_ns = *value;
+    }
+    return bias;
+}
+
+Bias describe_bias(std::vector<double> late_ns, double confidence) {
+    Bias bias;
+    const std::size_t n = late_ns.size();
+    bias.pairs = n;
+    if (n == 0) {
+        const double nan = std::nan("");
+        bias.mean_ns = bias.median_ns = bias.stddev_ns = bias.p99_ns = bias.max_ns = bias.min_ns =
+            nan;
+        return bias;
+    }
+    const stats::Summary s = stats::summarize(late_ns);
+    bias.mean_ns = s.mean;
+    bias.stddev_ns = s.stddev;
+    std::sort(late_ns.begin(), late_ns.end());
+    bias.median_ns = stats::quantile_sorted(late_ns, 0.5);
+    bias.p99_ns = stats::quantile_sorted(late_ns, 0.99);
+    bias.min_ns = late_ns.front();
+    bias.max_ns = late_ns.back();
+    if (n >= 2) {
+        // t_{(1+c)/2}(n−1)² is F_c(1, n−1).
+        const double t = std::sqrt(stats::f_quantile(confidence, 1.0, static_cast<double>(n - 1)));
+        const double half = t * s.stddev / std::sqrt(static_cast<double>(n));
+        bias.mean_interval = {s.mean - half, s.mean + half};
+    }
+    // Ranks n/2 ∓ z·√n/2 (normal approximation to the binomial), 1-based, clamped; with too
+    // few pairs for the confidence asked, the interval is the whole range, which says so.
+    const double z = stats::normal_quantile(0.5 + confidence / 2);
+    const double spread = z * std::sqrt(static_cast<double>(n)) / 2;
+    const auto lo_rank = static_cast<std::ptrdiff_t>(std::floor(n / 2.0 - spread));
+    const auto hi_rank = static_cast<std::ptrdiff_t>(std::ceil(n / 2.0 + spread)) + 1;
+    const auto last = static_cast<std::ptrdiff_t>(n);
+    bias.median_interval = {
+        late_ns[static_cast<std::size_t>(std::clamp<std::ptrdiff_t>(lo_rank, 1, last) - 1)],
+        late_ns[static_cast<std::size_t>(std::clamp<std::ptrdiff_t>(hi_rank, 1, last) - 1)]};
+    return bias;
+}
+
+std::optional<Bias> reference_bias(const store::CaptureFile& file, std::optional<core::Edge> edge,
+                                   double confidence) {
+    if (!file.run_meta.dual || !file.run_meta.dual->peer_is_reference) {
+        return std::nullopt;
+    }
+    const std::string path = peer_path(file);
+    store::CaptureFile reference;
+    try {
+        reference = store::read_capture_file(path);
+    } catch (const core::Error& e) {
+        throw core::InputError(fmt::format(
+            "{}: its hardware reference {} cannot be read ({}); keep the two files of a "
+            "two-source run together",
+            file.path, path, e.what()));
+    }
+    const core::ClockId clock =
+        latency::common_clock(file.run_meta.clock, reference.run_meta.clock);
+    auto mine = on_time_base(file, clock);
+    if (edge) {
+        std::erase_if(mine, [&](const latency::TimedPulse& p) { return p.edge != *edge; });
+    }
+    const auto theirs = on_time_base(reference, clock);
+    const latency::Pairing pairing =
+        latency::pair_edges(theirs, mine, file.run_meta.period.count() / 2);
+    std::vector<double> late;
+    late.reserve(pairing.pairs.size());
+    for (const auto& pair : pairing.pairs) {
+        late.push_back(static_cast<double>(pair.difference_ns));
+    }
+    Bias bias = describe_bias(std::move(late), confidence);
+    bias.reference = file.run_meta.dual->peer_source;
+    bias.unpaired = pairing.unpaired_a + pairing.unpaired_b;
+    if (const auto column = reference.extra_column(uncertainty_column)) {
+        for (std::size_t i = 0; i < reference.pulses.size(); ++i) {
+            bias.reference_uncertainty_ns =
+                std::max(bias.reference_uncertainty_ns, reference.extra(i, *column));
+        }
+    }
+    return bias;
+}
+
+}  // namespace ppsbench::analysis
