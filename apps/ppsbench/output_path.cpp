@@ -43,6 +43,12 @@ void check_output_path(const std::string& path, std::string_view option, bool fo
     if (path.empty()) {
         throw core::UsageError(fmt::format("{}: give a file name", option));
     }
+    // Otherwise a file literally named "-" would appear: these outputs are files (a capture is
+    // kept if the run is cut short and re-read for its summary), not streams.
+    if (path == "-") {
+        throw core::UsageError(fmt::format(
+            "{} -: this output is written to a file, not to standard output; name a file", option));
+    }
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0) {
         if (S_ISDIR(st.st_mode)) {

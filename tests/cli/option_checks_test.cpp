@@ -90,6 +90,10 @@ TEST(StrictOptions, OutputPathsNameTheRealProblem) {
                  {run_to(dir.file("missing/x.csv")),
                   "the folder " + dir.file("missing") + " does not exist; create it first"},
                  {run_to(stock), "the file exists; pass --force"},
+                 // main: a file named "-" appeared
+                 {run_to("-"), "-o -: this output is written to a file, not to standard output"},
+                 {{"gate", stock, "--max-sigma", "1ms", "--junit", "-"},
+                  "--junit -: this output is written to a file"},
                  // main: SVG written into a .png
                  {{"report", stock, "--plot", dir.file("p.png")}, "plots are written as SVG"},
                  // main: --plot and --junit overwrote files without --force
