@@ -42,9 +42,9 @@ PhcInfo read_clock(const SysRoot& root, const std::string& id) {
     clock.programmable_pins = count_of(root, dir + "/n_programmable_pins");
     clock.pps_available = count_of(root, dir + "/pps_available") == 1;
     for (const auto& name : root.list(dir + "/pins")) {
-        // "1 0": function, channel.
-        const auto words =
-            core::split_whitespace(root.read_line(dir + "/pins/" + name).value_or(""));
+        // "1 0": function, channel. The line outlives `words`, which are views into it.
+        const std::string line = root.read_line(dir + "/pins/" + name).value_or("");
+        const auto words = core::split_whitespace(line);
         PhcPin pin;
         pin.name = name;
         const auto function = words.empty() ? std::nullopt : parse_integer(words[0]);
