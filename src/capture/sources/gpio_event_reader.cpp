@@ -6,25 +6,13 @@
 #include <cerrno>
 
 #include "ppsbench/core/error.hpp"
+#include "wait_readable.hpp"
 
 namespace ppsbench::capture {
 
 WaitResult GpioEventReader::wait(core::Duration timeout) {
-    pollfd fd{fd_, POLLIN | POLLPRI, 0};
-    const auto ns = timeout.count();
-    const timespec limit{static_cast<time_t>(ns / core::ns_per_second),
-                         static_cast<long>(ns % core::ns_per_second)};
-    const int rc = ::ppoll(&fd, 1, &limit, nullptr);
-    if (rc < 0) {
-        return errno == EINTR ? WaitResult::interrupted : WaitResult::end_of_stream;
-    }
-    if (rc == 0) {
-        return WaitResult::timeout;
-    }
-    if ((fd.revents & (POLLIN | POLLPRI)) == 0) {
-        return WaitResult::end_of_stream;  // POLLHUP/POLLERR with nothing to read
-    }
-    return WaitResult::ready;
+    // POLLHUP/POLLERR with nothing to read is the end of the stream.
+    return detail::wait_readable(fd_, POLLIN | POLLPRI, timeout);
 }
 
 std::size_t GpioEventReader::read(std::span<core::Pulse> out, const std::string& what) {

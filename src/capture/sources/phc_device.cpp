@@ -5,6 +5,8 @@
 #include <unistd.h>
 #include <cerrno>
 
+#include "wait_readable.hpp"
+
 namespace ppsbench::capture {
 
 namespace {
@@ -51,19 +53,8 @@ int PtpCharDevice::basic_offset(ptp_sys_offset& sample) {
 }
 
 WaitResult PtpCharDevice::wait(core::Duration timeout) {
-    pollfd fd{fd_.get(), POLLIN, 0};
-    const auto ns = timeout.count();
-    const timespec limit{static_cast<time_t>(ns / core::ns_per_second),
-                         static_cast<long>(ns % core::ns_per_second)};
-    const int rc = ::ppoll(&fd, 1, &limit, nullptr);
-    if (rc < 0) {
-        return errno == EINTR ? WaitResult::interrupted : WaitResult::end_of_stream;
-    }
-    if (rc == 0) {
-        return WaitResult::timeout;
-    }
     // The PHC's poll reports POLLERR once the clock is unregistered (driver or NIC gone).
-    return (fd.revents & POLLIN) != 0 ? WaitResult::ready : WaitResult::end_of_stream;
+    return detail::wait_readable(fd_.get(), POLLIN, timeout);
 }
 
 long PtpCharDevice::read_events(std::span<ptp_extts_event> out) {
