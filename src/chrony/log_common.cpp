@@ -123,8 +123,10 @@ std::optional<double> parse_double(std::string_view text) {
     return value;
 }
 
-void ProblemLog::add(std::size_t line, std::string message) {
-    LogProblem problem{file_, line, std::move(message)};
+}  // namespace detail
+
+void SkippedLines::add(std::string_view file, std::size_t line, std::string message) {
+    LogProblem problem{std::string(file), line, std::move(message)};
     if (strict_) {
         throw core::InputError(problem.to_string() + "; fix or remove the line, or drop --strict");
     }
@@ -134,5 +136,4 @@ void ProblemLog::add(std::size_t line, std::string message) {
     }
 }
 
-}  // namespace detail
 }  // namespace ppsbench::chrony

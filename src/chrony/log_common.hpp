@@ -34,19 +34,4 @@ std::optional<std::int64_t> parse_log_time(std::string_view date, std::string_vi
 // A floating-point log field ("-6.741777e-07"); nullopt unless it parses in full and is finite.
 std::optional<double> parse_double(std::string_view text);
 
-// Collects skipped lines, or throws the first one in strict mode.
-class ProblemLog {
-  public:
-    ProblemLog(std::string file, bool strict) : file_(std::move(file)), strict_(strict) {}
-    void add(std::size_t line, std::string message);
-    std::size_t count() const { return count_; }
-    std::vector<LogProblem> take() { return std::move(kept_); }
-
-  private:
-    std::string file_;
-    bool strict_;
-    std::size_t count_ = 0;
-    std::vector<LogProblem> kept_;
-};
-
 }  // namespace ppsbench::chrony::detail

@@ -59,12 +59,12 @@ std::string list_all_refids(const Counts& counts) {
 
 }  // namespace
 
-RefclocksLogReader::RefclocksLogReader(RefclocksImportOptions options) : options_(options) {}
+RefclocksLogReader::RefclocksLogReader(RefclocksImportOptions options)
+    : options_(options), skipped_(options.strict) {}
 
 void RefclocksLogReader::read(std::istream& in, const std::string& name) {
     const std::size_t file = files_.size();
     files_.push_back(name);
-    detail::ProblemLog problems(name, options_.strict);
     std::string line;
     std::size_t n = 0;
     while (std::getline(in, line)) {
@@ -75,19 +75,21 @@ void RefclocksLogReader::read(std::istream& in, const std::string& name) {
         }
         const auto f = core::split_whitespace(line);
         if (f.size() != 9) {
-            problems.add(n, fmt::format("has {} fields, expected 9 ({})", f.size(), columns));
+            skipped_.add(name, n, fmt::format("has {} fields, expected 9 ({})", f.size(), columns));
             continue;
         }
         const auto time_ns = detail::parse_log_time(f[0], f[1]);
         if (!time_ns) {
-            problems.add(n, fmt::format("fields 1-2 (date and time) are '{} {}', not a UTC "
-                                        "date and time like 2009-11-30 14:33:27.000000",
-                                        detail::printable(f[0]), detail::printable(f[1])));
+            skipped_.add(name, n,
+                         fmt::format("fields 1-2 (date and time) are '{} {}', not a UTC "
+                                     "date and time like 2009-11-30 14:33:27.000000",
+                                     detail::printable(f[0]), detail::printable(f[1])));
             continue;
         }
         if (!detail::is_printable_word(f[2]) || f[2].size() > 16) {
-            problems.add(n, fmt::format("field 3 (refid) is '{}', not a refclock's refid",
-                                        detail::printable(f[2])));
+            skipped_.add(name, n,
+                         fmt::format("field 3 (refid) is '{}', not a refclock's refid",
+                                     detail::printable(f[2])));
             continue;
         }
         if (f[3] == "-") {
@@ -95,19 +97,21 @@ void RefclocksLogReader::read(std::istream& in, const std::string& name) {
             continue;
         }
         if (f[4] != "N" && f[4] != "+" && f[4] != "-" && f[4] != "?") {
-            problems.add(n, fmt::format("field 5 (leap) is '{}', not N, +, - or ?",
-                                        detail::printable(f[4])));
+            skipped_.add(
+                name, n,
+                fmt::format("field 5 (leap) is '{}', not N, +, - or ?", detail::printable(f[4])));
             continue;
         }
         if (f[5] != "0" && f[5] != "1") {
-            problems.add(
-                n, fmt::format("field 6 (PPS flag) is '{}', not 0 or 1", detail::printable(f[5])));
+            skipped_.add(
+                name, n,
+                fmt::format("field 6 (PPS flag) is '{}', not 0 or 1", detail::printable(f[5])));
             continue;
         }
         const std::size_t column = options_.offset == RefclockOffset::raw ? 6 : 7;
         const auto offset = detail::parse_double(f[column]);
         if (!offset) {
-            problems.add(n,
+            skipped_.add(name, n,
                          fmt::format("field {} ({} offset) is '{}', not a number", column + 1,
                                      column == 6 ? "raw" : "cooked", detail::printable(f[column])));
             continue;
@@ -119,20 +123,15 @@ void RefclocksLogReader::read(std::istream& in, const std::string& name) {
             continue;
         }
         if (std::fabs(*offset) >= 0.5) {
-            problems.add(n, fmt::format("field {} ({} offset) is {}, not within half a second "
-                                        "of the top of the second",
-                                        column + 1, column == 6 ? "raw" : "cooked",
-                                        detail::printable(f[column])));
+            skipped_.add(name, n,
+                         fmt::format("field {} ({} offset) is {}, not within half a second "
+                                     "of the top of the second",
+                                     column + 1, column == 6 ? "raw" : "cooked",
+                                     detail::printable(f[column])));
             continue;
         }
         ++count.pps;
         records_.push_back({file, n, std::string(f[2]), *time_ns, std::llround(*offset * 1e9)});
-    }
-    problem_count_ += problems.count();
-    for (auto& p : problems.take()) {
-        if (kept_.size() < max_kept_problems) {
-            kept_.push_back(std::move(p));
-        }
     }
 }
 
@@ -172,7 +171,6 @@ RefclocksImport RefclocksLogReader::finish() {
                         name, list_pps_refids(refids_)));
     }
 
-    std::size_t order_problems = 0;
     std::optional<std::int64_t> first_second;
     std::int64_t previous_second = 0;
     for (const auto& r : records_) {
@@ -182,15 +180,9 @@ RefclocksImport RefclocksLogReader::finish() {
         }
         const std::int64_t second = nearest_second_ns(r.time_ns);
         if (first_second && second <= previous_second) {
-            detail::ProblemLog problem(files_[r.file], options_.strict);
-            problem.add(r.line, fmt::format("time {} is not after the previous pulse's ({})",
-                                            utc_iso8601(second), utc_iso8601(previous_second)));
-            ++order_problems;
-            for (auto& p : problem.take()) {
-                if (kept_.size() < max_kept_problems) {
-                    kept_.push_back(std::move(p));
-                }
-            }
+            skipped_.add(files_[r.file], r.line,
+                         fmt::format("time {} is not after the previous pulse's ({})",
+                                     utc_iso8601(second), utc_iso8601(previous_second)));
             continue;
         }
         if (!first_second) {
@@ -205,8 +197,8 @@ RefclocksImport RefclocksLogReader::finish() {
         pulse.edge = core::Edge::assert_edge;
         result.pulses.push_back(pulse);
     }
-    result.problem_count = problem_count_ + order_problems;
-    result.problems = std::move(kept_);
+    result.problem_count = skipped_.count();
+    result.problems = skipped_.take();
 
     store::RunMeta meta;
     meta.label = result.refid;

@@ -93,12 +93,12 @@ double RmsOffsetTracker::rms() const {
     return std::sqrt(mean_square_);
 }
 
-TrackingLogReader::TrackingLogReader(TrackingImportOptions options) : options_(options) {}
+TrackingLogReader::TrackingLogReader(TrackingImportOptions options)
+    : options_(options), skipped_(options.strict) {}
 
 void TrackingLogReader::read(std::istream& in, const std::string& name) {
     const std::size_t file = files_.size();
     files_.push_back(name);
-    detail::ProblemLog problems(name, options_.strict);
     bool previous_was_banner = false;  // a banner line, with no entry since
     std::size_t headers_in_block = 0;  // column headers in the current run of banner lines
 
@@ -133,29 +133,33 @@ void TrackingLogReader::read(std::istream& in, const std::string& name) {
         previous_was_banner = false;
         const auto f = core::split_whitespace(line);
         if (f.size() != names.size()) {
-            problems.add(n, fmt::format("has {} fields, expected {} (chrony 4.x tracking.log)",
-                                        f.size(), names.size()));
+            skipped_.add(name, n,
+                         fmt::format("has {} fields, expected {} (chrony 4.x tracking.log)",
+                                     f.size(), names.size()));
             continue;
         }
         TrackingLogEntry e;
         const auto time_ns = detail::parse_log_time(f[0], f[1]);
         if (!time_ns) {
-            problems.add(n, fmt::format("fields 1-2 (date and time) are '{} {}', not a UTC date "
-                                        "and time like 2017-08-22 13:22:36",
-                                        detail::printable(f[0]), detail::printable(f[1])));
+            skipped_.add(name, n,
+                         fmt::format("fields 1-2 (date and time) are '{} {}', not a UTC date "
+                                     "and time like 2017-08-22 13:22:36",
+                                     detail::printable(f[0]), detail::printable(f[1])));
             continue;
         }
         e.time_ns = *time_ns;
         if (!detail::is_printable_word(f[2]) || f[2].size() > 64) {
-            problems.add(n, fmt::format("field 3 (reference) is '{}', not an address or refid",
-                                        detail::printable(f[2])));
+            skipped_.add(name, n,
+                         fmt::format("field 3 (reference) is '{}', not an address or refid",
+                                     detail::printable(f[2])));
             continue;
         }
         e.reference = std::string(f[2]);
         const auto leap = leap_from_symbol(f[7]);
         if (!leap) {
-            problems.add(n, fmt::format("field 8 (leap) is '{}', not N, +, - or ?",
-                                        detail::printable(f[7])));
+            skipped_.add(
+                name, n,
+                fmt::format("field 8 (leap) is '{}', not N, +, - or ?", detail::printable(f[7])));
             continue;
         }
         e.leap = *leap;
@@ -163,8 +167,9 @@ void TrackingLogReader::read(std::istream& in, const std::string& name) {
         const auto sources = parse_count(f[8]);
         if (!stratum || !sources) {
             const std::size_t i = stratum ? 8 : 3;
-            problems.add(n, fmt::format("field {} ({}) is '{}', not a whole number", i + 1,
-                                        names[i], detail::printable(f[i])));
+            skipped_.add(name, n,
+                         fmt::format("field {} ({}) is '{}', not a whole number", i + 1, names[i],
+                                     detail::printable(f[i])));
             continue;
         }
         e.stratum = *stratum;
@@ -175,8 +180,9 @@ void TrackingLogReader::read(std::istream& in, const std::string& name) {
         for (std::size_t i : {4U, 5U, 6U, 9U, 10U, 11U, 12U, 13U}) {
             const auto value = detail::parse_double(f[i]);
             if (!value) {
-                problems.add(n, fmt::format("field {} ({}) is '{}', not a finite number", i + 1,
-                                            names[i], detail::printable(f[i])));
+                skipped_.add(name, n,
+                             fmt::format("field {} ({}) is '{}', not a finite number", i + 1,
+                                         names[i], detail::printable(f[i])));
                 ok = false;
                 break;
             }
@@ -197,19 +203,13 @@ void TrackingLogReader::read(std::istream& in, const std::string& name) {
         entry_file_.push_back(file);
         entry_line_.push_back(n);
     }
-    problem_count_ += problems.count();
-    for (auto& p : problems.take()) {
-        if (kept_.size() < max_kept_problems) {
-            kept_.push_back(std::move(p));
-        }
-    }
 }
 
 TrackingImport TrackingLogReader::finish() {
     TrackingImport result = std::move(result_);
     result.banners = banners_.size();
-    result.problem_count = problem_count_;
-    result.problems = std::move(kept_);
+    result.problem_count = skipped_.count();
+    result.problems = skipped_.take();
 
     // Entries between consecutive banners of one file (a new file restarts the count, as
     // `chronyc cyclelogs` does).

@@ -49,12 +49,12 @@ std::string list_peers(const std::map<std::string, std::size_t>& peers) {
 
 }  // namespace
 
-PeerstatsReader::PeerstatsReader(PeerstatsImportOptions options) : options_(options) {}
+PeerstatsReader::PeerstatsReader(PeerstatsImportOptions options)
+    : options_(options), skipped_(options.strict) {}
 
 void PeerstatsReader::read(std::istream& in, const std::string& name) {
     const std::size_t file = files_.size();
     files_.push_back(name);
-    chrony::detail::ProblemLog problems(name, options_.strict);
     std::string line;
     std::size_t n = 0;
     while (std::getline(in, line)) {
@@ -65,9 +65,10 @@ void PeerstatsReader::read(std::istream& in, const std::string& name) {
             continue;
         }
         if (f.size() != 8) {
-            problems.add(n, fmt::format("has {} fields, expected 8 (MJD, seconds, peer, status, "
-                                        "offset, delay, dispersion, jitter)",
-                                        f.size()));
+            skipped_.add(name, n,
+                         fmt::format("has {} fields, expected 8 (MJD, seconds, peer, status, "
+                                     "offset, delay, dispersion, jitter)",
+                                     f.size()));
             continue;
         }
         std::int64_t mjd = 0;
@@ -76,38 +77,36 @@ void PeerstatsReader::read(std::istream& in, const std::string& name) {
         // 1970..2261: int64 nanoseconds.
         if (mjd_ec != std::errc{} || mjd_end != f[0].data() + f[0].size() || mjd < unix_epoch_mjd ||
             mjd > unix_epoch_mjd + 106'000 || !day_ns) {
-            problems.add(
-                n, fmt::format("fields 1-2 are '{} {}', not a Modified Julian Day and "
-                               "seconds past midnight like 59945 3600.125",
-                               chrony::detail::printable(f[0]), chrony::detail::printable(f[1])));
+            skipped_.add(
+                name, n,
+                fmt::format("fields 1-2 are '{} {}', not a Modified Julian Day and "
+                            "seconds past midnight like 59945 3600.125",
+                            chrony::detail::printable(f[0]), chrony::detail::printable(f[1])));
             continue;
         }
         if (!chrony::detail::is_printable_word(f[2]) || f[2].size() > 64) {
-            problems.add(n, fmt::format("field 3 (peer) is '{}', not an address",
-                                        chrony::detail::printable(f[2])));
+            skipped_.add(name, n,
+                         fmt::format("field 3 (peer) is '{}', not an address",
+                                     chrony::detail::printable(f[2])));
             continue;
         }
         const auto offset = chrony::detail::parse_double(f[4]);
         if (!offset) {
-            problems.add(n, fmt::format("field 5 (offset) is '{}', not a number",
-                                        chrony::detail::printable(f[4])));
+            skipped_.add(name, n,
+                         fmt::format("field 5 (offset) is '{}', not a number",
+                                     chrony::detail::printable(f[4])));
             continue;
         }
         const std::string peer(f[2]);
         ++peers_[peer];
         if (std::fabs(*offset) >= 0.5) {
-            problems.add(n, fmt::format("field 5 (offset) is {}, not within half a second",
-                                        chrony::detail::printable(f[4])));
+            skipped_.add(name, n,
+                         fmt::format("field 5 (offset) is {}, not within half a second",
+                                     chrony::detail::printable(f[4])));
             continue;
         }
         const std::int64_t time_ns = (mjd - unix_epoch_mjd) * 86400 * core::ns_per_second + *day_ns;
         records_.push_back({file, n, peer, time_ns, std::llround(*offset * 1e9)});
-    }
-    result_.problem_count += problems.count();
-    for (auto& p : problems.take()) {
-        if (result_.problems.size() < chrony::max_kept_problems) {
-            result_.problems.push_back(std::move(p));
-        }
     }
 }
 
@@ -147,17 +146,11 @@ CaptureImport PeerstatsReader::finish() {
         }
         const std::int64_t second = nearest_second_ns(r.time_ns);
         if (first_second && second <= previous_second) {
-            chrony::detail::ProblemLog problem(files_[r.file], options_.strict);
-            problem.add(r.line, fmt::format("time {} is not after the previous line's ({})",
-                                            core::format_utc(second, core::UtcPrecision::seconds),
-                                            core::format_utc(previous_second,
-                                                             core::UtcPrecision::seconds)));
-            ++result.problem_count;
-            for (auto& p : problem.take()) {
-                if (result.problems.size() < chrony::max_kept_problems) {
-                    result.problems.push_back(std::move(p));
-                }
-            }
+            skipped_.add(
+                files_[r.file], r.line,
+                fmt::format("time {} is not after the previous line's ({})",
+                            core::format_utc(second, core::UtcPrecision::seconds),
+                            core::format_utc(previous_second, core::UtcPrecision::seconds)));
             continue;
         }
         if (!first_second) {
@@ -173,6 +166,8 @@ CaptureImport PeerstatsReader::finish() {
     if (result.pulses.empty()) {
         throw core::InputError(fmt::format("{}: no usable lines of peer {}", name, peer));
     }
+    result.problem_count = skipped_.count();
+    result.problems = skipped_.take();
     // ntpd logs one line per poll (16 s and up), not per pulse: the seconds between two lines
     // are not missed pulses. The median spacing is the poll interval.
     std::vector<std::int64_t> spacing;

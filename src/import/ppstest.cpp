@@ -84,11 +84,11 @@ std::optional<Event> parse_event(std::string_view text, std::string_view edge,
 
 }  // namespace
 
-PpstestReader::PpstestReader(PpstestImportOptions options) : options_(options) {}
+PpstestReader::PpstestReader(PpstestImportOptions options)
+    : options_(options), skipped_(options.strict) {}
 
 void PpstestReader::read(std::istream& in, const std::string& name) {
     files_.push_back(name);
-    chrony::detail::ProblemLog problems(name, options_.strict);
     std::string text;
     std::size_t n = 0;
     while (std::getline(in, text)) {
@@ -124,7 +124,7 @@ void PpstestReader::read(std::istream& in, const std::string& name) {
             continue;
         }
         if (!line.starts_with("source ")) {
-            problems.add(n, "not a ppstest line ('source N - assert T, sequence: S ...')");
+            skipped_.add(name, n, "not a ppstest line ('source N - assert T, sequence: S ...')");
             continue;
         }
         std::string_view rest = line.substr(7);
@@ -132,19 +132,20 @@ void PpstestReader::read(std::istream& in, const std::string& name) {
         const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), source);
         rest.remove_prefix(static_cast<std::size_t>(end - rest.data()));
         if (ec != std::errc{} || !rest.starts_with(" - ")) {
-            problems.add(n, "expected 'source N - assert ...'");
+            skipped_.add(name, n, "expected 'source N - assert ...'");
             continue;
         }
         if (source_ >= 0 && source != source_) {
-            problems.add(n, fmt::format("source {} after source {}; import one PPS source at a "
-                                        "time (split the file by source)",
-                                        source, source_));
+            skipped_.add(name, n,
+                         fmt::format("source {} after source {}; import one PPS source at a "
+                                     "time (split the file by source)",
+                                     source, source_));
             continue;
         }
         rest.remove_prefix(3);
         const auto assert_event = parse_event(rest, "assert", rest);
         if (!assert_event) {
-            problems.add(n, "expected 'assert SECONDS.NANOSECONDS, sequence: N'");
+            skipped_.add(name, n, "expected 'assert SECONDS.NANOSECONDS, sequence: N'");
             continue;
         }
         std::optional<Event> clear_event;
@@ -152,13 +153,14 @@ void PpstestReader::read(std::istream& in, const std::string& name) {
         if (after != std::string_view::npos) {
             rest.remove_prefix(after);
             if (!rest.starts_with("- ")) {
-                problems.add(n, "unexpected text after the assert event");
+                skipped_.add(name, n, "unexpected text after the assert event");
                 continue;
             }
             rest.remove_prefix(2);
             clear_event = parse_event(rest, "clear", rest);
             if (!clear_event || rest.find_first_not_of(' ') != std::string_view::npos) {
-                problems.add(n, "expected '- clear SECONDS.NANOSECONDS, sequence: N' at the end");
+                skipped_.add(name, n,
+                             "expected '- clear SECONDS.NANOSECONDS, sequence: N' at the end");
                 continue;
             }
         }
@@ -171,12 +173,6 @@ void PpstestReader::read(std::istream& in, const std::string& name) {
         if (clear_event && (clear_event->sequence != 0 || clear_event->timestamp_ns != 0)) {
             events_.push_back(
                 {clear_event->sequence, clear_event->timestamp_ns, core::Edge::clear_edge});
-        }
-    }
-    result_.problem_count += problems.count();
-    for (auto& p : problems.take()) {
-        if (result_.problems.size() < chrony::max_kept_problems) {
-            result_.problems.push_back(std::move(p));
         }
     }
 }
@@ -213,6 +209,8 @@ CaptureImport PpstestReader::finish() {
         std::any_of(result.pulses.begin(), result.pulses.end(),
                     [](const auto& p) { return p.edge == core::Edge::assert_edge; });
     result.gaps = count_gaps(result.pulses, core::ns_per_second);
+    result.problem_count = skipped_.count();
+    result.problems = skipped_.take();
     if (fetch_errors_ > 0) {
         result.notes.push_back(fmt::format(
             "{} fetch errors (time_pps_fetch() timed out: no pulse for 3 s)", fetch_errors_));

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ppsbench/chrony/report.hpp"
@@ -31,6 +32,22 @@ struct LogProblem {
 
 // At most this many problems are kept verbatim; problem_count counts them all.
 inline constexpr std::size_t max_kept_problems = 100;
+
+// The skipped lines of one import, over all its files: each counted, the first
+// max_kept_problems kept verbatim; with `strict` the first throws core::InputError instead.
+// One tally per reader, so every importer counts and keeps them by the same rule.
+class SkippedLines {
+  public:
+    explicit SkippedLines(bool strict) : strict_(strict) {}
+    void add(std::string_view file, std::size_t line, std::string message);
+    std::size_t count() const { return count_; }
+    std::vector<LogProblem> take() { return std::move(kept_); }
+
+  private:
+    bool strict_;
+    std::size_t count_ = 0;
+    std::vector<LogProblem> kept_;
+};
 
 // Which offset column of refclocks.log becomes the pulse's phase offset.
 enum class RefclockOffset : std::uint8_t {
@@ -97,8 +114,7 @@ class RefclocksLogReader {
     std::vector<std::string> files_;
     std::vector<PpsRecord> records_;
     std::map<std::string, RefidCount> refids_;
-    std::vector<LogProblem> kept_;
-    std::size_t problem_count_ = 0;
+    SkippedLines skipped_;
 };
 
 RefclocksImport import_refclocks_log(std::istream& in, const std::string& name,
@@ -182,8 +198,7 @@ class TrackingLogReader {
     std::vector<std::size_t> entry_line_;
     std::vector<std::string> files_;
     std::vector<Banner> banners_;
-    std::vector<LogProblem> kept_;
-    std::size_t problem_count_ = 0;
+    SkippedLines skipped_;
 };
 
 TrackingImport import_tracking_log(std::istream& in, const std::string& name,

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ppsbench/chrony/logs.hpp"
 #include "ppsbench/import/capture_import.hpp"
 
 namespace ppsbench::import {
@@ -43,6 +44,7 @@ class PeerstatsReader {
     };
     PeerstatsImportOptions options_;
     CaptureImport result_;
+    chrony::SkippedLines skipped_;
     std::vector<std::string> files_;
     std::vector<Record> records_;
     std::map<std::string, std::size_t> peers_;

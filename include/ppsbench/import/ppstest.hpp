@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ppsbench/chrony/logs.hpp"
 #include "ppsbench/import/capture_import.hpp"
 
 namespace ppsbench::import {
@@ -34,6 +35,7 @@ class PpstestReader {
   private:
     PpstestImportOptions options_;
     CaptureImport result_;
+    chrony::SkippedLines skipped_;
     std::vector<std::string> files_;
     std::vector<core::Pulse> events_;
     std::size_t fetch_errors_ = 0;
