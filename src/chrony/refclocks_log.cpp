@@ -1,37 +1,20 @@
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <cmath>
 #include <fstream>
 #include <map>
 
 #include "chrony/log_common.hpp"
+#include "chrony/sample_pulses.hpp"
 #include "ppsbench/chrony/logs.hpp"
-#include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/text.hpp"
-#include "ppsbench/core/utc_time.hpp"
-#include "ppsbench/store/run_record.hpp"
+#include "ppsbench/store/import_meta.hpp"
 
 namespace ppsbench::chrony {
 namespace {
 
 constexpr std::string_view columns =
     "date, time, refid, DP, L, P, raw offset, cooked offset, dispersion";
-
-std::int64_t nearest_second_ns(std::int64_t t) {
-    const std::int64_t s = core::ns_per_second;
-    std::int64_t q = t / s;
-    std::int64_t r = t % s;
-    if (r < 0) {
-        r += s;
-        --q;
-    }
-    return (r >= s / 2 ? q + 1 : q) * s;
-}
-
-std::string utc_iso8601(std::int64_t ns) {
-    return core::format_utc(ns, core::UtcPrecision::seconds);
-}
 
 template <typename Counts>
 std::string list_pps_refids(const Counts& counts) {
@@ -55,6 +38,40 @@ std::string list_all_refids(const Counts& counts) {
                                                 : fmt::format("{} with P = 1", n.pps));
     }
     return out.empty() ? "none" : out;
+}
+
+// The refclock to import: the one asked for, which must have PPS samples, else the log's only
+// PPS refclock. `name` names the files in the error, which lists what there is to choose from.
+template <typename Counts>
+std::string chosen_refid(const Counts& refids, const std::string& wanted, const std::string& name) {
+    if (!wanted.empty()) {
+        const auto it = refids.find(wanted);
+        if (it == refids.end() || it->second.pps == 0) {
+            throw core::InputError(
+                fmt::format("{}: no PPS samples for refid {}; refclocks in the log: {}", name,
+                            wanted, list_all_refids(refids)));
+        }
+        return wanted;
+    }
+    std::vector<std::string> pps;
+    for (const auto& [refid, n] : refids) {
+        if (n.pps > 0) {
+            pps.push_back(refid);
+        }
+    }
+    if (pps.empty()) {
+        throw core::InputError(fmt::format(
+            "{}: no PPS samples (lines with P = 1); refclocks in the log: {}; import "
+            "chrony-refclocks reads the log of a PPS refclock ('refclock PPS' with 'log "
+            "refclocks' in chrony.conf)",
+            name, list_all_refids(refids)));
+    }
+    if (pps.size() > 1) {
+        throw core::InputError(
+            fmt::format("{}: samples from several PPS refclocks: {}; pick one with --refid", name,
+                        list_pps_refids(refids)));
+    }
+    return pps.front();
 }
 
 }  // namespace
@@ -131,88 +148,27 @@ void RefclocksLogReader::read(std::istream& in, const std::string& name) {
             continue;
         }
         ++count.pps;
-        records_.push_back({file, n, std::string(f[2]), *time_ns, std::llround(*offset * 1e9)});
+        samples_.push_back({file, n, std::string(f[2]), *time_ns, std::llround(*offset * 1e9)});
     }
 }
 
 RefclocksImport RefclocksLogReader::finish() {
     RefclocksImport result = std::move(result_);
-    const std::string name = files_.size() == 1 ? files_.front()
-                             : files_.empty()   ? std::string("(no file)")
-                                                : fmt::format("{} files", files_.size());
-    std::size_t pps_refids = 0;
-    for (const auto& [refid, n] : refids_) {
-        pps_refids += n.pps > 0 ? 1 : 0;
-    }
-    if (!options_.refid.empty()) {
-        result.refid = options_.refid;
-        const auto it = refids_.find(options_.refid);
-        if (it == refids_.end() || it->second.pps == 0) {
-            throw core::InputError(
-                fmt::format("{}: no PPS samples for refid {}; refclocks in the log: {}", name,
-                            options_.refid, list_all_refids(refids_)));
-        }
-    } else if (pps_refids == 1) {
-        for (const auto& [refid, n] : refids_) {
-            if (n.pps > 0) {
-                result.refid = refid;
-            }
-        }
-    } else if (pps_refids == 0) {
-        throw core::InputError(fmt::format(
-            "{}: no PPS samples (lines with P = 1); refclocks in the log: {}; import "
-            "chrony-refclocks reads the log of a PPS refclock ('refclock PPS' with 'log "
-            "refclocks' in chrony.conf)",
-            name, list_all_refids(refids_)));
-    } else {
-        throw core::InputError(
-            fmt::format("{}: samples from several PPS refclocks: {}; pick one "
-                        "with --refid",
-                        name, list_pps_refids(refids_)));
-    }
-
-    std::optional<std::int64_t> first_second;
-    std::int64_t previous_second = 0;
-    for (const auto& r : records_) {
-        if (r.refid != result.refid) {
-            ++result.other_refid_lines;
-            continue;
-        }
-        const std::int64_t second = nearest_second_ns(r.time_ns);
-        if (first_second && second <= previous_second) {
-            skipped_.add(files_[r.file], r.line,
-                         fmt::format("time {} is not after the previous pulse's ({})",
-                                     utc_iso8601(second), utc_iso8601(previous_second)));
-            continue;
-        }
-        if (!first_second) {
-            first_second = second;
-        }
-        previous_second = second;
-        core::Pulse pulse;
-        pulse.sequence = static_cast<std::uint64_t>((second - *first_second) / core::ns_per_second);
-        // chrony's offset is "local clock error", positive when the clock is slow: the pulse was
-        // stamped that much before the top of the second.
-        pulse.timestamp_ns = second - r.offset_ns;
-        pulse.edge = core::Edge::assert_edge;
-        result.pulses.push_back(pulse);
-    }
+    const std::string name =
+        files_.empty() ? std::string("(no file)") : detail::files_label(files_);
+    result.refid = chosen_refid(refids_, options_.refid, name);
+    auto train = detail::pulses_from_samples(samples_, result.refid, files_, "pulse's", skipped_);
+    result.pulses = std::move(train.pulses);
+    result.other_refid_lines = train.other_source_lines;
     result.problem_count = skipped_.count();
     result.problems = skipped_.take();
 
-    store::RunMeta meta;
-    meta.label = result.refid;
-    meta.source = fmt::format("chrony-refclocks:{}", fmt::join(files_, ","));
-    meta.source_kind = "chrony-refclocks";
-    meta.simulated = false;
-    meta.edges = core::EdgeSelection::assert_only;
-    meta.period = std::chrono::seconds{1};
-    meta.clock = core::ClockId::realtime;
-    meta.start_realtime_ns = result.pulses.empty() ? 0 : result.pulses.front().timestamp_ns;
-    meta.start_time_precision = core::UtcPrecision::seconds;
+    auto meta = store::import_run_meta(
+        "chrony-refclocks", result.refid, files_, core::EdgeSelection::assert_only,
+        result.pulses.empty() ? 0 : result.pulses.front().timestamp_ns);
     meta.import =
         nlohmann::json{{"format", "chrony-refclocks"},
-                       {"file", files_.size() == 1 ? nlohmann::json(name) : nlohmann::json(files_)},
+                       {"file", detail::files_json(files_)},
                        {"refid", result.refid},
                        {"offset_column", options_.offset == RefclockOffset::raw ? "raw" : "cooked"},
                        {"lines", result.lines},

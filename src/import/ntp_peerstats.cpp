@@ -8,11 +8,11 @@
 #include <optional>
 
 #include "chrony/log_common.hpp"
+#include "chrony/sample_pulses.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/text.hpp"
-#include "ppsbench/core/utc_time.hpp"
-#include "ppsbench/store/run_record.hpp"
+#include "ppsbench/store/import_meta.hpp"
 
 namespace ppsbench::import {
 namespace {
@@ -29,11 +29,6 @@ std::optional<std::int64_t> parse_day_seconds(std::string_view text) {
     return std::llround(*value * 1e9);
 }
 
-std::int64_t nearest_second_ns(std::int64_t t) {
-    const std::int64_t s = core::ns_per_second;
-    return ((t + s / 2) / s) * s;  // t > 0 here
-}
-
 bool is_atom(std::string_view peer) {
     return peer.starts_with(atom_prefix);
 }
@@ -45,6 +40,50 @@ std::string list_peers(const std::map<std::string, std::size_t>& peers) {
                            is_atom(peer) ? ", PPS" : "");
     }
     return out.empty() ? "none" : out;
+}
+
+// The peer to import: the one asked for, which must have lines, else the files' only PPS peer.
+// `name` names the files in the error, which lists every peer to choose from.
+std::string chosen_peer(const std::map<std::string, std::size_t>& peers, const std::string& wanted,
+                        const std::string& name) {
+    if (!wanted.empty()) {
+        if (peers.count(wanted) == 0) {
+            throw core::InputError(fmt::format("{}: no lines of peer {}; peers in the file: {}",
+                                               name, wanted, list_peers(peers)));
+        }
+        return wanted;
+    }
+    std::vector<std::string> atoms;
+    for (const auto& [peer, count] : peers) {
+        if (is_atom(peer)) {
+            atoms.push_back(peer);
+        }
+    }
+    if (atoms.size() != 1) {
+        throw core::InputError(fmt::format(
+            "{}: {}; peers in the file: {}; name the PPS peer with --peer ADDRESS", name,
+            atoms.empty() ? "no PPS peer (ntpd's ATOM driver or NTPsec's refclock pps, "
+                            "127.127.22.u)"
+                          : "several PPS peers",
+            list_peers(peers)));
+    }
+    return atoms.front();
+}
+
+// ntpd logs one line per poll (16 s and up), not per pulse: the seconds between two lines are
+// not missed pulses. The median spacing of the pulses is the poll interval.
+std::int64_t poll_interval_s(const std::vector<core::Pulse>& pulses) {
+    std::vector<std::int64_t> spacing;
+    for (std::size_t i = 1; i < pulses.size(); ++i) {
+        spacing.push_back(static_cast<std::int64_t>(pulses[i].sequence - pulses[i - 1].sequence));
+    }
+    if (spacing.empty()) {
+        return 1;
+    }
+    std::nth_element(spacing.begin(),
+                     spacing.begin() + static_cast<std::ptrdiff_t>(spacing.size() / 2),
+                     spacing.end());
+    return spacing[spacing.size() / 2];
 }
 
 }  // namespace
@@ -106,101 +145,44 @@ void PeerstatsReader::read(std::istream& in, const std::string& name) {
             continue;
         }
         const std::int64_t time_ns = (mjd - unix_epoch_mjd) * 86400 * core::ns_per_second + *day_ns;
-        records_.push_back({file, n, peer, time_ns, std::llround(*offset * 1e9)});
+        samples_.push_back({file, n, peer, time_ns, std::llround(*offset * 1e9)});
     }
 }
 
 CaptureImport PeerstatsReader::finish() {
     CaptureImport result = std::move(result_);
-    const std::string name =
-        files_.size() == 1 ? files_.front() : fmt::format("{} files", files_.size());
-    std::string peer = options_.peer;
-    if (peer.empty()) {
-        std::vector<std::string> atoms;
-        for (const auto& [p, count] : peers_) {
-            if (is_atom(p)) {
-                atoms.push_back(p);
-            }
-        }
-        if (atoms.size() != 1) {
-            throw core::InputError(fmt::format(
-                "{}: {}; peers in the file: {}; name the PPS peer with --peer ADDRESS", name,
-                atoms.empty() ? "no PPS peer (ntpd's ATOM driver or NTPsec's refclock pps, "
-                                "127.127.22.u)"
-                              : "several PPS peers",
-                list_peers(peers_)));
-        }
-        peer = atoms.front();
-    } else if (peers_.count(peer) == 0) {
-        throw core::InputError(fmt::format("{}: no lines of peer {}; peers in the file: {}", name,
-                                           peer, list_peers(peers_)));
-    }
-
-    std::optional<std::int64_t> first_second;
-    std::int64_t previous_second = 0;
-    std::size_t other_peer_lines = 0;
-    for (const auto& r : records_) {
-        if (r.peer != peer) {
-            ++other_peer_lines;
-            continue;
-        }
-        const std::int64_t second = nearest_second_ns(r.time_ns);
-        if (first_second && second <= previous_second) {
-            skipped_.add(
-                files_[r.file], r.line,
-                fmt::format("time {} is not after the previous line's ({})",
-                            core::format_utc(second, core::UtcPrecision::seconds),
-                            core::format_utc(previous_second, core::UtcPrecision::seconds)));
-            continue;
-        }
-        if (!first_second) {
-            first_second = second;
-        }
-        previous_second = second;
-        // ntpd's offset is the peer's time minus ours: positive when our clock is behind, so
-        // the pulse was stamped that much before the top of the second (as chrony's raw offset).
-        result.pulses.push_back(
-            {static_cast<std::uint64_t>((second - *first_second) / core::ns_per_second),
-             second - r.offset_ns, core::Edge::assert_edge});
-    }
+    const std::string name = chrony::detail::files_label(files_);
+    const std::string peer = chosen_peer(peers_, options_.peer, name);
+    // ntpd's offset is the peer's time minus ours: positive when our clock is behind, so the
+    // pulse was stamped that much before the top of the second (as chrony's raw offset).
+    auto train = chrony::detail::pulses_from_samples(samples_, peer, files_, "line's", skipped_);
+    result.pulses = std::move(train.pulses);
     if (result.pulses.empty()) {
         throw core::InputError(fmt::format("{}: no usable lines of peer {}", name, peer));
     }
     result.problem_count = skipped_.count();
     result.problems = skipped_.take();
-    // ntpd logs one line per poll (16 s and up), not per pulse: the seconds between two lines
-    // are not missed pulses. The median spacing is the poll interval.
-    std::vector<std::int64_t> spacing;
-    for (std::size_t i = 1; i < result.pulses.size(); ++i) {
-        spacing.push_back(
-            static_cast<std::int64_t>(result.pulses[i].sequence - result.pulses[i - 1].sequence));
-    }
-    std::int64_t poll_s = 1;
-    if (!spacing.empty()) {
-        std::nth_element(spacing.begin(),
-                         spacing.begin() + static_cast<std::ptrdiff_t>(spacing.size() / 2),
-                         spacing.end());
-        poll_s = spacing[spacing.size() / 2];
-    }
+    const std::int64_t poll_s = poll_interval_s(result.pulses);
     result.gaps = count_gaps(result.pulses, core::ns_per_second);
     result.notes.push_back(fmt::format(
         "ntpd logged peer {} every {} s (its poll interval): each line is one filtered sample, so "
         "the report's missed pulses count the seconds between lines",
         peer, poll_s));
-    if (other_peer_lines > 0) {
-        result.notes.push_back(fmt::format("{} lines of other peers skipped", other_peer_lines));
+    if (train.other_source_lines > 0) {
+        result.notes.push_back(
+            fmt::format("{} lines of other peers skipped", train.other_source_lines));
     }
-    auto meta = import_run_meta("ntp-peerstats", peer, files_, core::EdgeSelection::assert_only,
-                                result.pulses.front().timestamp_ns);
-    meta.import =
-        nlohmann::json{{"format", "ntp-peerstats"},
-                       {"file", files_.size() == 1 ? nlohmann::json(name) : nlohmann::json(files_)},
-                       {"peer", peer},
-                       {"lines", result.lines},
-                       {"pulses", result.pulses.size()},
-                       {"poll_interval_s", poll_s},
-                       {"other_peer_lines", other_peer_lines},
-                       {"skipped_lines", result.problem_count}};
+    auto meta =
+        store::import_run_meta("ntp-peerstats", peer, files_, core::EdgeSelection::assert_only,
+                               result.pulses.front().timestamp_ns);
+    meta.import = nlohmann::json{{"format", "ntp-peerstats"},
+                                 {"file", chrony::detail::files_json(files_)},
+                                 {"peer", peer},
+                                 {"lines", result.lines},
+                                 {"pulses", result.pulses.size()},
+                                 {"poll_interval_s", poll_s},
+                                 {"other_peer_lines", train.other_source_lines},
+                                 {"skipped_lines", result.problem_count}};
     result.metadata = store::to_json(meta);
     return result;
 }

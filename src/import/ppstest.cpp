@@ -9,7 +9,7 @@
 #include "chrony/log_common.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/store/run_record.hpp"
+#include "ppsbench/store/import_meta.hpp"
 
 namespace ppsbench::import {
 namespace {
@@ -215,12 +215,12 @@ CaptureImport PpstestReader::finish() {
         result.notes.push_back(fmt::format(
             "{} fetch errors (time_pps_fetch() timed out: no pulse for 3 s)", fetch_errors_));
     }
-    auto meta =
-        import_run_meta("ppstest", device_.empty() ? std::string("ppstest") : device_, files_,
-                        clear && assert_edge ? core::EdgeSelection::both
-                        : clear              ? core::EdgeSelection::clear_only
-                                             : core::EdgeSelection::assert_only,
-                        result.pulses.front().timestamp_ns);
+    auto meta = store::import_run_meta("ppstest",
+                                       device_.empty() ? std::string("ppstest") : device_, files_,
+                                       clear && assert_edge ? core::EdgeSelection::both
+                                       : clear              ? core::EdgeSelection::clear_only
+                                                            : core::EdgeSelection::assert_only,
+                                       result.pulses.front().timestamp_ns);
     meta.import =
         nlohmann::json{{"format", "ppstest"},
                        {"file", files_.size() == 1 ? nlohmann::json(name) : nlohmann::json(files_)},

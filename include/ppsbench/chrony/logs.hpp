@@ -49,6 +49,17 @@ class SkippedLines {
     std::vector<LogProblem> kept_;
 };
 
+// One offset sample of a log, as the readers of refclocks.log and ntpd's peerstats keep it
+// until finish() knows which refclock or peer to import.
+struct OffsetSample {
+    std::size_t file = 0;  // index into the reader's files, in the order read
+    std::size_t line = 0;
+    std::string source;  // the refclock's refid, the peer's address
+    std::int64_t time_ns = 0;
+    // Positive when the local clock is behind (chrony's "local clock error", ntpd's offset).
+    std::int64_t offset_ns = 0;
+};
+
 // Which offset column of refclocks.log becomes the pulse's phase offset.
 enum class RefclockOffset : std::uint8_t {
     // Column 7, "local clock error measured by the driver": relative to the system clock, i.e.
@@ -98,13 +109,6 @@ class RefclocksLogReader {
     RefclocksImport finish();
 
   private:
-    struct PpsRecord {
-        std::size_t file = 0;
-        std::size_t line = 0;
-        std::string refid;
-        std::int64_t time_ns = 0;
-        std::int64_t offset_ns = 0;
-    };
     struct RefidCount {
         std::size_t samples = 0;  // raw samples (DP not '-')
         std::size_t pps = 0;      // of which with P = 1
@@ -112,7 +116,7 @@ class RefclocksLogReader {
     RefclocksImportOptions options_;
     RefclocksImport result_;
     std::vector<std::string> files_;
-    std::vector<PpsRecord> records_;
+    std::vector<OffsetSample> samples_;  // PPS samples, all refids
     std::map<std::string, RefidCount> refids_;
     SkippedLines skipped_;
 };

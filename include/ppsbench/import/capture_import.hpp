@@ -42,11 +42,4 @@ struct CaptureImport {
     std::vector<std::string> notes;
 };
 
-// The capture metadata every importer shares: a 1 s realtime train that started at its first
-// pulse (`start_ns`, shown to the second), `label`, and "FORMAT:file,file" as its source.
-// The caller adds its provenance as `import`.
-store::RunMeta import_run_meta(std::string_view format, std::string label,
-                               const std::vector<std::string>& files, core::EdgeSelection edges,
-                               std::int64_t start_ns);
-
 }  // namespace ppsbench::import

@@ -35,18 +35,11 @@ class PeerstatsReader {
     CaptureImport finish();
 
   private:
-    struct Record {
-        std::size_t file = 0;
-        std::size_t line = 0;
-        std::string peer;
-        std::int64_t time_ns = 0;
-        std::int64_t offset_ns = 0;
-    };
     PeerstatsImportOptions options_;
     CaptureImport result_;
     chrony::SkippedLines skipped_;
     std::vector<std::string> files_;
-    std::vector<Record> records_;
+    std::vector<chrony::OffsetSample> samples_;  // all peers
     std::map<std::string, std::size_t> peers_;
 };
 

@@ -1,0 +1,39 @@
+#pragma once
+
+// Private to the chrony module, and used by import's peerstats reader: logs that record the
+// clock's offset at each sample (chrony's refclocks.log, ntpd's peerstats) become a pulse train
+// by one rule, written once here.
+
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ppsbench/chrony/logs.hpp"
+#include "ppsbench/core/pulse.hpp"
+
+namespace ppsbench::chrony::detail {
+
+struct SamplePulses {
+    std::vector<core::Pulse> pulses;
+    std::size_t other_source_lines = 0;  // samples of other refids or peers
+};
+
+// One assert-edge pulse per sample of `source`, in file order, stamped at the whole UTC second
+// nearest the sample's time minus its offset (the pulse came that much before the top of the
+// second, so stats::phase_offset_ns gives back -offset), numbered by seconds from the first
+// pulse, so a second without a sample is a sequence gap. A sample whose second is not after the
+// previous pulse's is skipped: "time T is not after the previous `previous` (T0)", where
+// `previous` names what the log calls a sample ("pulse's", "line's").
+SamplePulses pulses_from_samples(std::span<const OffsetSample> samples, std::string_view source,
+                                 std::span<const std::string> files, std::string_view previous,
+                                 SkippedLines& skipped);
+
+// The files as messages name them: the one path, or "N files".
+std::string files_label(std::span<const std::string> files);
+
+// The files as the capture's `import` record lists them: the one path, or all of them.
+nlohmann::json files_json(std::span<const std::string> files);
+
+}  // namespace ppsbench::chrony::detail
