@@ -4,6 +4,8 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <string_view>
+#include <variant>
 
 #include "chrony/log_common.hpp"
 #include "ppsbench/chrony/logs.hpp"
@@ -44,6 +46,65 @@ std::optional<int> parse_count(std::string_view text) {
         return std::nullopt;
     }
     return value;
+}
+
+// One tracking.log entry, or why the line is skipped (the message names the field and what it
+// should be). Banners and blank lines are the caller's.
+using TrackingLine = std::variant<TrackingLogEntry, std::string>;
+
+TrackingLine parse_tracking_line(std::string_view line) {
+    const auto f = core::split_whitespace(line);
+    if (f.size() != names.size()) {
+        return fmt::format("has {} fields, expected {} (chrony 4.x tracking.log)", f.size(),
+                           names.size());
+    }
+    TrackingLogEntry e;
+    const auto time_ns = detail::parse_log_time(f[0], f[1]);
+    if (!time_ns) {
+        return fmt::format(
+            "fields 1-2 (date and time) are '{} {}', not a UTC date and time like "
+            "2017-08-22 13:22:36",
+            detail::printable(f[0]), detail::printable(f[1]));
+    }
+    e.time_ns = *time_ns;
+    if (!detail::is_printable_word(f[2]) || f[2].size() > 64) {
+        return fmt::format("field 3 (reference) is '{}', not an address or refid",
+                           detail::printable(f[2]));
+    }
+    e.reference = std::string(f[2]);
+    const auto leap = leap_from_symbol(f[7]);
+    if (!leap) {
+        return fmt::format("field 8 (leap) is '{}', not N, +, - or ?", detail::printable(f[7]));
+    }
+    e.leap = *leap;
+    const auto stratum = parse_count(f[3]);
+    const auto sources = parse_count(f[8]);
+    if (!stratum || !sources) {
+        const std::size_t i = stratum ? 8 : 3;
+        return fmt::format("field {} ({}) is '{}', not a whole number", i + 1, names[i],
+                           detail::printable(f[i]));
+    }
+    e.stratum = *stratum;
+    e.combined_sources = *sources;
+
+    std::array<double, 14> v{};
+    for (std::size_t i : {4U, 5U, 6U, 9U, 10U, 11U, 12U, 13U}) {
+        const auto value = detail::parse_double(f[i]);
+        if (!value) {
+            return fmt::format("field {} ({}) is '{}', not a finite number", i + 1, names[i],
+                               detail::printable(f[i]));
+        }
+        v[i] = *value;
+    }
+    e.frequency_ppm = v[4];
+    e.frequency_error_ppm = v[5];
+    e.offset_ns = v[6] * 1e9;
+    e.offset_sd_ns = v[9] * 1e9;
+    e.remaining_correction_ns = v[10] * 1e9;
+    e.root_delay_ns = v[11] * 1e9;
+    e.root_dispersion_ns = v[12] * 1e9;
+    e.max_error_ns = v[13] * 1e9;
+    return e;
 }
 
 // What chronyd logs first in every process (observed with chrony 4.3: reference.c's initial
@@ -131,75 +192,12 @@ void TrackingLogReader::read(std::istream& in, const std::string& name) {
             continue;
         }
         previous_was_banner = false;
-        const auto f = core::split_whitespace(line);
-        if (f.size() != names.size()) {
-            skipped_.add(name, n,
-                         fmt::format("has {} fields, expected {} (chrony 4.x tracking.log)",
-                                     f.size(), names.size()));
+        auto parsed = parse_tracking_line(line);
+        if (auto* problem = std::get_if<std::string>(&parsed)) {
+            skipped_.add(name, n, std::move(*problem));
             continue;
         }
-        TrackingLogEntry e;
-        const auto time_ns = detail::parse_log_time(f[0], f[1]);
-        if (!time_ns) {
-            skipped_.add(name, n,
-                         fmt::format("fields 1-2 (date and time) are '{} {}', not a UTC date "
-                                     "and time like 2017-08-22 13:22:36",
-                                     detail::printable(f[0]), detail::printable(f[1])));
-            continue;
-        }
-        e.time_ns = *time_ns;
-        if (!detail::is_printable_word(f[2]) || f[2].size() > 64) {
-            skipped_.add(name, n,
-                         fmt::format("field 3 (reference) is '{}', not an address or refid",
-                                     detail::printable(f[2])));
-            continue;
-        }
-        e.reference = std::string(f[2]);
-        const auto leap = leap_from_symbol(f[7]);
-        if (!leap) {
-            skipped_.add(
-                name, n,
-                fmt::format("field 8 (leap) is '{}', not N, +, - or ?", detail::printable(f[7])));
-            continue;
-        }
-        e.leap = *leap;
-        const auto stratum = parse_count(f[3]);
-        const auto sources = parse_count(f[8]);
-        if (!stratum || !sources) {
-            const std::size_t i = stratum ? 8 : 3;
-            skipped_.add(name, n,
-                         fmt::format("field {} ({}) is '{}', not a whole number", i + 1, names[i],
-                                     detail::printable(f[i])));
-            continue;
-        }
-        e.stratum = *stratum;
-        e.combined_sources = *sources;
-
-        std::array<double, 14> v{};
-        bool ok = true;
-        for (std::size_t i : {4U, 5U, 6U, 9U, 10U, 11U, 12U, 13U}) {
-            const auto value = detail::parse_double(f[i]);
-            if (!value) {
-                skipped_.add(name, n,
-                             fmt::format("field {} ({}) is '{}', not a finite number", i + 1,
-                                         names[i], detail::printable(f[i])));
-                ok = false;
-                break;
-            }
-            v[i] = *value;
-        }
-        if (!ok) {
-            continue;
-        }
-        e.frequency_ppm = v[4];
-        e.frequency_error_ppm = v[5];
-        e.offset_ns = v[6] * 1e9;
-        e.offset_sd_ns = v[9] * 1e9;
-        e.remaining_correction_ns = v[10] * 1e9;
-        e.root_delay_ns = v[11] * 1e9;
-        e.root_dispersion_ns = v[12] * 1e9;
-        e.max_error_ns = v[13] * 1e9;
-        result_.entries.push_back(std::move(e));
+        result_.entries.push_back(std::get<TrackingLogEntry>(std::move(parsed)));
         entry_file_.push_back(file);
         entry_line_.push_back(n);
     }
