@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 #include <optional>
+#include <string_view>
+#include <variant>
 
 #include "chrony/log_common.hpp"
 #include "ppsbench/core/duration.hpp"
@@ -82,6 +84,84 @@ std::optional<Event> parse_event(std::string_view text, std::string_view edge,
     return Event{*timestamp, sequence};
 }
 
+// The line without trailing CR and spaces or leading spaces and tabs (as pasted from forums).
+std::string_view trimmed(std::string_view line) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) {
+        line.remove_suffix(1);
+    }
+    const auto first = line.find_first_not_of(" \t");
+    return first == std::string_view::npos ? std::string_view{} : line.substr(first);
+}
+
+constexpr std::string_view found_prefix = "found PPS source";
+
+// ppstest's own messages before the events, and the shell prompt people paste with them.
+bool is_chatter(std::string_view line) {
+    return line.starts_with("trying PPS source") || line.starts_with(found_prefix) ||
+           line.starts_with("ok, found ") || line.starts_with("$ ") || line.starts_with("# ") ||
+           line.starts_with("PPS source");
+}
+
+// The device of 'found PPS source "/dev/pps0"', printable for the capture's label.
+std::string device_name(std::string_view found_line) {
+    auto device = found_line.substr(found_prefix.size());
+    while (!device.empty() && (device.front() == ' ' || device.front() == '"')) {
+        device.remove_prefix(1);
+    }
+    while (!device.empty() && device.back() == '"') {
+        device.remove_suffix(1);
+    }
+    return chrony::detail::printable(device);
+}
+
+// One fetch: "source N - assert T, sequence: S" and, when ppstest printed it, " - clear T,
+// sequence: S".
+struct FetchLine {
+    int source = 0;
+    Event assert_event;
+    std::optional<Event> clear_event;
+};
+
+// The fetch on `line`, or why the line is skipped. `previous_source` (-1 before the first
+// fetch) is the source of the fetches so far: one capture holds one PPS source.
+std::variant<FetchLine, std::string> parse_fetch_line(std::string_view line, int previous_source) {
+    if (!line.starts_with("source ")) {
+        return std::string("not a ppstest line ('source N - assert T, sequence: S ...')");
+    }
+    FetchLine fetch;
+    std::string_view rest = line.substr(7);
+    const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), fetch.source);
+    rest.remove_prefix(static_cast<std::size_t>(end - rest.data()));
+    if (ec != std::errc{} || !rest.starts_with(" - ")) {
+        return std::string("expected 'source N - assert ...'");
+    }
+    if (previous_source >= 0 && fetch.source != previous_source) {
+        return fmt::format(
+            "source {} after source {}; import one PPS source at a time (split the file by source)",
+            fetch.source, previous_source);
+    }
+    rest.remove_prefix(3);
+    const auto assert_event = parse_event(rest, "assert", rest);
+    if (!assert_event) {
+        return std::string("expected 'assert SECONDS.NANOSECONDS, sequence: N'");
+    }
+    fetch.assert_event = *assert_event;
+    const auto after = rest.find_first_not_of(' ');
+    if (after == std::string_view::npos) {
+        return fetch;
+    }
+    rest.remove_prefix(after);
+    if (!rest.starts_with("- ")) {
+        return std::string("unexpected text after the assert event");
+    }
+    rest.remove_prefix(2);
+    fetch.clear_event = parse_event(rest, "clear", rest);
+    if (!fetch.clear_event || rest.find_first_not_of(' ') != std::string_view::npos) {
+        return std::string("expected '- clear SECONDS.NANOSECONDS, sequence: N' at the end");
+    }
+    return fetch;
+}
+
 }  // namespace
 
 PpstestReader::PpstestReader(PpstestImportOptions options)
@@ -94,27 +174,13 @@ void PpstestReader::read(std::istream& in, const std::string& name) {
     while (std::getline(in, text)) {
         ++n;
         ++result_.lines;
-        std::string_view line(text);
-        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) {
-            line.remove_suffix(1);
-        }
-        const auto first = line.find_first_not_of(" \t");
-        if (first == std::string_view::npos) {
+        const std::string_view line = trimmed(text);
+        if (line.empty()) {
             continue;
         }
-        line.remove_prefix(first);
-        if (line.starts_with("trying PPS source") || line.starts_with("found PPS source") ||
-            line.starts_with("ok, found ") || line.starts_with("$ ") || line.starts_with("# ") ||
-            line.starts_with("PPS source")) {
-            if (line.starts_with("found PPS source") && device_.empty()) {
-                auto device = line.substr(16);
-                while (!device.empty() && (device.front() == ' ' || device.front() == '"')) {
-                    device.remove_prefix(1);
-                }
-                while (!device.empty() && device.back() == '"') {
-                    device.remove_suffix(1);
-                }
-                device_ = chrony::detail::printable(device);
+        if (is_chatter(line)) {
+            if (line.starts_with(found_prefix) && device_.empty()) {
+                device_ = device_name(line);
             }
             ++chatter_;
             continue;
@@ -123,56 +189,22 @@ void PpstestReader::read(std::istream& in, const std::string& name) {
             ++fetch_errors_;  // a timeout: no pulse within 3 s
             continue;
         }
-        if (!line.starts_with("source ")) {
-            skipped_.add(name, n, "not a ppstest line ('source N - assert T, sequence: S ...')");
+        auto parsed = parse_fetch_line(line, source_);
+        if (auto* problem = std::get_if<std::string>(&parsed)) {
+            skipped_.add(name, n, std::move(*problem));
             continue;
         }
-        std::string_view rest = line.substr(7);
-        int source = 0;
-        const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), source);
-        rest.remove_prefix(static_cast<std::size_t>(end - rest.data()));
-        if (ec != std::errc{} || !rest.starts_with(" - ")) {
-            skipped_.add(name, n, "expected 'source N - assert ...'");
-            continue;
-        }
-        if (source_ >= 0 && source != source_) {
-            skipped_.add(name, n,
-                         fmt::format("source {} after source {}; import one PPS source at a "
-                                     "time (split the file by source)",
-                                     source, source_));
-            continue;
-        }
-        rest.remove_prefix(3);
-        const auto assert_event = parse_event(rest, "assert", rest);
-        if (!assert_event) {
-            skipped_.add(name, n, "expected 'assert SECONDS.NANOSECONDS, sequence: N'");
-            continue;
-        }
-        std::optional<Event> clear_event;
-        const auto after = rest.find_first_not_of(' ');
-        if (after != std::string_view::npos) {
-            rest.remove_prefix(after);
-            if (!rest.starts_with("- ")) {
-                skipped_.add(name, n, "unexpected text after the assert event");
-                continue;
-            }
-            rest.remove_prefix(2);
-            clear_event = parse_event(rest, "clear", rest);
-            if (!clear_event || rest.find_first_not_of(' ') != std::string_view::npos) {
-                skipped_.add(name, n,
-                             "expected '- clear SECONDS.NANOSECONDS, sequence: N' at the end");
-                continue;
-            }
-        }
-        source_ = source;
+        const auto& fetch = std::get<FetchLine>(parsed);
+        source_ = fetch.source;
         // Sequence 0 with time 0: no event of that edge yet (the edge is not enabled).
-        if (assert_event->sequence != 0 || assert_event->timestamp_ns != 0) {
-            events_.push_back(
-                {assert_event->sequence, assert_event->timestamp_ns, core::Edge::assert_edge});
+        if (fetch.assert_event.sequence != 0 || fetch.assert_event.timestamp_ns != 0) {
+            events_.push_back({fetch.assert_event.sequence, fetch.assert_event.timestamp_ns,
+                               core::Edge::assert_edge});
         }
-        if (clear_event && (clear_event->sequence != 0 || clear_event->timestamp_ns != 0)) {
-            events_.push_back(
-                {clear_event->sequence, clear_event->timestamp_ns, core::Edge::clear_edge});
+        if (fetch.clear_event &&
+            (fetch.clear_event->sequence != 0 || fetch.clear_event->timestamp_ns != 0)) {
+            events_.push_back({fetch.clear_event->sequence, fetch.clear_event->timestamp_ns,
+                               core::Edge::clear_edge});
         }
     }
 }
