@@ -164,6 +164,92 @@ int import_tracking(const std::vector<std::string>& files, const std::string& ou
     return 0;
 }
 
+// What `import` was asked for, as given on the command line.
+struct ImportArguments {
+    std::string format;
+    std::vector<std::string> files;
+    std::string output;
+    bool force = false;
+    bool strict = false;
+    std::string refid;           // chrony-refclocks
+    std::string offset = "raw";  // chrony-refclocks
+    int logbanner = 0;           // chrony-tracking; 0: not given
+    std::string peer;            // ntp-peerstats
+};
+
+// The options, each bound to its field; --force and --strict are read from the variables map.
+po::options_description declare_options(ImportArguments& a) {
+    po::options_description options("Options");
+    // clang-format off
+    options.add_options()
+        ("output,o", po::value(&a.output),
+         "file to write: a capture file (required), or CSV (chrony-tracking; default stdout)")
+        ("force", "overwrite the output file")
+        ("refid", po::value(&a.refid),
+         "chrony-refclocks: the refclock to import (needed when the log has several)")
+        ("offset", po::value(&a.offset),
+         "chrony-refclocks: raw (against the system clock, default) or cooked (against "
+         "chronyd's NTP clock)")
+        ("logbanner", po::value(&a.logbanner),
+         "chrony-tracking: chrony.conf's logbanner, when not the default 32 and the files are "
+         "too short to show it (restarts are found by banners out of this cycle)")
+        ("peer", po::value(&a.peer),
+         "ntp-peerstats: the peer to import (default: the one 127.127.22.u PPS peer)")
+        ("strict", "stop at the first line that is not this format's instead of skipping it");
+    // clang-format on
+    return options;
+}
+
+chrony::RefclocksImportOptions refclocks_options(const ImportArguments& a) {
+    chrony::RefclocksImportOptions o;
+    o.refid = a.refid;
+    o.strict = a.strict;
+    if (a.offset == "raw") {
+        o.offset = chrony::RefclockOffset::raw;
+    } else if (a.offset == "cooked") {
+        o.offset = chrony::RefclockOffset::cooked;
+    } else {
+        throw core::UsageError(fmt::format("--offset '{}' is neither raw nor cooked", a.offset));
+    }
+    return o;
+}
+
+chrony::TrackingImportOptions tracking_options(const ImportArguments& a) {
+    chrony::TrackingImportOptions o;
+    o.strict = a.strict;
+    if (a.logbanner > 0) {
+        o.logbanner = static_cast<std::size_t>(a.logbanner);
+    }
+    return o;
+}
+
+// Hands the files to the format's reader and writes what it gives back.
+int import_format(const ImportArguments& a) {
+    if (a.format == "chrony-refclocks") {
+        return import_refclocks(a.files, a.output, a.force, refclocks_options(a));
+    }
+    if (a.format == "chrony-tracking") {
+        return import_tracking(a.files, a.output, a.force, tracking_options(a));
+    }
+    if (a.format == "ppstest") {
+        require_output(a.output, a.format);
+        import::PpstestReader reader({.strict = a.strict});
+        read_all(a.files, import::FileKind::ppstest, reader);
+        return import_capture(reader.finish(), a.output, a.force);
+    }
+    if (a.format == "ntp-peerstats") {
+        require_output(a.output, a.format);
+        import::PeerstatsReader reader({.peer = a.peer, .strict = a.strict});
+        read_all(a.files, import::FileKind::ntp_peerstats, reader);
+        return import_capture(reader.finish(), a.output, a.force);
+    }
+    throw core::UsageError(fmt::format(
+        "unknown format '{}'{}; use chrony-refclocks, chrony-tracking, ppstest or ntp-peerstats",
+        a.format,
+        core::did_you_mean(a.format,
+                           {"chrony-refclocks", "chrony-tracking", "ppstest", "ntp-peerstats"})));
+}
+
 class ImportCommand final : public Command {
   public:
     std::string_view name() const override { return "import"; }
@@ -172,34 +258,12 @@ class ImportCommand final : public Command {
     }
 
     int run(const std::vector<std::string>& args) override {
-        po::options_description options("Options");
-        std::string format;
-        std::vector<std::string> files;
-        std::string output;
-        std::string refid;
-        std::string peer;
-        std::string offset = "raw";
-        int logbanner = 0;
-        // clang-format off
-        options.add_options()
-            ("output,o", po::value(&output),
-             "file to write: a capture file (required), or CSV (chrony-tracking; default stdout)")
-            ("force", "overwrite the output file")
-            ("refid", po::value(&refid),
-             "chrony-refclocks: the refclock to import (needed when the log has several)")
-            ("offset", po::value(&offset),
-             "chrony-refclocks: raw (against the system clock, default) or cooked (against "
-             "chronyd's NTP clock)")
-            ("logbanner", po::value(&logbanner),
-             "chrony-tracking: chrony.conf's logbanner, when not the default 32 and the files are "
-             "too short to show it (restarts are found by banners out of this cycle)")
-            ("peer", po::value(&peer),
-             "ntp-peerstats: the peer to import (default: the one 127.127.22.u PPS peer)")
-            ("strict", "stop at the first line that is not this format's instead of skipping it");
-        // clang-format on
+        ImportArguments a;
+        const po::options_description options = declare_options(a);
         po::options_description hidden;
         // The positionals: named in the usage line, not listed as options.
-        hidden.add_options()("format", po::value(&format))("file", po::value(&files)->multitoken());
+        hidden.add_options()("format", po::value(&a.format))("file",
+                                                             po::value(&a.files)->multitoken());
         po::positional_options_description positional;
         positional.add("format", 1).add("file", -1);
         po::variables_map vm;
@@ -218,57 +282,18 @@ class ImportCommand final : public Command {
                            args, options, positional, vm, hidden)) {
             return 0;
         }
-        if (files.empty()) {
+        if (a.files.empty()) {
             throw core::UsageError(
                 "name the format and the files, e.g. 'ppsbench import chrony-refclocks "
                 "/var/log/chrony/refclocks.log -o run.csv'");
         }
-        const bool force = vm.count("force") != 0U;
+        a.force = vm.count("force") != 0U;
         // Before any input is read: a bad -o is found now, not after a long import.
-        if (!output.empty() && output != "-") {
-            check_output_path(output, "-o", force);
+        if (!a.output.empty() && a.output != "-") {
+            check_output_path(a.output, "-o", a.force);
         }
-        const bool strict = vm.count("strict") != 0U;
-        if (format == "chrony-refclocks") {
-            chrony::RefclocksImportOptions o;
-            o.refid = refid;
-            o.strict = strict;
-            if (offset == "raw") {
-                o.offset = chrony::RefclockOffset::raw;
-            } else if (offset == "cooked") {
-                o.offset = chrony::RefclockOffset::cooked;
-            } else {
-                throw core::UsageError(
-                    fmt::format("--offset '{}' is neither raw nor cooked", offset));
-            }
-            return import_refclocks(files, output, force, o);
-        }
-        if (format == "chrony-tracking") {
-            chrony::TrackingImportOptions o;
-            o.strict = strict;
-            if (logbanner > 0) {
-                o.logbanner = static_cast<std::size_t>(logbanner);
-            }
-            return import_tracking(files, output, force, o);
-        }
-        if (format == "ppstest") {
-            require_output(output, format);
-            import::PpstestReader reader({.strict = strict});
-            read_all(files, import::FileKind::ppstest, reader);
-            return import_capture(reader.finish(), output, force);
-        }
-        if (format == "ntp-peerstats") {
-            require_output(output, format);
-            import::PeerstatsReader reader({.peer = peer, .strict = strict});
-            read_all(files, import::FileKind::ntp_peerstats, reader);
-            return import_capture(reader.finish(), output, force);
-        }
-        throw core::UsageError(fmt::format(
-            "unknown format '{}'{}; use chrony-refclocks, chrony-tracking, ppstest or "
-            "ntp-peerstats",
-            format,
-            core::did_you_mean(
-                format, {"chrony-refclocks", "chrony-tracking", "ppstest", "ntp-peerstats"})));
+        a.strict = vm.count("strict") != 0U;
+        return import_format(a);
     }
 };
 
