@@ -30,8 +30,10 @@
 #     run A of the same boot exits 1 (run B, PPS alone, is logged); every hard-IRQ mode's
 #     PPS-only run C against its run B exits 0 (A/A), and that σ
 #     ratio's 95 % interval lies within ×0.8–×1.25 of the ratio. Under a SCHED_FIFO 60 CPU hog
-#     (pps-rthog.csv) against run B: exit 1 for a force-threaded handler, 0 for a hard-IRQ one. The
-#     SCHED_OTHER spinner (pps-otherhog.csv) is logged, not asserted.
+#     (pps-rthog.csv): against run B, exit 1 for a force-threaded handler (a hard-IRQ one's raw σ
+#     is the emulated hrtimer's lateness, which moves with guest load: logged); and on the hog
+#     run's delay capture, gate --max-p2p 10us exits 1 for a force-threaded handler and 0 for a
+#     hard-IRQ one. The SCHED_OTHER spinner (pps-otherhog.csv) is logged, not asserted.
 #  7. Order, from the module's records: every thread-context run's median IRQ-raise-to-
 #     timestamp delay is more than PPSBENCH_LAB_ORDER_FACTOR (default 2) times every hard-IRQ
 #     run's.
@@ -53,7 +55,7 @@ pb="$(cd "$(dirname "$pb")" && pwd)/$(basename "$pb")"
 factor="${PPSBENCH_LAB_ORDER_FACTOR:-2}"
 out="$res/ppsbench"
 rm -rf "$out"
-mkdir -p "$out/delay"
+mkdir -p "$out/delay" "$out/delay-load"
 
 fails=0 passes=0
 fail() { printf '[lab] FAIL %s\n' "$*" >&2; fails=$((fails + 1)); }
@@ -61,6 +63,32 @@ pass() { printf '[lab] ok   %s\n' "$*" >&2; passes=$((passes + 1)); }
 kv() { sed -n "s/^$1=//p" "$2" | head -n 1; }
 # Pulse lines (sequence,edge,timestamp_ns[,extra columns]); comments and the header are not.
 data_lines() { grep -E '^[0-9]+,(assert|clear),-?[0-9]+(,-?[0-9]+)*$' "$1" | cut -d, -f1-3 || true; }
+# join_records CAPTURE RECORDS: each pulse of CAPTURE against the module's record with the same
+# PPS sequence number: "OK seq hardirq intended ts raised" (or MISSING / DIFF). awk numbers are
+# doubles, exact only to 2^53: the 19-digit timestamps are compared as strings here and
+# subtracted only in bash's 64-bit integers.
+join_records() {
+    data_lines "$1" | tr ',' ' ' | awk '
+        NR==FNR { if ($1 !~ /^#/ && $8 > 0) { ts[$8]=$6; hi[$8]=$9; ie[$8]=$2; ra[$8]=$4 } next }
+        { if (!($1 in ts)) { print "MISSING", $1; next }
+          if (ts[$1] "" != $3 "") { print "DIFF", $1, $3, ts[$1]; next }
+          print "OK", $1, hi[$1], ie[$1], $3, ra[$1] }' "$2" -
+}
+# delay_capture CAPTURE JOINED LABEL: a delay capture (above) of CAPTURE: its header, one pulse
+# per matched line with the timestamp moved to intended edge + (timestamp - IRQ raised).
+delay_capture() {
+    head -n 1 "$1"
+    printf '# meta %s\n' "$(sed -n 's/^# meta //p' "$1" | jq -c --arg l "$3" \
+        '.label = $l | .source = ("lab-delay:" + .source) | .lab_derived = "ppsbench lab: timestamp = intended edge + (PPS timestamp - IRQ raised), from the module records (tests/lab/check-ppsbench.sh)"')"
+    echo "sequence,edge,timestamp_ns"
+    local tag seq intended ts raised
+    while read -r tag seq _ intended ts raised; do
+        if [[ "$tag" == OK ]]; then
+            printf '%s,assert,%s\n' "$seq" "$((intended + ts - raised))"
+        fi
+    done <"$2"
+    grep '^# end ' "$1" || true
+}
 
 # config/mode -> "thread" or "hard" (from the records), for the cross-run checks.
 declare -A context_of=()
@@ -140,16 +168,9 @@ for cdir in "$res"/*/; do
             printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$config" "$mode" "$sense" "$d50" "$dmax" "$w50" "$wmax" >>"$out/latency.tsv"
         done
 
-        # 2. pps.csv against the records, joined on the PPS sequence number. Prints per pulse:
-        #    OK seq hardirq intended ts raised   (or MISSING/DIFF)
-        # awk numbers are doubles, exact only to 2^53: the 19-digit timestamps are compared as
-        # strings here and subtracted only in bash's 64-bit integers below.
+        # 2. pps.csv against the records, joined on the PPS sequence number (join_records).
         joined="$mdir/pps-joined.txt"
-        data_lines "$mdir/pps.csv" | tr ',' ' ' | awk '
-            NR==FNR { if ($1 !~ /^#/ && $8 > 0) { ts[$8]=$6; hi[$8]=$9; ie[$8]=$2; ra[$8]=$4 } next }
-            { if (!($1 in ts)) { print "MISSING", $1; next }
-              if (ts[$1] "" != $3 "") { print "DIFF", $1, $3, ts[$1]; next }
-              print "OK", $1, hi[$1], ie[$1], $3, ra[$1] }' "$rec" - >"$joined"
+        join_records "$mdir/pps.csv" "$rec" >"$joined"
         n=$(wc -l <"$joined")
         ok=$(grep -c '^OK' "$joined" || true)
         if ((n > 0 && ok == n)); then
@@ -271,21 +292,23 @@ for cdir in "$res"/*/; do
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$config" "$mode" "$context" "$ok/$n" "$missed" \
             "$gok/$gn" "$doc_ctx" "$doc_sev" "$handler" "$chrony" "$delay_median" >>"$tsv"
 
-        # The delay capture: same header, one pulse per matched line, timestamp moved to
-        # intended edge + (timestamp - IRQ raised).
-        if ((ok > 0)); then
-            dcap="$out/delay/$config-$mode.csv"
-            {
-                head -n 1 "$mdir/pps.csv"
-                printf '# meta %s\n' "$(sed -n 's/^# meta //p' "$mdir/pps.csv" | jq -c --arg l "$config-$mode" \
-                    '.label = $l | .source = ("lab-delay:" + .source) | .lab_derived = "ppsbench lab: timestamp = intended edge + (PPS timestamp - IRQ raised), from the module records (tests/lab/check-ppsbench.sh)"')"
-                echo "sequence,edge,timestamp_ns"
-                while read -r tag seq _ intended ts raised; do
-                    [[ "$tag" == OK ]] && printf '%s,assert,%s\n' "$seq" "$((intended + ts - raised))"
-                done <"$joined"
-                grep '^# end ' "$mdir/pps.csv" || true
-            } >"$dcap"
-        fi
+        ((ok > 0)) && delay_capture "$mdir/pps.csv" "$joined" "$config-$mode" >"$out/delay/$config-$mode.csv"
+
+        # Run B and the run under the SCHED_FIFO hog against the records too; the hog run's delay
+        # capture is what check 6 gates under load.
+        for what in pps-b pps-rthog; do
+            [[ -s "$mdir/$what.csv" ]] || continue
+            j="$mdir/$what-joined.txt"
+            join_records "$mdir/$what.csv" "$rec" >"$j"
+            n=$(wc -l <"$j")
+            ok_n=$(grep -c '^OK' "$j" || true)
+            if ((n > 0 && ok_n == n)); then
+                pass "$id: $ok_n/$n $what.csv timestamps equal the module's records"
+                delay_capture "$mdir/$what.csv" "$j" "$config-$mode-$what" >"$out/delay-load/$config-$mode-$what.csv"
+            else
+                fail "$id: $ok_n/$n $what.csv timestamps equal the module's records: $(grep -v '^OK' "$j" | head -n 3 | tr '\n' ';')"
+            fi
+        done
     done
 done
 
@@ -392,12 +415,41 @@ else
     done
     # Under load: a SCHED_FIFO 60 hog (above the irq/N thread) delays a force-threaded
     # timestamp and not a hard-IRQ one. The SCHED_OTHER load is logged, not asserted.
+    # On raw captures, a force-threaded run's σ grows ×250–600 under the hog: asserted. A
+    # hard-IRQ run's raw σ is the emulated hrtimer's lateness alone (its IRQ-raised → timestamp
+    # delay has σ 0 ns under icount, loaded or not), and that lateness changes with what the
+    # guest is running: σ ×0.15–1.6 under the hog in the same code's runs, so a 1.25 ratio on it
+    # asserts QEMU, not the kernel: logged. What the kernel decides is the delay from the IRQ to
+    # the timestamp, so that is gated on the delay capture of the hog run: a peak-to-peak over
+    # 10 µs (the hog spins 1 ms at a time; a hard-IRQ delay does not move) fails exactly when the
+    # timestamp is taken in a thread.
     for id in "${ordered[@]}" "$base_id"; do
         [[ -n "${context_of[$id]:-}" && ! -f "$out/gate-rthog-${id/\//-}.txt" ]] || continue
+        name="gate-rthog-${id/\//-}" what="$id under a SCHED_FIFO 60 hog against unloaded (${context_of[$id]})"
+        if [[ "${context_of[$id]}" == thread ]]; then
+            gate_expect 1 "$name" "$res/$id/pps-b.csv" "$res/$id/pps-rthog.csv" "$what"
+        else
+            rc=0
+            run_logged "$out/$name.txt" "$pb" gate --baseline "$res/$id/pps-b.csv" "$res/$id/pps-rthog.csv" \
+                --max-ratio 1.25 || rc=$?
+            printf '%s\t%s\t%s\t%s\n' "$name" "-" "$rc" "$(grep -m1 -oE 'ratio [0-9.]+, 95 % CI [0-9.]+–[0-9.]+' "$out/$name.txt" || true)" >>"$out/gates.tsv"
+            lab_log "info (not asserted: the emulated hrtimer's lateness): gate $what, --max-ratio 1.25: exit $rc: $(grep -m1 -E '\[(pass|FAIL)\]' "$out/$name.txt" | sed 's/^ *//')"
+        fi
         want=0
         [[ "${context_of[$id]}" == thread ]] && want=1
-        gate_expect "$want" "gate-rthog-${id/\//-}" "$res/$id/pps-b.csv" "$res/$id/pps-rthog.csv" \
-            "$id under a SCHED_FIFO 60 hog against unloaded (${context_of[$id]})"
+        dname="gate-rthog-delay-${id/\//-}" dcap="$out/delay-load/${id/\//-}-pps-rthog.csv" rc=0
+        if [[ ! -s "$dcap" ]]; then
+            fail "gate $id: no delay capture of the run under the SCHED_FIFO hog (${dcap#"$res"/})"
+        else
+            run_logged "$out/$dname.txt" "$pb" gate "$dcap" --max-p2p 10us --junit "$out/$dname.junit.xml" || rc=$?
+            p2p=$(grep -m1 -E '\[(pass|FAIL)\]' "$out/$dname.txt" | sed 's/.*\]: //' || true)
+            printf '%s\t%s\t%s\t%s\n' "$dname" "$want" "$rc" "$p2p" >>"$out/gates.tsv"
+            if ((rc == want)); then
+                pass "gate $id IRQ-raised → timestamp delay under a SCHED_FIFO 60 hog (${context_of[$id]}), --max-p2p 10us: exit $rc ($(grep -m1 -E '\[(pass|FAIL)\]' "$out/$dname.txt" | sed 's/^ *//'))"
+            else
+                fail "gate $id IRQ-raised → timestamp delay under a SCHED_FIFO 60 hog (${context_of[$id]}), --max-p2p 10us: exit $rc, expected $want: $(grep -m1 -E '\[(pass|FAIL)\]|ppsbench' "$out/$dname.txt" | sed 's/^ *//')"
+            fi
+        fi
         rc=0
         run_logged "$out/gate-otherhog-${id/\//-}.txt" "$pb" gate --baseline "$res/$id/pps-b.csv" \
             "$res/$id/pps-otherhog.csv" --max-ratio 1.25 || rc=$?
