@@ -74,6 +74,20 @@ join_records() {
           if (ts[$1] "" != $3 "") { print "DIFF", $1, $3, ts[$1]; next }
           print "OK", $1, hi[$1], ie[$1], $3, ra[$1] }' "$2" -
 }
+# records_check ID CAPTURE JOINED: joins CAPTURE against the records ($rec) into JOINED and
+# asserts that every pulse equals its record (sequence and ns); false when one does not.
+records_check() {
+    local id=$1 capture=$2 joined=$3 n ok
+    join_records "$capture" "$rec" >"$joined"
+    n=$(wc -l <"$joined")
+    ok=$(grep -c '^OK' "$joined" || true)
+    if ((n > 0 && ok == n)); then
+        pass "$id: $ok/$n $(basename "$capture") timestamps equal the module's records (sequence and ns)"
+        return 0
+    fi
+    fail "$id: $ok/$n $(basename "$capture") timestamps equal the module's records: $(grep -v '^OK' "$joined" | head -n 3 | tr '\n' ';')"
+    return 1
+}
 # delay_capture CAPTURE JOINED LABEL: a delay capture (above) of CAPTURE: its header, one pulse
 # per matched line with the timestamp moved to intended edge + (timestamp - IRQ raised).
 delay_capture() {
@@ -170,14 +184,8 @@ for cdir in "$res"/*/; do
 
         # 2. pps.csv against the records, joined on the PPS sequence number (join_records).
         joined="$mdir/pps-joined.txt"
-        join_records "$mdir/pps.csv" "$rec" >"$joined"
-        n=$(wc -l <"$joined")
+        records_check "$id" "$mdir/pps.csv" "$joined" || true
         ok=$(grep -c '^OK' "$joined" || true)
-        if ((n > 0 && ok == n)); then
-            pass "$id: $ok/$n pps.csv timestamps equal the module's records (sequence and ns)"
-        else
-            fail "$id: $ok/$n pps.csv timestamps equal the module's records: $(grep -v '^OK' "$joined" | head -n 3 | tr '\n' ';')"
-        fi
         if [[ "$(kv run_chrony "$st")" == 1 ]]; then
             # Whether chronyd follows PPS at the instant of a sample is chrony's business (with
             # `local stratum 1` and -x it reports LOCAL, 7F7F0101, now and then under TCG);
@@ -299,14 +307,8 @@ for cdir in "$res"/*/; do
         for what in pps-b pps-rthog; do
             [[ -s "$mdir/$what.csv" ]] || continue
             j="$mdir/$what-joined.txt"
-            join_records "$mdir/$what.csv" "$rec" >"$j"
-            n=$(wc -l <"$j")
-            ok_n=$(grep -c '^OK' "$j" || true)
-            if ((n > 0 && ok_n == n)); then
-                pass "$id: $ok_n/$n $what.csv timestamps equal the module's records"
+            if records_check "$id" "$mdir/$what.csv" "$j"; then
                 delay_capture "$mdir/$what.csv" "$j" "$config-$mode-$what" >"$out/delay-load/$config-$mode-$what.csv"
-            else
-                fail "$id: $ok_n/$n $what.csv timestamps equal the module's records: $(grep -v '^OK' "$j" | head -n 3 | tr '\n' ';')"
             fi
         done
     done
