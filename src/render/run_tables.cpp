@@ -246,13 +246,15 @@ std::optional<Table> configuration_table(const std::vector<analysis::RunAnalysis
                      {"PPS timestamp taken in", "timestamp_context", Quantity::text},
                      {"source", "source", Quantity::text}};
     for (const auto& run : runs) {
-        const auto it = run.meta.find("system");
-        if (it == run.meta.end() || !it->is_object()) {
+        const auto kernel = run.meta ? analysis::measured_kernel(*run.meta) : std::nullopt;
+        if (!kernel) {
             continue;
         }
-        table.rows.push_back({run_cell(run), Cell::of_text(it->value("label", std::string("—"))),
-                              Cell::of_text(it->value("timestamp_context", std::string("—"))),
-                              Cell::of_text(run.meta.value("source", std::string("—")))});
+        // An empty source is none, as in the run's label (RunMeta reads a missing one as "").
+        const std::string& source = run.meta->source;
+        table.rows.push_back({run_cell(run), Cell::of_text(kernel->label.value_or("—")),
+                              Cell::of_text(kernel->timestamp_context.value_or("—")),
+                              Cell::of_text(source.empty() ? "—" : source)});
     }
     if (table.rows.empty()) {
         return std::nullopt;
