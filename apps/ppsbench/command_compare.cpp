@@ -13,6 +13,67 @@
 namespace ppsbench::app {
 namespace {
 
+// compare's command line as typed.
+struct CompareArguments {
+    std::string baseline_path;
+    std::vector<std::string> files;
+    std::string format = "text";
+    std::string metrics = "rms_offset,sigma,p2p";
+    double confidence = 0.95;
+    OutputFiles outputs;
+    AnalysisArguments analysis;
+};
+
+void declare_options(po::options_description& options, CompareArguments& a) {
+    // clang-format off
+    options.add_options()
+        ("baseline,b", po::value(&a.baseline_path)->required(),
+         "the run the others are compared with (capture file or saved JSON summary)")
+        ("format,f", po::value(&a.format)->default_value(a.format), render::format_names().c_str())
+        ("metrics,m", po::value(&a.metrics)->default_value(a.metrics),
+         ("columns, comma-separated (chrony's RMS offset is left out when no run has it): " +
+          analysis::metric_names()).c_str())
+        ("confidence", po::value(&a.confidence)->default_value(a.confidence, human_default(a.confidence)),
+         "confidence level of the σ-ratio intervals");
+    // clang-format on
+    add_analysis_options(options, a.analysis);
+    add_output_file_options(options, a.outputs);
+}
+
+// Refuses what cannot be done before any file is read.
+void check_arguments(const CompareArguments& a) {
+    if (a.files.empty()) {
+        throw core::UsageError(
+            "name the runs to compare after the baseline, e.g. 'ppsbench compare "
+            "--baseline stock.csv rt.csv'");
+    }
+    if (!(a.confidence > 0 && a.confidence < 1)) {
+        throw core::UsageError("--confidence: use a level between 0 and 1, e.g. 0.95");
+    }
+    check_output_files(a.outputs);
+}
+
+// The baseline (one run) first, then every run of the other files, with their series: the
+// bootstrap resamples the pulses.
+std::vector<analysis::RunAnalysis> load_compared_runs(const CompareArguments& a,
+                                                      const po::variables_map& vm) {
+    auto settings = to_settings(a.analysis, vm);
+    settings.keep_series = true;
+    std::vector<analysis::RunAnalysis> runs = analysis::load_runs(a.baseline_path, settings);
+    if (runs.size() != 1) {
+        throw core::UsageError(fmt::format(
+            "--baseline {}: holds {} runs; a baseline is one run (a capture of both edges: "
+            "choose one with --edge)",
+            a.baseline_path, runs.size()));
+    }
+    for (const auto& path : a.files) {
+        for (auto& run : analysis::load_runs(path, settings)) {
+            runs.push_back(std::move(run));
+        }
+    }
+    return runs;
+}
+
 class CompareCommand final : public Command {
   public:
     std::string_view name() const override { return "compare"; }
@@ -21,29 +82,11 @@ class CompareCommand final : public Command {
     }
 
     int run(const std::vector<std::string>& args) override {
+        CompareArguments arguments;
         po::options_description options("Options");
-        std::string baseline_path;
-        std::vector<std::string> files;
-        std::string format = "text";
-        std::string metrics = "rms_offset,sigma,p2p";
-        double confidence = 0.95;
-        OutputFiles outputs;
-        AnalysisArguments analysis;
-        // clang-format off
-        options.add_options()
-            ("baseline,b", po::value(&baseline_path)->required(),
-             "the run the others are compared with (capture file or saved JSON summary)")
-            ("format,f", po::value(&format)->default_value(format), render::format_names().c_str())
-            ("metrics,m", po::value(&metrics)->default_value(metrics),
-             ("columns, comma-separated (chrony's RMS offset is left out when no run has it): " +
-              analysis::metric_names()).c_str())
-            ("confidence", po::value(&confidence)->default_value(confidence, human_default(confidence)),
-             "confidence level of the σ-ratio intervals");
-        // clang-format on
-        add_analysis_options(options, analysis);
-        add_output_file_options(options, outputs);
+        declare_options(options, arguments);
         po::options_description hidden;
-        hidden.add_options()("file", po::value(&files)->multitoken());
+        hidden.add_options()("file", po::value(&arguments.files)->multitoken());
         po::positional_options_description positional;
         positional.add("file", -1);
         po::variables_map vm;
@@ -54,41 +97,22 @@ class CompareCommand final : public Command {
                            args, options, positional, vm, hidden)) {
             return 0;
         }
-        if (files.empty()) {
-            throw core::UsageError(
-                "name the runs to compare after the baseline, e.g. 'ppsbench compare "
-                "--baseline stock.csv rt.csv'");
-        }
-        if (!(confidence > 0 && confidence < 1)) {
-            throw core::UsageError("--confidence: use a level between 0 and 1, e.g. 0.95");
-        }
-        check_output_files(outputs);
-        const auto renderer = render::make_renderer(format);
-        auto columns = analysis::parse_metrics(metrics);  // a typo fails before files are read
-        auto settings = to_settings(analysis, vm);
-        settings.keep_series = true;  // the bootstrap resamples the pulses
-        std::vector<analysis::RunAnalysis> runs = analysis::load_runs(baseline_path, settings);
-        if (runs.size() != 1) {
-            throw core::UsageError(fmt::format(
-                "--baseline {}: holds {} runs; a baseline is one run (a capture of both edges: "
-                "choose one with --edge)",
-                baseline_path, runs.size()));
-        }
-        for (const auto& path : files) {
-            for (auto& run : analysis::load_runs(path, settings)) {
-                runs.push_back(std::move(run));
-            }
-        }
+        check_arguments(arguments);
+        const auto renderer = render::make_renderer(arguments.format);
+        // A typo fails before files are read.
+        auto columns = analysis::parse_metrics(arguments.metrics);
+        const auto runs = load_compared_runs(arguments, vm);
         analysis::check_taus_computed(columns, runs, "--metrics");
         if (vm["metrics"].defaulted() && !runs.front().chrony) {
             columns.erase(columns.begin());  // no chrony data: drop the empty RMS offset column
         }
         const std::vector<analysis::RunAnalysis> others(runs.begin() + 1, runs.end());
         print_warnings(runs);
-        const auto comparison = analysis::compare(runs.front(), others, columns, confidence);
+        const auto comparison =
+            analysis::compare(runs.front(), others, columns, arguments.confidence);
         renderer->render_comparison(comparison, render::comparison_table(comparison, runs),
                                     std::cout);
-        write_output_files(outputs, runs);
+        write_output_files(arguments.outputs, runs);
         return 0;
     }
 };

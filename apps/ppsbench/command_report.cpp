@@ -30,6 +30,85 @@ void add_histograms(nlohmann::json& document, const std::vector<analysis::RunAna
     }
 }
 
+// report's command line as typed.
+struct ReportArguments {
+    std::vector<std::string> files;
+    std::string format = "text";
+    std::string metrics;
+    bool verbose = false;
+    bool histogram = false;
+    OutputFiles outputs;
+    AnalysisArguments analysis;
+};
+
+void declare_options(po::options_description& options, ReportArguments& a) {
+    // clang-format off
+    options.add_options()
+        ("format,f", po::value(&a.format)->default_value(a.format),
+         (render::format_names() + " (json: the documented ppsbench.report/1 schema)").c_str())
+        ("metrics,m", po::value(&a.metrics),
+         ("columns to show, comma-separated: " + analysis::metric_names()).c_str())
+        ("verbose,v", po::bool_switch(&a.verbose),
+         "also the distribution, detrended and period-jitter, events and stability tables")
+        ("histogram", po::bool_switch(&a.histogram), "also a text histogram of each run");
+    // clang-format on
+    add_analysis_options(options, a.analysis);
+    add_output_file_options(options, a.outputs);
+}
+
+// Refuses what cannot be done before any file is read.
+void check_arguments(const ReportArguments& a) {
+    if (a.files.empty()) {
+        throw core::UsageError("name at least one capture file, e.g. 'ppsbench report stock.csv'");
+    }
+    check_output_files(a.outputs);
+    if (a.histogram && a.format == "csv") {
+        throw core::UsageError(
+            "--histogram: a CSV holds one table; use --format json for the histogram as data, "
+            "or text for the chart");
+    }
+}
+
+// --verbose: every table; otherwise the chosen (or default) columns and chrony's view. Latency
+// files (ppsbench latency) also get their two delay distributions.
+std::vector<render::Table> report_tables(
+    const analysis::Report& report, bool verbose,
+    const std::optional<std::vector<analysis::Metric>>& chosen) {
+    const auto& runs = report.runs;
+    std::vector<render::Table> tables;
+    if (verbose) {
+        tables = render::detail_tables(runs);
+    } else {
+        tables.push_back(
+            render::runs_table(runs, chosen ? *chosen : render::default_metrics(runs)));
+        if (auto chrony = render::chrony_table(runs)) {
+            tables.push_back(std::move(*chrony));
+        }
+    }
+    if (!report.latency.empty()) {
+        tables.push_back(render::latency_table(report.latency));
+    }
+    return tables;
+}
+
+void print_report(const ReportArguments& a, const render::Renderer& renderer,
+                  const analysis::Report& report, const std::vector<render::Table>& tables) {
+    if (a.histogram && a.format == "json") {
+        // The histogram as data in the one document, never text after it.
+        auto document = analysis::report_document(report);
+        add_histograms(document, report.runs);
+        std::cout << document.dump(2) << "\n";
+    } else {
+        renderer.render_report(report, tables, std::cout);
+    }
+    if (a.histogram && a.format != "json") {
+        // Fenced in Markdown: GitHub would otherwise run the bars into one paragraph.
+        const bool markdown = a.format == "markdown" || a.format == "md";
+        std::cout << (markdown ? "\n```text\n" : "\n") << render::ascii_histograms(report.runs)
+                  << (markdown ? "```\n" : "");
+    }
+}
+
 class ReportCommand final : public Command {
   public:
     std::string_view name() const override { return "report"; }
@@ -38,28 +117,11 @@ class ReportCommand final : public Command {
     }
 
     int run(const std::vector<std::string>& args) override {
+        ReportArguments arguments;
         po::options_description options("Options");
-        std::vector<std::string> files;
-        std::string format = "text";
-        std::string metrics;
-        bool verbose = false;
-        bool histogram = false;
-        OutputFiles outputs;
-        AnalysisArguments analysis;
-        // clang-format off
-        options.add_options()
-            ("format,f", po::value(&format)->default_value(format),
-             (render::format_names() + " (json: the documented ppsbench.report/1 schema)").c_str())
-            ("metrics,m", po::value(&metrics),
-             ("columns to show, comma-separated: " + analysis::metric_names()).c_str())
-            ("verbose,v", po::bool_switch(&verbose),
-             "also the distribution, detrended and period-jitter, events and stability tables")
-            ("histogram", po::bool_switch(&histogram), "also a text histogram of each run");
-        // clang-format on
-        add_analysis_options(options, analysis);
-        add_output_file_options(options, outputs);
+        declare_options(options, arguments);
         po::options_description hidden;
-        hidden.add_options()("file", po::value(&files)->multitoken());
+        hidden.add_options()("file", po::value(&arguments.files)->multitoken());
         po::positional_options_description positional;
         positional.add("file", -1);
         po::variables_map vm;
@@ -70,59 +132,24 @@ class ReportCommand final : public Command {
                            args, options, positional, vm, hidden)) {
             return 0;
         }
-        if (files.empty()) {
-            throw core::UsageError(
-                "name at least one capture file, e.g. 'ppsbench report stock.csv'");
-        }
-        check_output_files(outputs);
-        if (histogram && format == "csv") {
-            throw core::UsageError(
-                "--histogram: a CSV holds one table; use --format json for the histogram as data, "
-                "or text for the chart");
-        }
-        const auto renderer = render::make_renderer(format);
+        check_arguments(arguments);
+        const auto renderer = render::make_renderer(arguments.format);
         // A mistyped metric fails before any file is read.
         std::optional<std::vector<analysis::Metric>> chosen;
         if (vm.count("metrics") != 0U) {
-            chosen = analysis::parse_metrics(metrics);
+            chosen = analysis::parse_metrics(arguments.metrics);
         }
-        auto settings = to_settings(analysis, vm);
-        settings.keep_series = outputs.wants_series() || histogram;  // shared bins need them
-        const auto report = analysis::load_report(files, settings);
-        const auto& runs = report.runs;
+        auto settings = to_settings(arguments.analysis, vm);
+        // Plots, and the histograms' shared bins, need the series.
+        settings.keep_series = arguments.outputs.wants_series() || arguments.histogram;
+        const auto report = analysis::load_report(arguments.files, settings);
         if (chosen) {
-            analysis::check_taus_computed(*chosen, runs, "--metrics");
+            analysis::check_taus_computed(*chosen, report.runs, "--metrics");
         }
-        print_warnings(runs);
-        std::vector<render::Table> tables;
-        if (verbose) {
-            tables = render::detail_tables(runs);
-        } else {
-            tables.push_back(
-                render::runs_table(runs, chosen ? *chosen : render::default_metrics(runs)));
-            if (auto chrony = render::chrony_table(runs)) {
-                tables.push_back(std::move(*chrony));
-            }
-        }
-        // Latency files (ppsbench latency) also get their two delay distributions.
-        if (!report.latency.empty()) {
-            tables.push_back(render::latency_table(report.latency));
-        }
-        if (histogram && format == "json") {
-            // The histogram as data in the one document, never text after it.
-            auto document = analysis::report_document(report);
-            add_histograms(document, runs);
-            std::cout << document.dump(2) << "\n";
-        } else {
-            renderer->render_report(report, tables, std::cout);
-        }
-        if (histogram && format != "json") {
-            // Fenced in Markdown: GitHub would otherwise run the bars into one paragraph.
-            const bool markdown = format == "markdown" || format == "md";
-            std::cout << (markdown ? "\n```text\n" : "\n") << render::ascii_histograms(runs)
-                      << (markdown ? "```\n" : "");
-        }
-        write_output_files(outputs, runs);
+        print_warnings(report.runs);
+        print_report(arguments, *renderer, report,
+                     report_tables(report, arguments.verbose, chosen));
+        write_output_files(arguments.outputs, report.runs);
         return 0;
     }
 };

@@ -13,7 +13,7 @@ Report load_report(const std::vector<std::string>& paths, const AnalysisSettings
         }
     }
     for (const auto& run : report.runs) {
-        if (store::run_meta_from_json(run.meta).latency) {
+        if (run.meta && run.meta->latency) {
             report.latency.push_back(summarize_latency(store::read_capture_file(run.file)));
         }
     }

@@ -96,7 +96,7 @@ nlohmann::json report_document(const Report& report) {
         j.update(statistics_json(run.stats));
         j["chrony"] = run.chrony ? nlohmann::json(*run.chrony) : nlohmann::json(nullptr);
         j["bias"] = run.bias ? to_json(*run.bias) : nlohmann::json(nullptr);
-        j["system"] = run.meta.contains("system") ? run.meta["system"] : nlohmann::json(nullptr);
+        j["system"] = run.meta && run.meta->system ? *run.meta->system : nlohmann::json(nullptr);
         j["warnings"] = run.warnings;
         list.push_back(std::move(j));
     }

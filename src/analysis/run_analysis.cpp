@@ -24,10 +24,8 @@ std::string run_label(const store::CaptureFile& file) {
     }
     // The kernel fingerprint names the configuration: "6.1.0-27-rt-arm64 PREEMPT_RT, PPS IRQ
     // threaded" is what a comparison row should say when nobody gave a label.
-    if (const auto& system = file.run_meta.system; system && system->is_object() &&
-                                                   system->contains("label") &&
-                                                   (*system)["label"].is_string()) {
-        return (*system)["label"].get<std::string>();
+    if (const auto kernel = measured_kernel(file.run_meta); kernel && kernel->label) {
+        return *kernel->label;
     }
     if (!file.run_meta.source.empty()) {
         return file.run_meta.source;
@@ -119,13 +117,27 @@ core::Edge default_edge(const std::vector<core::Pulse>& pulses) {
 
 }  // namespace
 
+std::optional<MeasuredKernel> measured_kernel(const store::RunMeta& meta) {
+    if (!meta.system || !meta.system->is_object()) {
+        return std::nullopt;
+    }
+    const auto word = [&](const char* key) -> std::optional<std::string> {
+        const auto it = meta.system->find(key);
+        if (it == meta.system->end() || !it->is_string()) {
+            return std::nullopt;
+        }
+        return it->get<std::string>();
+    };
+    return MeasuredKernel{word("label"), word("timestamp_context")};
+}
+
 RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettings& settings,
                             std::optional<core::Edge> edge) {
     RunAnalysis run;
     run.file = file.path;
     run.label = run_label(file);
     run.simulated = file.simulated();
-    run.meta = file.meta;
+    run.meta = file.run_meta;
     run.warnings = file.warnings;
     if (!file.end()) {
         run.warnings.push_back(fmt::format(

@@ -16,8 +16,8 @@ namespace {
 std::map<std::string, std::string> labels_of(const analysis::RunAnalysis& run) {
     return {{"run", run.label},
             {"file", run.file},
-            {"source", run.meta.value("source", std::string())},
-            {"host", run.meta.value("host", std::string())},
+            {"source", run.meta ? run.meta->source : std::string()},
+            {"host", run.meta ? run.meta->host.value_or(std::string()) : std::string()},
             {"simulated", run.simulated ? "true" : "false"}};
 }
 
@@ -56,6 +56,15 @@ void add_metric_families(const std::vector<analysis::RunAnalysis>& runs,
     }
 }
 
+// When the capture started, in Unix seconds; NaN when not recorded (a saved summary, or a
+// hand-made meta line without it, which RunMeta reads as 0: no capture starts at the epoch).
+double start_seconds(const analysis::RunAnalysis& run) {
+    if (!run.meta || run.meta->start_realtime_ns == 0) {
+        return std::nan("");
+    }
+    return static_cast<double>(run.meta->start_realtime_ns) / 1e9;
+}
+
 }  // namespace
 
 std::vector<PrometheusFamily> prometheus_families(const std::vector<analysis::RunAnalysis>& runs) {
@@ -77,11 +86,7 @@ std::vector<PrometheusFamily> prometheus_families(const std::vector<analysis::Ru
                            "gauge",
                            {}};
     for (const auto& run : runs) {
-        const auto& meta = run.meta;
-        start.samples.push_back({labels_of(run), meta.contains("start_realtime_ns") &&
-                                                         meta["start_realtime_ns"].is_number()
-                                                     ? meta["start_realtime_ns"].get<double>() / 1e9
-                                                     : std::nan("")});
+        start.samples.push_back({labels_of(run), start_seconds(run)});
     }
     families.push_back(std::move(start));
     return families;

@@ -93,82 +93,95 @@ Table runs_table(const std::vector<analysis::RunAnalysis>& runs,
     return table;
 }
 
-std::vector<Table> detail_tables(const std::vector<analysis::RunAnalysis>& runs) {
-    std::vector<Table> tables;
-    tables.push_back(runs_table(runs, default_metrics(runs)));
+namespace {
 
-    // Tables are split where one would pass 100 columns: a terminal or a pasted issue wraps it.
-    Table distribution = runs_table(runs, analysis::parse_metrics("median,robust_sigma,min,max"));
-    distribution.title = "Distribution of the offset";
-    distribution.columns.push_back({"σ 95% CI", "offset_stddev_ci95", Quantity::text});
+// Tables are split where one would pass 100 columns: a terminal or a pasted issue wraps it.
+// Each of these is one part of the verbose report; the common footnotes are the first table's.
+
+Table distribution_table(const std::vector<analysis::RunAnalysis>& runs) {
+    Table table = runs_table(runs, analysis::parse_metrics("median,robust_sigma,min,max"));
+    table.title = "Distribution of the offset";
+    table.columns.push_back({"σ 95% CI", "offset_stddev_ci95", Quantity::text});
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const auto& ci = runs[i].stats.headline().stddev_ci95;
-        distribution.rows[i].push_back(Cell::of_text(
+        table.rows[i].push_back(Cell::of_text(
             std::isfinite(ci.lo) ? fmt::format("{}–{}", format_ns(ci.lo), format_ns(ci.hi)) : "—"));
     }
-    distribution.footnotes.resize(0);
-    tables.push_back(std::move(distribution));
+    table.footnotes.resize(0);
+    return table;
+}
 
-    Table percentiles =
-        runs_table(runs, analysis::parse_metrics("p50,p90,p99,p99.9,p99.99,max_abs"));
-    percentiles.title = "Percentiles of |offset|";
-    percentiles.footnotes.resize(0);
-    tables.push_back(std::move(percentiles));
+Table percentiles_table(const std::vector<analysis::RunAnalysis>& runs) {
+    Table table = runs_table(runs, analysis::parse_metrics("p50,p90,p99,p99.9,p99.99,max_abs"));
+    table.title = "Percentiles of |offset|";
+    table.footnotes.resize(0);
+    return table;
+}
 
-    Table residuals =
+Table residuals_table(const std::vector<analysis::RunAnalysis>& runs) {
+    Table table =
         runs_table(runs, analysis::parse_metrics("detrended_sigma,detrended_p2p,period_sigma,"
                                                  "period_p2p,sigma_no_outliers"));
-    residuals.title = "Detrended residuals, period jitter, and σ without outliers";
-    residuals.footnotes = {
+    table.title = "Detrended residuals, period jitter, and σ without outliers";
+    table.footnotes = {
         "Detrended: residuals of a least-squares fit of timestamp against pulse "
         "index. Period jitter: (t_k − t_{k−1}) − P over consecutive pulses."};
-    tables.push_back(std::move(residuals));
+    return table;
+}
 
-    Table events;
-    events.title = "Events";
-    events.columns = {{"run", "run", Quantity::text},
-                      {"missed (sequence)", "missed_by_sequence", Quantity::count},
-                      {"missed (time)", "missed_by_time", Quantity::count},
-                      {"duplicates", "duplicates", Quantity::count},
-                      {"out of order", "out_of_order", Quantity::count}};
-    Table outliers;
-    outliers.title = "Outliers and clock steps";
-    outliers.columns = {{"run", "run", Quantity::text},
-                        {"outliers", "outliers", Quantity::count},
-                        {"outlier threshold", "outlier_threshold_ns", Quantity::time_ns},
-                        {"clock steps", "clock_steps", Quantity::text}};
+Table events_table(const std::vector<analysis::RunAnalysis>& runs) {
+    Table table;
+    table.title = "Events";
+    table.columns = {{"run", "run", Quantity::text},
+                     {"missed (sequence)", "missed_by_sequence", Quantity::count},
+                     {"missed (time)", "missed_by_time", Quantity::count},
+                     {"duplicates", "duplicates", Quantity::count},
+                     {"out of order", "out_of_order", Quantity::count}};
     for (const auto& run : runs) {
-        std::string steps;
-        for (const auto& step : run.stats.clock_steps) {
-            steps += fmt::format("{}{} at pulse {}", steps.empty() ? "" : "; ",
-                                 format_ns(step.size_ns, true), step.pulse);
-        }
         const auto& s = run.stats;
-        events.rows.push_back({run_cell(run), Cell::of(static_cast<double>(s.missed_by_sequence)),
-                               Cell::of(static_cast<double>(s.missed_by_time)),
-                               Cell::of(static_cast<double>(s.duplicates)),
-                               Cell::of(static_cast<double>(s.out_of_order))});
-        outliers.rows.push_back(
-            {run_cell(run), Cell::of(static_cast<double>(s.outliers.pulses.size())),
-             Cell::of(s.outliers.threshold_ns), Cell::of_text(steps.empty() ? "none" : steps)});
+        table.rows.push_back({run_cell(run), Cell::of(static_cast<double>(s.missed_by_sequence)),
+                              Cell::of(static_cast<double>(s.missed_by_time)),
+                              Cell::of(static_cast<double>(s.duplicates)),
+                              Cell::of(static_cast<double>(s.out_of_order))});
     }
-    tables.push_back(std::move(events));
-    outliers.footnotes = {
+    return table;
+}
+
+// Each step removed, its size and the pulse it came at; "none" when there was none.
+std::string clock_steps_text(const stats::RunStatistics& stats) {
+    std::string steps;
+    for (const auto& step : stats.clock_steps) {
+        steps += fmt::format("{}{} at pulse {}", steps.empty() ? "" : "; ",
+                             format_ns(step.size_ns, true), step.pulse);
+    }
+    return steps.empty() ? "none" : steps;
+}
+
+Table outliers_table(const std::vector<analysis::RunAnalysis>& runs) {
+    Table table;
+    table.title = "Outliers and clock steps";
+    table.columns = {{"run", "run", Quantity::text},
+                     {"outliers", "outliers", Quantity::count},
+                     {"outlier threshold", "outlier_threshold_ns", Quantity::time_ns},
+                     {"clock steps", "clock_steps", Quantity::text}};
+    for (const auto& run : runs) {
+        const auto& s = run.stats;
+        table.rows.push_back(
+            {run_cell(run), Cell::of(static_cast<double>(s.outliers.pulses.size())),
+             Cell::of(s.outliers.threshold_ns), Cell::of_text(clock_steps_text(s))});
+    }
+    table.footnotes = {
         "Outliers are flagged, never dropped: |x − median| > k·robust σ; figures "
         "are given with and without them. Clock steps are removed before the "
         "statistics (docs/methodology.md)."};
-    tables.push_back(std::move(outliers));
+    return table;
+}
 
-    if (auto chrony = chrony_table(runs)) {
-        tables.push_back(std::move(*chrony));
-    }
-    if (auto configuration = configuration_table(runs)) {
-        tables.push_back(std::move(*configuration));
-    }
-
-    Table stability;
-    stability.title = "Stability of the phase (NIST SP 1065, overlapping estimators)";
-    stability.columns = {
+// One row per run and τ; runs too short for the stability grid have none.
+Table stability_table(const std::vector<analysis::RunAnalysis>& runs) {
+    Table table;
+    table.title = "Stability of the phase (NIST SP 1065, overlapping estimators)";
+    table.columns = {
         {"run", "run", Quantity::text},         {"τ", "tau_s", Quantity::text},
         {"ADEV", "adev", Quantity::plain},      {"MDEV", "mdev", Quantity::plain},
         {"TDEV", "tdev_ns", Quantity::time_ns}, {"MTIE", "mtie_ns", Quantity::time_ns}};
@@ -178,13 +191,31 @@ std::vector<Table> detail_tables(const std::vector<analysis::RunAnalysis>& runs)
         }
         const auto& st = *run.stats.stability;
         for (std::size_t i = 0; i < st.tau_s.size(); ++i) {
-            stability.rows.push_back({run_cell(run),
-                                      Cell::of_text(fmt::format("{:g} s", st.tau_s[i])),
-                                      Cell::of(st.adev[i]), Cell::of(st.mdev[i]),
-                                      Cell::of(st.tdev_s[i] * 1e9), Cell::of(st.mtie_s[i] * 1e9)});
+            table.rows.push_back({run_cell(run), Cell::of_text(fmt::format("{:g} s", st.tau_s[i])),
+                                  Cell::of(st.adev[i]), Cell::of(st.mdev[i]),
+                                  Cell::of(st.tdev_s[i] * 1e9), Cell::of(st.mtie_s[i] * 1e9)});
         }
     }
-    tables.push_back(std::move(stability));
+    return table;
+}
+
+}  // namespace
+
+std::vector<Table> detail_tables(const std::vector<analysis::RunAnalysis>& runs) {
+    std::vector<Table> tables;
+    tables.push_back(runs_table(runs, default_metrics(runs)));
+    tables.push_back(distribution_table(runs));
+    tables.push_back(percentiles_table(runs));
+    tables.push_back(residuals_table(runs));
+    tables.push_back(events_table(runs));
+    tables.push_back(outliers_table(runs));
+    if (auto chrony = chrony_table(runs)) {
+        tables.push_back(std::move(*chrony));
+    }
+    if (auto configuration = configuration_table(runs)) {
+        tables.push_back(std::move(*configuration));
+    }
+    tables.push_back(stability_table(runs));
     return tables;
 }
 
@@ -246,13 +277,15 @@ std::optional<Table> configuration_table(const std::vector<analysis::RunAnalysis
                      {"PPS timestamp taken in", "timestamp_context", Quantity::text},
                      {"source", "source", Quantity::text}};
     for (const auto& run : runs) {
-        const auto it = run.meta.find("system");
-        if (it == run.meta.end() || !it->is_object()) {
+        const auto kernel = run.meta ? analysis::measured_kernel(*run.meta) : std::nullopt;
+        if (!kernel) {
             continue;
         }
-        table.rows.push_back({run_cell(run), Cell::of_text(it->value("label", std::string("—"))),
-                              Cell::of_text(it->value("timestamp_context", std::string("—"))),
-                              Cell::of_text(run.meta.value("source", std::string("—")))});
+        // An empty source is none, as in the run's label (RunMeta reads a missing one as "").
+        const std::string& source = run.meta->source;
+        table.rows.push_back({run_cell(run), Cell::of_text(kernel->label.value_or("—")),
+                              Cell::of_text(kernel->timestamp_context.value_or("—")),
+                              Cell::of_text(source.empty() ? "—" : source)});
     }
     if (table.rows.empty()) {
         return std::nullopt;

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <iterator>
+#include <optional>
 #include "xml.hpp"
 
 namespace ppsbench::render {
@@ -177,11 +178,8 @@ std::vector<LegendEntry> legend_layout(const analysis::StabilityPlot& plot) {
     return entries;
 }
 
-}  // namespace
-
-void write_stability_svg(const analysis::StabilityPlot& plot, std::ostream& out) {
-    const auto legend = legend_layout(plot);
-    const double height = legend.back().y + 22;
+// The SVG element, its white background and the plot's title.
+void write_title(const analysis::StabilityPlot& plot, double height, std::ostream& out) {
     out << fmt::format(
                R"~(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">)~",
                width, height)
@@ -192,134 +190,169 @@ void write_stability_svg(const analysis::StabilityPlot& plot, std::ostream& out)
     out << fmt::format(R"~(<text x="{}" y="28" text-anchor="middle" font-size="17">{}</text>)~",
                        width / 2, xml_escape(title))
         << "\n";
+}
 
-    // One τ axis for every panel, so the panels line up.
-    double tau_lo = INFINITY;
-    double tau_hi = 0;
+struct Range {
+    double lo;
+    double hi;
+};
+
+// One τ range for every panel, so the panels line up; 1–10 s when no run has a τ.
+Range tau_range(const analysis::StabilityPlot& plot) {
+    Range tau{INFINITY, 0};
     for (const auto& run : plot.runs) {
-        for (double tau : run.tau_s) {
-            if (std::isfinite(tau) && tau > 0) {
-                tau_lo = std::min(tau_lo, tau);
-                tau_hi = std::max(tau_hi, tau);
+        for (double t : run.tau_s) {
+            if (std::isfinite(t) && t > 0) {
+                tau.lo = std::min(tau.lo, t);
+                tau.hi = std::max(tau.hi, t);
             }
         }
     }
-    if (!(tau_hi > 0)) {
-        tau_lo = 1;
-        tau_hi = 10;
+    if (!(tau.hi > 0)) {
+        tau = {1, 10};
     }
+    return tau;
+}
 
-    const auto all_panels = panels();
-    for (std::size_t p = 0; p < all_panels.size(); ++p) {
-        const auto& panel = all_panels[p];
-        const double left = first_panel_left + panel_step * static_cast<double>(p);
-        const LogAxis x = log_axis(tau_lo, tau_hi, left, left + panel_width);
-        double v_lo = INFINITY;
-        double v_hi = 0;
-        for (const auto& run : plot.runs) {
-            const auto& values = run.*panel.values;
-            for (std::size_t i = 0; i < values.size() && i < run.tau_s.size(); ++i) {
-                if (drawable(run.tau_s[i], values[i])) {
-                    v_lo = std::min(v_lo, values[i]);
-                    v_hi = std::max(v_hi, values[i]);
-                }
+struct PanelAxes {
+    LogAxis x;
+    LogAxis y;
+};
+
+// The p-th panel's place on the page, and its statistic's range over every run (one decade
+// from 10⁻⁹ when nothing is drawable).
+PanelAxes panel_axes(const analysis::StabilityPlot& plot, const Panel& panel, std::size_t p,
+                     Range tau) {
+    const double left = first_panel_left + panel_step * static_cast<double>(p);
+    Range v{INFINITY, 0};
+    for (const auto& run : plot.runs) {
+        const auto& values = run.*panel.values;
+        for (std::size_t i = 0; i < values.size() && i < run.tau_s.size(); ++i) {
+            if (drawable(run.tau_s[i], values[i])) {
+                v.lo = std::min(v.lo, values[i]);
+                v.hi = std::max(v.hi, values[i]);
             }
         }
-        if (!(v_hi > 0)) {
-            v_lo = panel.in_seconds ? 1e-9 : 1e-9;
-            v_hi = v_lo * 10;
+    }
+    if (!(v.hi > 0)) {
+        v = {1e-9, 1e-8};
+    }
+    return {log_axis(tau.lo, tau.hi, left, left + panel_width),
+            log_axis(v.lo, v.hi, panel_bottom, panel_top)};
+}
+
+// The clip region the slopes are drawn in, the grid and frame, the panel's name and its axes'.
+void write_panel_frame(const Panel& panel, const PanelAxes& axes, std::ostream& out) {
+    const auto& [x, y] = axes;
+    out << fmt::format(
+               R"~(<clipPath id="clip-{0}"><rect x="{1}" y="{2}" width="{3}" height="{4}"/></clipPath>)~",
+               panel.statistic, x.pixel_lo, y.pixel_hi, x.pixel_hi - x.pixel_lo,
+               y.pixel_lo - y.pixel_hi)
+        << "\n";
+    frame(out, x, y, panel.in_seconds);
+    out << fmt::format(R"~(<text x="{}" y="{}" text-anchor="middle" font-size="14">{}</text>)~",
+                       (x.pixel_lo + x.pixel_hi) / 2, panel_top - 10, panel.statistic)
+        << "\n"
+        << fmt::format(R"~(<text x="{}" y="{}" text-anchor="middle">averaging time τ (s)</text>)~",
+                       (x.pixel_lo + x.pixel_hi) / 2, panel_bottom + 38)
+        << "\n"
+        << fmt::format(
+               R"~(<text x="{0}" y="{1:.1f}" text-anchor="middle" transform="rotate(-90 {0} {1:.1f})">{2}</text>)~",
+               x.pixel_lo - 52, (panel_top + panel_bottom) / 2, panel.axis_label)
+        << "\n";
+}
+
+struct Point {
+    double tau;
+    double value;
+};
+
+// The first run's first drawable point: where the reference slopes start.
+std::optional<Point> slope_anchor(const analysis::StabilityPlot& plot, const Panel& panel) {
+    for (const auto& run : plot.runs) {
+        const auto& values = run.*panel.values;
+        for (std::size_t i = 0; i < values.size() && i < run.tau_s.size(); ++i) {
+            if (drawable(run.tau_s[i], values[i])) {
+                return Point{run.tau_s[i], values[i]};
+            }
         }
-        const LogAxis y = log_axis(v_lo, v_hi, panel_bottom, panel_top);
-        out << fmt::format(R"~(<g id="{}">)~", panel.statistic) << "\n";
+    }
+    return std::nullopt;
+}
+
+// The noise types' slopes as dashed lines from the anchor to the right edge, clipped to the
+// panel, each labelled where it leaves the panel.
+void write_slopes(const Panel& panel, const PanelAxes& axes, Point anchor, std::ostream& out) {
+    const auto& [x, y] = axes;
+    const double tau0 = anchor.tau;
+    const double v0 = anchor.value;
+    const double tau1 = std::pow(10.0, x.hi_decade);
+    out << fmt::format(
+               R"~(<g clip-path="url(#clip-{})" stroke="#888" stroke-width="1" stroke-dasharray="5 4" fill="#666" font-size="10">)~",
+               panel.statistic)
+        << "\n";
+    for (const auto& slope : panel.slopes) {
+        const double v1 = v0 * std::pow(tau1 / tau0, slope.value);
+        // The label sits where the line leaves the panel: its right edge or, for a
+        // steep line, its bottom or top.
+        double label_tau = tau1;
+        double label_v = v1;
+        const double v_floor = std::pow(10.0, y.lo_decade);
+        const double v_ceiling = std::pow(10.0, y.hi_decade);
+        if (v1 < v_floor || v1 > v_ceiling) {
+            label_v = v1 < v_floor ? v_floor : v_ceiling;
+            label_tau = tau0 * std::pow(label_v / v0, 1.0 / slope.value);
+        }
+        out << fmt::format(R"~(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}"/>)~",
+                           x.map(tau0), y.map(v0), x.map(tau1), y.map(v1))
+            << fmt::format(
+                   R"~(<text x="{:.1f}" y="{:.1f}" text-anchor="end" stroke="white" stroke-width="3" stroke-dasharray="none" paint-order="stroke">{} {}</text>)~",
+                   x.map(label_tau) - 3, y.map(label_v) + (label_v > v0 ? 12 : -4), slope.noise,
+                   slope.exponent)
+            << "\n";
+    }
+    out << "</g>\n";
+}
+
+// Each run's curve: a line through its drawable points, a dot on each.
+void write_run_marks(const analysis::StabilityPlot& plot, const Panel& panel, const PanelAxes& axes,
+                     std::ostream& out) {
+    const auto& [x, y] = axes;
+    for (std::size_t r = 0; r < plot.runs.size(); ++r) {
+        const auto& run = plot.runs[r];
+        const auto& values = run.*panel.values;
+        std::string points;
+        std::string markers;
+        for (std::size_t i = 0; i < values.size() && i < run.tau_s.size(); ++i) {
+            if (!drawable(run.tau_s[i], values[i])) {
+                continue;
+            }
+            const double px = x.map(run.tau_s[i]);
+            const double py = y.map(values[i]);
+            points += fmt::format("{}{:.1f},{:.1f}", points.empty() ? "" : " ", px, py);
+            markers += fmt::format(R"~(<circle cx="{:.1f}" cy="{:.1f}" r="2.5"/>)~", px, py);
+        }
         out << fmt::format(
-                   R"~(<clipPath id="clip-{0}"><rect x="{1}" y="{2}" width="{3}" height="{4}"/></clipPath>)~",
-                   panel.statistic, x.pixel_lo, y.pixel_hi, x.pixel_hi - x.pixel_lo,
-                   y.pixel_lo - y.pixel_hi)
+                   R"~(<g stroke="{0}" fill="{0}"><polyline points="{1}" fill="none" stroke-width="1.6"/>{2}</g>)~",
+                   run_colour(r), points, markers)
             << "\n";
-        frame(out, x, y, panel.in_seconds);
-        out << fmt::format(R"~(<text x="{}" y="{}" text-anchor="middle" font-size="14">{}</text>)~",
-                           (x.pixel_lo + x.pixel_hi) / 2, panel_top - 10, panel.statistic)
-            << "\n"
-            << fmt::format(
-                   R"~(<text x="{}" y="{}" text-anchor="middle">averaging time τ (s)</text>)~",
-                   (x.pixel_lo + x.pixel_hi) / 2, panel_bottom + 38)
-            << "\n"
-            << fmt::format(
-                   R"~(<text x="{0}" y="{1:.1f}" text-anchor="middle" transform="rotate(-90 {0} {1:.1f})">{2}</text>)~",
-                   x.pixel_lo - 52, (panel_top + panel_bottom) / 2, panel.axis_label)
-            << "\n";
-
-        // Reference slopes through the first run's first drawable point.
-        const analysis::StabilityCurve* anchor_run = nullptr;
-        std::size_t anchor = 0;
-        for (const auto& run : plot.runs) {
-            const auto& values = run.*panel.values;
-            for (std::size_t i = 0; i < values.size() && i < run.tau_s.size(); ++i) {
-                if (drawable(run.tau_s[i], values[i])) {
-                    anchor_run = &run;
-                    anchor = i;
-                    break;
-                }
-            }
-            if (anchor_run != nullptr) {
-                break;
-            }
-        }
-        if (anchor_run != nullptr) {
-            const double tau0 = anchor_run->tau_s[anchor];
-            const double v0 = ((*anchor_run).*panel.values)[anchor];
-            const double tau1 = std::pow(10.0, x.hi_decade);
-            out << fmt::format(
-                       R"~(<g clip-path="url(#clip-{})" stroke="#888" stroke-width="1" stroke-dasharray="5 4" fill="#666" font-size="10">)~",
-                       panel.statistic)
-                << "\n";
-            for (const auto& slope : panel.slopes) {
-                const double v1 = v0 * std::pow(tau1 / tau0, slope.value);
-                // The label sits where the line leaves the panel: its right edge or, for a
-                // steep line, its bottom or top.
-                double label_tau = tau1;
-                double label_v = v1;
-                const double v_floor = std::pow(10.0, y.lo_decade);
-                const double v_ceiling = std::pow(10.0, y.hi_decade);
-                if (v1 < v_floor || v1 > v_ceiling) {
-                    label_v = v1 < v_floor ? v_floor : v_ceiling;
-                    label_tau = tau0 * std::pow(label_v / v0, 1.0 / slope.value);
-                }
-                out << fmt::format(R"~(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}"/>)~",
-                                   x.map(tau0), y.map(v0), x.map(tau1), y.map(v1))
-                    << fmt::format(
-                           R"~(<text x="{:.1f}" y="{:.1f}" text-anchor="end" stroke="white" stroke-width="3" stroke-dasharray="none" paint-order="stroke">{} {}</text>)~",
-                           x.map(label_tau) - 3, y.map(label_v) + (label_v > v0 ? 12 : -4),
-                           slope.noise, slope.exponent)
-                    << "\n";
-            }
-            out << "</g>\n";
-        }
-
-        for (std::size_t r = 0; r < plot.runs.size(); ++r) {
-            const auto& run = plot.runs[r];
-            const auto& values = run.*panel.values;
-            const char* colour = run_colour(r);
-            std::string points;
-            std::string markers;
-            for (std::size_t i = 0; i < values.size() && i < run.tau_s.size(); ++i) {
-                if (!drawable(run.tau_s[i], values[i])) {
-                    continue;
-                }
-                const double px = x.map(run.tau_s[i]);
-                const double py = y.map(values[i]);
-                points += fmt::format("{}{:.1f},{:.1f}", points.empty() ? "" : " ", px, py);
-                markers += fmt::format(R"~(<circle cx="{:.1f}" cy="{:.1f}" r="2.5"/>)~", px, py);
-            }
-            out << fmt::format(
-                       R"~(<g stroke="{0}" fill="{0}"><polyline points="{1}" fill="none" stroke-width="1.6"/>{2}</g>)~",
-                       colour, points, markers)
-                << "\n";
-        }
-        out << "</g>\n";
     }
+}
 
-    // Legend under the panels, in rows: one entry per run, then what the dashed lines are.
+void write_panel(const analysis::StabilityPlot& plot, const Panel& panel, const PanelAxes& axes,
+                 std::ostream& out) {
+    out << fmt::format(R"~(<g id="{}">)~", panel.statistic) << "\n";
+    write_panel_frame(panel, axes, out);
+    if (const auto anchor = slope_anchor(plot, panel)) {
+        write_slopes(panel, axes, *anchor, out);
+    }
+    write_run_marks(plot, panel, axes, out);
+    out << "</g>\n";
+}
+
+// Under the panels, in rows: one entry per run, then what the dashed lines are.
+void write_legend(const analysis::StabilityPlot& plot, const std::vector<LegendEntry>& legend,
+                  std::ostream& out) {
     out << "<g id=\"legend\">\n";
     for (const auto& entry : legend) {
         if (entry.run < plot.runs.size()) {
@@ -335,7 +368,22 @@ void write_stability_svg(const analysis::StabilityPlot& plot, std::ostream& out)
                            xml_escape(entry.text))
             << "\n";
     }
-    out << "</g>\n</svg>\n";
+    out << "</g>\n";
+}
+
+}  // namespace
+
+void write_stability_svg(const analysis::StabilityPlot& plot, std::ostream& out) {
+    // The legend's rows decide the height, so it is laid out first.
+    const auto legend = legend_layout(plot);
+    write_title(plot, legend.back().y + 22, out);
+    const Range tau = tau_range(plot);
+    const auto all_panels = panels();
+    for (std::size_t p = 0; p < all_panels.size(); ++p) {
+        write_panel(plot, all_panels[p], panel_axes(plot, all_panels[p], p, tau), out);
+    }
+    write_legend(plot, legend, out);
+    out << "</svg>\n";
 }
 
 }  // namespace ppsbench::render

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +9,7 @@
 #include "ppsbench/chrony/summary.hpp"
 #include "ppsbench/stats/analyze.hpp"
 #include "ppsbench/store/capture_file.hpp"
+#include "ppsbench/store/run_record.hpp"
 
 namespace ppsbench::analysis {
 
@@ -18,7 +18,9 @@ struct RunAnalysis {
     std::string label;  // --label, else the kernel fingerprint's label, else the source
     std::string file;
     bool simulated = false;
-    nlohmann::json meta = nlohmann::json::object();
+    // The capture's `# meta` line. Absent for a saved summary (`report --format json`), which
+    // keeps figures, not how they were captured: no source, host, start or fingerprint.
+    std::optional<store::RunMeta> meta;
     stats::RunStatistics stats;
     std::optional<chrony::ChronySummary> chrony;  // when the run sampled chronyd
     // The path's lateness against a hardware reference of the same two-source run (a PHC).
@@ -26,6 +28,17 @@ struct RunAnalysis {
     // Problems met while reading or analysing (a torn last line, no end record), shown once.
     std::vector<std::string> warnings;
 };
+
+// What the kernel fingerprint of a device run (RunMeta::system) says was measured. The
+// fingerprint is kept as JSON for people; these are the words tables and labels show of it.
+struct MeasuredKernel {
+    std::optional<std::string> label;  // "6.1.0-27-rt-arm64 PREEMPT_RT, PPS IRQ threaded"
+    std::optional<std::string> timestamp_context;  // where the PPS timestamp is taken
+};
+
+// Absent when the run recorded no fingerprint (a sim, an import) or could not read one
+// ("system": null).
+std::optional<MeasuredKernel> measured_kernel(const store::RunMeta& meta);
 
 struct AnalysisSettings {
     // --period: overrides the recorded period; refused when the pulses' median interval is
