@@ -1,12 +1,8 @@
 #include "ptp_source.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/utsname.h>
 #include <cerrno>
-#include <charconv>
-#include <fstream>
 
 #include "ppsbench/core/error.hpp"
 
@@ -19,17 +15,6 @@ constexpr std::array<std::string_view, 2> columns{"phc_offset_ns", "phc_offset_u
 // Seven EXTENDED samples: the narrowest window of a few is robust to one preempted read and
 // costs a few µs once per batch.
 constexpr unsigned offset_samples = 7;
-
-unsigned parse_number(std::string_view text, std::string_view key, std::string_view rest) {
-    unsigned value = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size()) {
-        throw core::UsageError(
-            fmt::format("--source ptp:{}: {}={} is not a number; e.g. ptp:/dev/ptp0,extts=0,pin=1",
-                        rest, key, text));
-    }
-    return value;
-}
 
 std::string open_error(const std::string& device, int err) {
     switch (err) {
@@ -65,98 +50,6 @@ unsigned extts_flags(core::Edge edge) {
 }
 
 }  // namespace
-
-PtpSpec parse_ptp_spec(std::string_view rest) {
-    PtpSpec spec;
-    std::size_t start = 0;
-    bool first = true;
-    while (start <= rest.size()) {
-        const std::size_t comma = std::min(rest.find(',', start), rest.size());
-        const std::string_view part = rest.substr(start, comma - start);
-        start = comma + 1;
-        if (first) {
-            spec.device = std::string(part);
-            first = false;
-            continue;
-        }
-        const auto equals = part.find('=');
-        const std::string_view key = part.substr(0, equals);
-        const std::string_view value =
-            equals == std::string_view::npos ? std::string_view{} : part.substr(equals + 1);
-        if (key == "extts") {
-            spec.channel = parse_number(value, key, rest);
-        } else if (key == "pin") {
-            spec.pin = parse_number(value, key, rest);
-        } else {
-            throw core::UsageError(fmt::format(
-                "--source ptp:{}: unknown option '{}'; use ptp:/dev/ptpN[,extts=K][,pin=P]", rest,
-                part));
-        }
-    }
-    if (spec.device.empty()) {
-        throw core::UsageError(
-            fmt::format("--source ptp:{}: name the clock, e.g. ptp:/dev/ptp0", rest));
-    }
-    return spec;
-}
-
-PhcSharing host_phc_sharing() {
-    PhcSharing sharing;
-    utsname name{};
-    if (::uname(&name) == 0) {
-        unsigned major = 0;
-        unsigned minor = 0;
-        const std::string_view release(name.release);
-        const auto [p, ec] =
-            std::from_chars(release.data(), release.data() + release.size(), major);
-        if (ec == std::errc{} && p < release.data() + release.size() && *p == '.') {
-            std::from_chars(p + 1, release.data() + release.size(), minor);
-        }
-        // "ptp: support multiple timestamp event readers" (Linux 6.7): a queue per open file.
-        sharing.per_reader_queues = major > 6 || (major == 6 && minor >= 7);
-    }
-    std::unique_ptr<DIR, int (*)(DIR*)> proc(::opendir("/proc"), ::closedir);
-    while (proc) {
-        const dirent* entry = ::readdir(proc.get());
-        if (entry == nullptr) {
-            break;
-        }
-        const std::string_view pid(entry->d_name);
-        if (pid.empty() || pid.find_first_not_of("0123456789") != std::string_view::npos) {
-            continue;
-        }
-        std::ifstream comm(fmt::format("/proc/{}/comm", pid));
-        std::string command;
-        if (std::getline(comm, command) && command == "ts2phc") {
-            sharing.other_reader = fmt::format("ts2phc (pid {})", pid);
-            break;
-        }
-    }
-    return sharing;
-}
-
-PinFunctions::PinFunctions(PhcDevice& device, unsigned pins, const std::string& what)
-    : device_(device), before_(pins) {
-    for (unsigned i = 0; i < pins; ++i) {
-        before_[i].index = i;
-        if (const int err = device_.pin_function(before_[i]); err != 0) {
-            throw core::InputError(fmt::format("{}: cannot read the function of pin {}: {}", what,
-                                               i, core::errno_message(err)));
-        }
-    }
-}
-
-PinFunctions::~PinFunctions() {
-    // Restore in index order; nothing can be reported from a destructor, so a pin the driver
-    // refuses to put back stays as it is (docs/latency.md says how to check with doctor).
-    for (const auto& old : before_) {
-        ptp_pin_desc now{};
-        now.index = old.index;
-        if (device_.pin_function(now) == 0 && (now.func != old.func || now.chan != old.chan)) {
-            device_.set_pin_function(old);
-        }
-    }
-}
 
 PtpSource::PtpSource(std::string spec, const PtpSpec& where, const SourceOptions& options)
     : PtpSource(
