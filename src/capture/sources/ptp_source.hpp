@@ -37,6 +37,8 @@ class PtpSource final : public PulseSource {
     CrossTimestampMethod method() const { return method_; }
 
   private:
+    void assign_pin(const PtpSpec& where, const ptp_clock_caps& caps, const PhcSharing& sharing);
+    void enable_channel(const std::string& dev, const PhcSharing& sharing);
     void choose_cross_timestamp(const std::string& dev);
     CrossTimestamp sample_offset();
     void disable_channel() noexcept;
