@@ -153,7 +153,10 @@ MetricLimit parse_metric_limit(std::string_view text, std::string_view option) {
                         "docs/metrics.md)",
                         option, text, option, option));
     }
-    return metric_limit(text.substr(0, equals), text.substr(equals + 1), option);
+    const auto key = text.substr(0, equals);
+    find_metric(key, option);  // an unknown metric: named under the option, with a did-you-mean
+    // A bad limit names the metric: "--max p99: '3' has no unit", not just "--max: ...".
+    return metric_limit(key, text.substr(equals + 1), fmt::format("{} {}", option, key));
 }
 
 bool GateResult::failed() const {

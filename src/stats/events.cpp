@@ -217,15 +217,8 @@ std::vector<Step> find_steps(std::span<const double> phase_ns, double k,
     return steps;
 }
 
-std::optional<std::uint64_t> sequence_advance(std::uint64_t previous, std::uint64_t current) {
-    constexpr std::uint64_t widest = std::uint64_t{1} << 32;
-    if (current <= previous || current - previous > widest) {
-        return std::nullopt;
-    }
-    return current - previous;
-}
-
-IntervalVerdict classify_interval(const IntervalEvidence& evidence, const IntervalRule& rule) {
+IntervalVerdict detail::classify_unusual_interval(const IntervalEvidence& evidence,
+                                                  const IntervalRule& rule) {
     IntervalVerdict verdict;
     const std::int64_t p = rule.nominal_period_ns;
     const auto nominal = static_cast<double>(p);

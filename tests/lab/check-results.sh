@@ -42,113 +42,113 @@ awk_ns_diff='function ns_diff(a, b,   la, lb) { la = length(a); lb = length(b)
     return (substr(a, 1, la - 12) - substr(b, 1, lb - 12)) * 1000000000000 + (substr(a, la - 11) - substr(b, lb - 11)) }'
 export awk_ns_diff
 us() { awk -v n="$1" 'BEGIN{if(n=="nan") print "n/a"; else printf "%.1f", n/1000}'; }
-kv() { sed -n "s/^$1=//p" "$2" | head -n 1; }
 
 tsv="$res/summary.tsv"
 printf 'config\tkernel\tmode\tcontext\tirq_thread\tfetched\tmatched\tmedian_ts_minus_edge_ns\tmedian_ts_minus_raised_ns\tmedian_gpio_minus_raised_ns\ttimer_late_edges\n' >"$tsv"
 
-for cdir in "$res"/*/; do
+mapfile -t mode_dirs < <(lab_mode_dirs "$res")
+for mdir in "${mode_dirs[@]}"; do
+    config=$(basename "$(dirname "$mdir")") mode=$(basename "$mdir")
+    id="$config/$mode"
+    info="$mdir/info.txt" rec="$mdir/records.txt"
+    if [[ ! -f "$info" || ! -f "$rec" ]]; then
+        fail "$id: no results (insmod or test failed): $(cat "$mdir/insmod.txt" "$mdir/failed" 2>/dev/null | head -n 5)"
+        continue
+    fi
+    kernel=$(sed -n 's/.*kernel=\([^ ]*\).*/\1/p' "$info" | head -n 1)
+    realtime=$(kv realtime "$info")
+    cmdline=$(kv cmdline "$info")
+    forced=0
+    [[ "$realtime" == 1 || " $cmdline " == *" threadirqs "* ]] && forced=1
+    irq=$(sed -n 's/.* irq=\([0-9]*\).*/\1/p' "$rec" | head -n 1)
+    period_ms=$(sed -n 's/.* period_ms=\([0-9]*\).*/\1/p' "$rec" | head -n 1)
+    count=$(wc -l <"$mdir/ppsfetch.txt" 2>/dev/null || echo 0)
+
+    # 1. devices and captures
+    [[ "$(kv pps_exists "$info")" == 1 ]] || fail "$id: no PPS device"
+    [[ "$(kv gpiochip_exists "$info")" == 1 ]] || fail "$id: no gpiochip device"
+    [[ "$(kv ppsfetch_rc "$info")" == 0 ]] || fail "$id: ppsfetch failed: $(cat "$mdir/ppsfetch.err")"
+    [[ "$(kv gpioevents_rc "$info")" == 0 ]] || fail "$id: gpioevents failed: $(cat "$mdir/gpioevents.err")"
+
+    # 2. exact equality, joined on the PPS sequence number; prints per matched pulse:
+    #    hardirq comm ts-intended ts-raised
+    joined="$mdir/joined.txt"
+    # awk numbers are doubles, exact only to 2^53 (~104 days in ns): compare the 19-digit
+    # timestamps as strings and subtract them with ns_diff().
+    awk "$awk_ns_diff"'
+         NR==FNR { if ($1 !~ /^#/ && $8 > 0) { ts[$8]=$6; hi[$8]=$9; comm[$8]=$12; d0[$8]=ns_diff($6, $2); d1[$8]=ns_diff($6, $4) } next }
+         $1=="assert" { if (!($2 in ts)) { print "MISSING", $2; next }
+                        if (ts[$2] "" != $3 "") { print "DIFF", $2, $3, ts[$2]; next }
+                        print "OK", $2, hi[$2], comm[$2], d0[$2], d1[$2] }' "$rec" "$mdir/ppsfetch.txt" >"$joined"
+    matched=$(grep -c '^OK' "$joined" || true)
+    if ((count > 0 && matched == count)); then
+        pass "$id: $matched/$count fetched timestamps equal the module's records (sequence and ns)"
+    else
+        fail "$id: only $matched/$count fetched timestamps equal the records: $(grep -v '^OK' "$joined" | head -n 3 | tr '\n' ';')"
+    fi
+
+    # 3. context
+    expect_hard=1
+    [[ "$mode" == threaded && $forced == 1 ]] && expect_hard=0
+    hard_n=$(awk '$1=="OK" && $3==1' "$joined" | wc -l)
+    thread_ok=$(awk -v irq="$irq" '$1=="OK" && $3==0 && index($4, "irq/" irq "-")==1' "$joined" | wc -l)
+    if ((expect_hard)); then
+        context="hard IRQ"
+        if ((matched > 0 && hard_n == matched)); then
+            pass "$id: timestamps taken in hard IRQ"
+        else
+            fail "$id: expected hard-IRQ timestamps, $hard_n/$matched were"
+        fi
+    else
+        context="thread"
+        if ((matched > 0 && thread_ok == matched)); then
+            pass "$id: timestamps taken in the irq/$irq- thread"
+        else
+            fail "$id: expected timestamps in irq/$irq- thread, $thread_ok/$matched were"
+        fi
+    fi
+
+    # 4. thread presence
+    expect_thread=0
+    [[ "$mode" == split || ($mode == threaded && $forced == 1) ]] && expect_thread=1
+    if grep -q " irq/$irq-" "$mdir/irqthreads.txt"; then has_thread=1; else has_thread=0; fi
+    thread_desc=$(awk -v p="irq/$irq-" 'index($2, p)==1 {print $2, $3, $4; exit}' "$mdir/irqthreads.txt")
+    [[ -n "$thread_desc" ]] || thread_desc="none"
+    expected_word=absent
+    ((expect_thread)) && expected_word=present
+    if ((has_thread == expect_thread)); then
+        pass "$id: irq/$irq thread: $thread_desc (expected: $expected_word)"
+    else
+        fail "$id: irq/$irq thread: $thread_desc (expected: $expected_word)"
+    fi
+
+    # 5. GPIO events against recorded edges (CLOCK_MONOTONIC); prints event - raise per event
+    width_ns=$((period_ms * 1000000 / 5))
+    gdel="$mdir/gpio_delay.txt"
+    awk -v w="$width_ns" 'NR==FNR { if ($1 !~ /^#/ && $5 > 0) f[++n]=$5; next }
+         $1=="event" { best=-1; for (i=1; i<=n; i++) { d=$3-f[i]; if (d>=0 && d<w) best=d }
+                       print (best<0 ? "NOMATCH " $3 : best) }' "$rec" "$mdir/gpioevents.txt" >"$gdel"
+    gcount=$(grep -vc NOMATCH "$gdel" || true)
+    gtotal=$(wc -l <"$gdel")
+    if ((gtotal > 0 && gcount == gtotal)); then
+        pass "$id: $gcount/$gtotal GPIO events match recorded edges"
+    else
+        fail "$id: $gcount/$gtotal GPIO events match recorded edges"
+    fi
+
+    m_edge=$(awk '$1=="OK"{print $5}' "$joined" | median)
+    m_raised=$(awk '$1=="OK"{print $6}' "$joined" | median)
+    m_gpio=$(grep -v NOMATCH "$gdel" | median)
+    late=$(sed -n 's/.* timer_late=\([0-9]*\).*/\1/p' "$rec" | head -n 1)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$config" "$kernel" "$mode" "$context" \
+        "$thread_desc" "$count" "$matched" "$m_edge" "$m_raised" "$m_gpio" "${late:-0}" >>"$tsv"
+done
+
+# Per configuration: dmesg splats from the module's handlers (e.g. sleeping in atomic on RT with
+# NO_THREAD).
+mapfile -t config_dirs < <(lab_config_dirs "$res")
+for cdir in "${config_dirs[@]}"; do
     config=$(basename "$cdir")
-    # A configuration is a directory that came from a boot; others (ppsbench/) are derived.
-    [[ -f "$res/$config.console.log" ]] || continue
-    for mdir in "$cdir"*/; do
-        mode=$(basename "$mdir")
-        [[ "$mode" == boot ]] && continue
-        id="$config/$mode"
-        info="$mdir/info.txt" rec="$mdir/records.txt"
-        if [[ ! -f "$info" || ! -f "$rec" ]]; then
-            fail "$id: no results (insmod or test failed): $(cat "$mdir/insmod.txt" "$mdir/failed" 2>/dev/null | head -n 5)"
-            continue
-        fi
-        kernel=$(sed -n 's/.*kernel=\([^ ]*\).*/\1/p' "$info" | head -n 1)
-        realtime=$(kv realtime "$info")
-        cmdline=$(kv cmdline "$info")
-        forced=0
-        [[ "$realtime" == 1 || " $cmdline " == *" threadirqs "* ]] && forced=1
-        irq=$(sed -n 's/.* irq=\([0-9]*\).*/\1/p' "$rec" | head -n 1)
-        period_ms=$(sed -n 's/.* period_ms=\([0-9]*\).*/\1/p' "$rec" | head -n 1)
-        count=$(wc -l <"$mdir/ppsfetch.txt" 2>/dev/null || echo 0)
-
-        # 1. devices and captures
-        [[ "$(kv pps_exists "$info")" == 1 ]] || fail "$id: no PPS device"
-        [[ "$(kv gpiochip_exists "$info")" == 1 ]] || fail "$id: no gpiochip device"
-        [[ "$(kv ppsfetch_rc "$info")" == 0 ]] || fail "$id: ppsfetch failed: $(cat "$mdir/ppsfetch.err")"
-        [[ "$(kv gpioevents_rc "$info")" == 0 ]] || fail "$id: gpioevents failed: $(cat "$mdir/gpioevents.err")"
-
-        # 2. exact equality, joined on the PPS sequence number; prints per matched pulse:
-        #    hardirq comm ts-intended ts-raised
-        joined="$mdir/joined.txt"
-        # awk numbers are doubles, exact only to 2^53 (~104 days in ns): compare the 19-digit
-        # timestamps as strings and subtract them with ns_diff().
-        awk "$awk_ns_diff"'
-             NR==FNR { if ($1 !~ /^#/ && $8 > 0) { ts[$8]=$6; hi[$8]=$9; comm[$8]=$12; d0[$8]=ns_diff($6, $2); d1[$8]=ns_diff($6, $4) } next }
-             $1=="assert" { if (!($2 in ts)) { print "MISSING", $2; next }
-                            if (ts[$2] "" != $3 "") { print "DIFF", $2, $3, ts[$2]; next }
-                            print "OK", $2, hi[$2], comm[$2], d0[$2], d1[$2] }' "$rec" "$mdir/ppsfetch.txt" >"$joined"
-        matched=$(grep -c '^OK' "$joined" || true)
-        if ((count > 0 && matched == count)); then
-            pass "$id: $matched/$count fetched timestamps equal the module's records (sequence and ns)"
-        else
-            fail "$id: only $matched/$count fetched timestamps equal the records: $(grep -v '^OK' "$joined" | head -n 3 | tr '\n' ';')"
-        fi
-
-        # 3. context
-        expect_hard=1
-        [[ "$mode" == threaded && $forced == 1 ]] && expect_hard=0
-        hard_n=$(awk '$1=="OK" && $3==1' "$joined" | wc -l)
-        thread_ok=$(awk -v irq="$irq" '$1=="OK" && $3==0 && index($4, "irq/" irq "-")==1' "$joined" | wc -l)
-        if ((expect_hard)); then
-            context="hard IRQ"
-            if ((matched > 0 && hard_n == matched)); then
-                pass "$id: timestamps taken in hard IRQ"
-            else
-                fail "$id: expected hard-IRQ timestamps, $hard_n/$matched were"
-            fi
-        else
-            context="thread"
-            if ((matched > 0 && thread_ok == matched)); then
-                pass "$id: timestamps taken in the irq/$irq- thread"
-            else
-                fail "$id: expected timestamps in irq/$irq- thread, $thread_ok/$matched were"
-            fi
-        fi
-
-        # 4. thread presence
-        expect_thread=0
-        [[ "$mode" == split || ($mode == threaded && $forced == 1) ]] && expect_thread=1
-        if grep -q " irq/$irq-" "$mdir/irqthreads.txt"; then has_thread=1; else has_thread=0; fi
-        thread_desc=$(awk -v p="irq/$irq-" 'index($2, p)==1 {print $2, $3, $4; exit}' "$mdir/irqthreads.txt")
-        [[ -n "$thread_desc" ]] || thread_desc="none"
-        expected_word=absent
-        ((expect_thread)) && expected_word=present
-        if ((has_thread == expect_thread)); then
-            pass "$id: irq/$irq thread: $thread_desc (expected: $expected_word)"
-        else
-            fail "$id: irq/$irq thread: $thread_desc (expected: $expected_word)"
-        fi
-
-        # 5. GPIO events against recorded edges (CLOCK_MONOTONIC); prints event - raise per event
-        width_ns=$((period_ms * 1000000 / 5))
-        gdel="$mdir/gpio_delay.txt"
-        awk -v w="$width_ns" 'NR==FNR { if ($1 !~ /^#/ && $5 > 0) f[++n]=$5; next }
-             $1=="event" { best=-1; for (i=1; i<=n; i++) { d=$3-f[i]; if (d>=0 && d<w) best=d }
-                           print (best<0 ? "NOMATCH " $3 : best) }' "$rec" "$mdir/gpioevents.txt" >"$gdel"
-        gcount=$(grep -vc NOMATCH "$gdel" || true)
-        gtotal=$(wc -l <"$gdel")
-        if ((gtotal > 0 && gcount == gtotal)); then
-            pass "$id: $gcount/$gtotal GPIO events match recorded edges"
-        else
-            fail "$id: $gcount/$gtotal GPIO events match recorded edges"
-        fi
-
-        m_edge=$(awk '$1=="OK"{print $5}' "$joined" | median)
-        m_raised=$(awk '$1=="OK"{print $6}' "$joined" | median)
-        m_gpio=$(grep -v NOMATCH "$gdel" | median)
-        late=$(sed -n 's/.* timer_late=\([0-9]*\).*/\1/p' "$rec" | head -n 1)
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$config" "$kernel" "$mode" "$context" \
-            "$thread_desc" "$count" "$matched" "$m_edge" "$m_raised" "$m_gpio" "${late:-0}" >>"$tsv"
-        # dmesg splats from the module's handlers (e.g. sleeping in atomic on RT with NO_THREAD)
-    done
     if [[ -f "$cdir/boot/dmesg.txt" ]] && grep -qE 'BUG:|WARNING:|Call Trace' "$cdir/boot/dmesg.txt"; then
         fail "$config: kernel reported a BUG/WARNING: $(grep -m1 -E 'BUG:|WARNING:' "$cdir/boot/dmesg.txt")"
     fi

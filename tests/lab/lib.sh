@@ -41,3 +41,24 @@ lab_kdir() { printf '%s/kernels/%s' "${PPSBENCH_LAB_CACHE}" "$1"; }
 median() {
     sort -n | awk '{v[NR]=$1} END{if(NR==0){print "nan"; exit} m=int((NR+1)/2); if(NR%2) print v[m]; else printf "%.0f\n", (v[m]+v[m+1])/2}'
 }
+
+# kv KEY FILE: the value of the first KEY=value line of FILE (the guest scripts' status files).
+kv() { sed -n "s/^$1=//p" "$2" | head -n 1; }
+
+# The directories a boot produced, one per line: lab_config_dirs RESULTS prints each <config>/
+# (it has its console log beside it; ppsbench/ and the other derived directories do not), and
+# lab_mode_dirs RESULTS each <config>/<mode>/ of those (boot/ is the boot's own, not a mode).
+lab_config_dirs() {
+    local c
+    for c in "$1"/*/; do
+        if [[ -f "$1/$(basename "$c").console.log" ]]; then printf '%s\n' "$c"; fi
+    done
+}
+lab_mode_dirs() {
+    local c m
+    while read -r c; do
+        for m in "$c"*/; do
+            if [[ "$(basename "$m")" != boot ]]; then printf '%s\n' "$m"; fi
+        done
+    done < <(lab_config_dirs "$1")
+}

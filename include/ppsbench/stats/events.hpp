@@ -93,11 +93,39 @@ struct IntervalVerdict {
     std::int64_t step_ns = 0;  // interval − events·P: what the clock jumped by
 };
 
-IntervalVerdict classify_interval(const IntervalEvidence& evidence, const IntervalRule& rule);
+namespace detail {
+// The whole rule (events.cpp); classify_interval() below calls it for every interval that is
+// not one period with one event.
+IntervalVerdict classify_unusual_interval(const IntervalEvidence& evidence,
+                                          const IntervalRule& rule);
+}  // namespace detail
+
+// Inline because analyze() classifies every interval of every run twice (clock steps in file
+// order, then missed pulses in time order), and nearly all of them are one event one period
+// later, about which the rule has nothing to say: decided here without a call. The bounds are
+// the rule's own (a step needs more than 1.5 P or less than 0.5 P, a slot more than 1.5 P).
+inline IntervalVerdict classify_interval(const IntervalEvidence& evidence,
+                                         const IntervalRule& rule) {
+    const auto nominal = static_cast<double>(rule.nominal_period_ns);
+    const auto interval = static_cast<double>(evidence.interval_ns);
+    if ((!evidence.events || *evidence.events == 1) && interval >= 0.5 * nominal &&
+        interval <= 1.5 * nominal) {
+        return {};
+    }
+    return detail::classify_unusual_interval(evidence, rule);
+}
 
 // The kernel's sequence advance between two pulses of one edge, when it is evidence: it must
 // increase (a reset, a wrap or an imported log's zeros are none) and by at most 2^32 (the
-// Linux counter is 32 bits wide: a larger jump is another counter or a damaged line).
-std::optional<std::uint64_t> sequence_advance(std::uint64_t previous, std::uint64_t current);
+// Linux counter is 32 bits wide: a larger jump is another counter or a damaged line). Inline
+// for the same reason as classify_interval().
+inline std::optional<std::uint64_t> sequence_advance(std::uint64_t previous,
+                                                     std::uint64_t current) {
+    constexpr std::uint64_t widest = std::uint64_t{1} << 32;
+    if (current <= previous || current - previous > widest) {
+        return std::nullopt;
+    }
+    return current - previous;
+}
 
 }  // namespace ppsbench::stats
