@@ -16,6 +16,112 @@
 namespace ppsbench::app {
 namespace {
 
+// The options as typed: the settings that Boost writes straight into the session's options, and
+// the words that are checked into them (to_latency_options).
+struct LatencyArguments {
+    session::LatencyOptions latency;
+    std::string interval = "10ms";
+    std::string edge = "both";
+    std::string duration;
+    std::string count;
+    int rt_priority = 0;
+    int cpu = -1;
+};
+
+void declare_options(po::options_description& options, LatencyArguments& arguments) {
+    session::LatencyOptions& latency = arguments.latency;
+    // clang-format off
+    options.add_options()
+        ("drive", po::value(&latency.drive_spec),
+         "output line to toggle, CHIP:LINE, e.g. gpiochip0:17")
+        ("sense", po::value(&latency.sense_spec),
+         "input the drive line is wired to: gpio:CHIP:LINE or pps:/dev/ppsN")
+        ("interval", po::value(&arguments.interval)->default_value(arguments.interval),
+         "time between driven edges (each edge is measured)")
+        ("edge", po::value(&arguments.edge)->default_value(arguments.edge),
+         "edges the input captures: both (GPIO), assert (most PPS devices), clear")
+        ("count", po::value(&arguments.count), "measure this many edges")
+        ("duration", po::value(&arguments.duration), "measure for this long (instead of --count)")
+        ("label", po::value(&latency.label), "name of this run in reports, e.g. stock, rt")
+        ("output,o", po::value(&latency.output_path),
+         "capture file to write (default ppsbench-latency-<UTC time>.csv)")
+        ("force", po::bool_switch(&latency.overwrite), "overwrite an existing output file")
+        ("rt-priority", po::value(&arguments.rt_priority),
+         "run at SCHED_FIFO priority 1-99 (needs root or CAP_SYS_NICE)")
+        ("cpu", po::value(&arguments.cpu), "pin ppsbench to this CPU")
+        ("mlock", po::bool_switch(&latency.realtime.lock_memory),
+         "lock memory so the loop never page-faults (needs root or CAP_IPC_LOCK)")
+        ("no-histogram", "print the table only");
+    // clang-format on
+}
+
+// Checks the typed words in the order a person reads the usage line (what to wire, how long,
+// where to write, which edges) and fills in what follows from them: 1000 edges when no length
+// is given, and the sense source's period from the interval (one edge of each kind per period).
+session::LatencyOptions to_latency_options(const LatencyArguments& arguments,
+                                           const po::variables_map& vm) {
+    session::LatencyOptions latency = arguments.latency;
+    if (latency.drive_spec.empty() || latency.sense_spec.empty()) {
+        throw core::UsageError(
+            "give --drive CHIP:LINE and --sense gpio:CHIP:LINE or pps:/dev/ppsN, "
+            "e.g. --drive gpiochip0:17 --sense gpio:gpiochip0:27");
+    }
+    if (vm.count("duration") != 0U && vm.count("count") != 0U) {
+        throw core::UsageError("give --duration or --count, not both");
+    }
+    latency.limits.interval = core::parse_duration(arguments.interval, "--interval");
+    if (vm.count("duration") != 0U) {
+        latency.limits.duration = core::parse_duration(arguments.duration, "--duration");
+    }
+    if (vm.count("count") != 0U) {
+        latency.limits.count = core::parse_count(arguments.count, "--count", 1, core::max_pulses);
+    }
+    core::check_label(latency.label, "--label");
+    if (!latency.output_path.empty()) {
+        check_output_path(latency.output_path, "-o", latency.overwrite);
+    }
+    if (!latency.limits.count && !latency.limits.duration) {
+        latency.limits.count = 1000;
+    }
+    const auto edges = core::parse_edge_selection(arguments.edge);
+    if (!edges) {
+        throw core::UsageError(fmt::format(
+            "--edge {}: use both, assert or clear (or rising/falling)", arguments.edge));
+    }
+    latency.sense.edges = *edges;
+    latency.sense.period = 2 * latency.limits.interval;
+    if (vm.count("rt-priority") != 0U) {
+        latency.realtime.rt_priority = arguments.rt_priority;
+    }
+    if (vm.count("cpu") != 0U) {
+        latency.realtime.cpu = arguments.cpu;
+    }
+    return latency;
+}
+
+// The table, the two distributions as text histograms, and where the edges went. The exit
+// status: failed when the drive or sense line failed mid-run (the records so far are kept).
+int print_latency_summary(const session::LatencyOutcome& outcome, bool histogram) {
+    const auto summary = analysis::summarize_latency(store::read_capture_file(outcome.output_path));
+    render::make_renderer("text")->render(render::latency_table({summary}), std::cout);
+    if (histogram) {
+        for (const auto& [title, d] : {std::pair{"drive → timestamp", &summary.drive_to_kernel},
+                                       std::pair{"timestamp → wake-up", &summary.kernel_to_wake}}) {
+            std::cout << "\n" << title << ":\n";
+            for (const auto& line : render::histogram_lines(d->histogram)) {
+                std::cout << line << "\n";
+            }
+        }
+    }
+    std::cout << fmt::format("{} edges ({}) written to {}\n", outcome.progress.records,
+                             capture::to_string(outcome.progress.stop_reason), outcome.output_path);
+    if (!outcome.failure.empty()) {
+        std::cerr << "ppsbench: " << outcome.failure << "\n";
+        return static_cast<int>(core::ExitCode::failed);
+    }
+    return 0;
+}
+
 class LatencyCommand final : public Command {
   public:
     std::string_view name() const override { return "latency"; }
@@ -25,37 +131,8 @@ class LatencyCommand final : public Command {
 
     int run(const std::vector<std::string>& args) override {
         po::options_description options("Options");
-        session::LatencyOptions latency;
-        std::string interval = "10ms";
-        std::string edge = "both";
-        std::string duration;
-        std::string count;
-        int rt_priority = 0;
-        int cpu = -1;
-        bool histogram = true;
-        // clang-format off
-        options.add_options()
-            ("drive", po::value(&latency.drive_spec),
-             "output line to toggle, CHIP:LINE, e.g. gpiochip0:17")
-            ("sense", po::value(&latency.sense_spec),
-             "input the drive line is wired to: gpio:CHIP:LINE or pps:/dev/ppsN")
-            ("interval", po::value(&interval)->default_value(interval),
-             "time between driven edges (each edge is measured)")
-            ("edge", po::value(&edge)->default_value(edge),
-             "edges the input captures: both (GPIO), assert (most PPS devices), clear")
-            ("count", po::value(&count), "measure this many edges")
-            ("duration", po::value(&duration), "measure for this long (instead of --count)")
-            ("label", po::value(&latency.label), "name of this run in reports, e.g. stock, rt")
-            ("output,o", po::value(&latency.output_path),
-             "capture file to write (default ppsbench-latency-<UTC time>.csv)")
-            ("force", po::bool_switch(&latency.overwrite), "overwrite an existing output file")
-            ("rt-priority", po::value(&rt_priority),
-             "run at SCHED_FIFO priority 1-99 (needs root or CAP_SYS_NICE)")
-            ("cpu", po::value(&cpu), "pin ppsbench to this CPU")
-            ("mlock", po::bool_switch(&latency.realtime.lock_memory),
-             "lock memory so the loop never page-faults (needs root or CAP_IPC_LOCK)")
-            ("no-histogram", "print the table only");
-        // clang-format on
+        LatencyArguments arguments;
+        declare_options(options, arguments);
         po::variables_map vm;
         if (!parse_options(
                 "latency",
@@ -71,66 +148,10 @@ class LatencyCommand final : public Command {
                 args, options, {}, vm)) {
             return 0;
         }
-        histogram = vm.count("no-histogram") == 0U;
-        if (latency.drive_spec.empty() || latency.sense_spec.empty()) {
-            throw core::UsageError(
-                "give --drive CHIP:LINE and --sense gpio:CHIP:LINE or pps:/dev/ppsN, "
-                "e.g. --drive gpiochip0:17 --sense gpio:gpiochip0:27");
-        }
-        if (vm.count("duration") != 0U && vm.count("count") != 0U) {
-            throw core::UsageError("give --duration or --count, not both");
-        }
-        latency.limits.interval = core::parse_duration(interval, "--interval");
-        if (vm.count("duration") != 0U) {
-            latency.limits.duration = core::parse_duration(duration, "--duration");
-        }
-        if (vm.count("count") != 0U) {
-            latency.limits.count = core::parse_count(count, "--count", 1, core::max_pulses);
-        }
-        core::check_label(latency.label, "--label");
-        if (!latency.output_path.empty()) {
-            check_output_path(latency.output_path, "-o", latency.overwrite);
-        }
-        if (!latency.limits.count && !latency.limits.duration) {
-            latency.limits.count = 1000;
-        }
-        const auto edges = core::parse_edge_selection(edge);
-        if (!edges) {
-            throw core::UsageError(
-                fmt::format("--edge {}: use both, assert or clear (or rising/falling)", edge));
-        }
-        latency.sense.edges = *edges;
-        latency.sense.period = 2 * latency.limits.interval;
-        if (vm.count("rt-priority") != 0U) {
-            latency.realtime.rt_priority = rt_priority;
-        }
-        if (vm.count("cpu") != 0U) {
-            latency.realtime.cpu = cpu;
-        }
+        const bool histogram = vm.count("no-histogram") == 0U;
+        session::LatencyOptions latency = to_latency_options(arguments, vm);
         latency.command_line = args;
-
-        const auto outcome = session::execute_latency(latency);
-        const auto summary =
-            analysis::summarize_latency(store::read_capture_file(outcome.output_path));
-        render::make_renderer("text")->render(render::latency_table({summary}), std::cout);
-        if (histogram) {
-            for (const auto& [title, d] :
-                 {std::pair{"drive → timestamp", &summary.drive_to_kernel},
-                  std::pair{"timestamp → wake-up", &summary.kernel_to_wake}}) {
-                std::cout << "\n" << title << ":\n";
-                for (const auto& line : render::histogram_lines(d->histogram)) {
-                    std::cout << line << "\n";
-                }
-            }
-        }
-        std::cout << fmt::format("{} edges ({}) written to {}\n", outcome.progress.records,
-                                 capture::to_string(outcome.progress.stop_reason),
-                                 outcome.output_path);
-        if (!outcome.failure.empty()) {
-            std::cerr << "ppsbench: " << outcome.failure << "\n";
-            return static_cast<int>(core::ExitCode::failed);
-        }
-        return 0;
+        return print_latency_summary(session::execute_latency(latency), histogram);
     }
 };
 

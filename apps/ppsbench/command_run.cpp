@@ -22,6 +22,261 @@
 namespace ppsbench::app {
 namespace {
 
+// The options as typed: the settings Boost writes straight into the session's options, and the
+// words that are checked into them (to_run_options).
+struct RunArguments {
+    SourceArguments source;
+    session::RunOptions run;
+    session::LiveMetricsOptions live;
+    std::string duration;
+    std::string count;
+    std::string timeout;
+    int rt_priority = 0;
+    int cpu = -1;
+    bool quiet = false;
+    std::string chrony_mode = "auto";
+    std::string chrony_interval = "16s";
+    std::string rotate;
+    std::string prometheus_interval = "1m";
+    std::string progress_interval = "5m";
+    bool dual() const { return source.specs.size() == 2; }
+};
+
+void declare_options(po::options_description& options, RunArguments& arguments) {
+    add_source_options(options, arguments.source);
+    session::RunOptions& run = arguments.run;
+    // clang-format off
+    options.add_options()
+        ("duration", po::value(&arguments.duration), "capture for this long: 30s, 10m, 1h, 2d")
+        ("count", po::value(&arguments.count), "capture this many pulses (instead of --duration)")
+        ("label", po::value(&run.label), "name of this run in reports, e.g. stock, rt")
+        ("output,o", po::value(&run.output_path),
+         "capture file to write (default ppsbench-<UTC time>.csv)")
+        ("force", po::bool_switch(&run.overwrite), "overwrite an existing output file")
+        ("timeout", po::value(&arguments.timeout),
+         "give up if no first pulse arrives within this time (default 3 periods, at least 3s)")
+        ("rt-priority", po::value(&arguments.rt_priority),
+         "run the capture at SCHED_FIFO priority 1-99 (needs root or CAP_SYS_NICE)")
+        ("cpu", po::value(&arguments.cpu), "pin the capture to this CPU")
+        ("mlock", po::bool_switch(&run.realtime.lock_memory),
+         "lock memory so the capture never page-faults (needs root or CAP_IPC_LOCK)")
+        ("quiet,q", po::bool_switch(&arguments.quiet),
+         "no live status line (terminal) or progress lines (otherwise) on stderr")
+        ("rotate", po::value(&arguments.rotate),
+         "start a new capture file every D (e.g. 1h, 1d; seams on multiples of D since "
+         "the epoch, 1d = midnight UTC); -o is then a strftime pattern (UTC), e.g. "
+         "-o 'pps-%Y%m%dT%H%M%SZ.csv'. No pulse is lost at a seam")
+        ("prometheus", po::value(&arguments.live.prometheus_path),
+         "keep rolling figures in this file during the run, for node_exporter's textfile "
+         "collector (docs/prometheus.md); rewritten atomically")
+        ("prometheus-interval", po::value(&arguments.prometheus_interval)->default_value(arguments.prometheus_interval),
+         "how often --prometheus is rewritten: the length of the 'last interval' window")
+        ("progress-interval", po::value(&arguments.progress_interval)->default_value(arguments.progress_interval),
+         "time between progress lines on stderr when it is not a terminal (journal, nohup)")
+        ("chrony", po::value(&arguments.chrony_mode)->default_value(arguments.chrony_mode),
+         "sample chronyd (tracking, sources, sourcestats) during the run: auto (for pps and "
+         "gpio sources), on, off")
+        ("chrony-socket", po::value(&run.chrony_sampler.chronyc.socket),
+         "chronyd's command socket, as for 'chronyc -h' (default: chronyc's own)")
+        ("chrony-interval", po::value(&arguments.chrony_interval)->default_value(arguments.chrony_interval),
+         "time between chrony samples (also sampled at the start and the end)")
+        ("chrony-refid", po::value(&run.chrony_sampler.refid),
+         "refid of the PPS refclock in chrony (default: from chrony.conf's refclock line "
+         "for the device)");
+    // clang-format on
+}
+
+// --duration or --count. A plan beyond max_pulses is a typo that would fill the disk (a
+// simulation writes as fast as it can): refuse it before anything is created.
+capture::CaptureLimits planned_limits(const RunArguments& arguments, const po::variables_map& vm,
+                                      core::Duration period) {
+    capture::CaptureLimits limits;
+    if (vm.count("duration") != 0U && vm.count("count") != 0U) {
+        throw core::UsageError("give --duration or --count, not both");
+    }
+    if (vm.count("duration") != 0U) {
+        limits.duration = core::parse_duration(arguments.duration, "--duration");
+    }
+    if (vm.count("count") != 0U) {
+        limits.count = core::parse_count(arguments.count, "--count", 1, core::max_pulses);
+    }
+    if (limits.duration) {
+        const auto planned =
+            static_cast<double>(limits.duration->count()) / static_cast<double>(period.count());
+        if (planned > static_cast<double>(core::max_pulses)) {
+            throw core::UsageError(fmt::format(
+                "--duration {} at --period {}: {:.3g} pulses, more than the {} one run may "
+                "plan; shorten the run or lengthen the period",
+                arguments.duration, arguments.source.period, planned, core::max_pulses));
+        }
+    }
+    return limits;
+}
+
+session::RunOptions::Chrony chrony_mode(const std::string& mode) {
+    if (mode == "auto") {
+        return session::RunOptions::Chrony::automatic;
+    }
+    if (mode == "on") {
+        return session::RunOptions::Chrony::on;
+    }
+    if (mode == "off") {
+        return session::RunOptions::Chrony::off;
+    }
+    throw core::UsageError(fmt::format("--chrony {}: use auto, on or off", mode));
+}
+
+std::chrono::seconds chrony_interval(const std::string& text) {
+    const auto interval = core::parse_duration(text, "--chrony-interval");
+    if (interval < std::chrono::seconds{1}) {
+        throw core::UsageError(
+            fmt::format("--chrony-interval {}: use at least 1s (chronyd updates its figures "
+                        "once per poll)",
+                        text));
+    }
+    return std::chrono::duration_cast<std::chrono::seconds>(interval);
+}
+
+// --prometheus and the progress lines for the journal (stderr when it is neither a terminal
+// nor --quiet): nullopt when neither is wanted.
+std::optional<session::LiveMetricsOptions> live_metrics(const RunArguments& arguments,
+                                                        bool terminal) {
+    session::LiveMetricsOptions live = arguments.live;
+    live.interval = core::parse_duration(arguments.prometheus_interval, "--prometheus-interval");
+    live.progress_interval =
+        core::parse_duration(arguments.progress_interval, "--progress-interval");
+    if (live.interval < std::chrono::seconds{1} ||
+        live.progress_interval < std::chrono::seconds{1}) {
+        throw core::UsageError("--prometheus-interval and --progress-interval: use at least 1s");
+    }
+    // Progress lines follow one source; a two-path run keeps its end-of-run summary only.
+    live.progress_stream = arguments.quiet || terminal || arguments.dual() ? nullptr : stderr;
+    live.label = arguments.run.label;
+    if (live.prometheus_path.empty() && live.progress_stream == nullptr) {
+        return std::nullopt;
+    }
+    if (live.prometheus_path.empty()) {
+        live.interval = live.progress_interval;  // the "last interval" of the lines
+    }
+    if (arguments.dual()) {
+        throw core::UsageError("--prometheus follows one source; give one --source");
+    }
+    return live;
+}
+
+// Checks the typed words into the session's options: the sources, the run's length, its label
+// and files, then how it runs. Nothing is created here, so every refusal comes before a file
+// exists; with several mistakes the first in this order is reported.
+session::RunOptions to_run_options(const RunArguments& arguments, const po::variables_map& vm) {
+    const SourceArguments& source = arguments.source;
+    session::RunOptions run = arguments.run;
+    if (source.specs.size() > 2) {
+        throw core::UsageError(
+            fmt::format("{} --source options; give one, or two to compare two paths of one edge",
+                        source.specs.size()));
+    }
+    run.source_spec = source.spec();
+    run.source = to_source_options(source, vm);
+    run.limits = planned_limits(arguments, vm, run.source.period);
+    core::check_label(run.label, "--label");
+    if (arguments.dual()) {
+        for (const auto& path : session::dual_output_paths(run.output_path)) {
+            check_output_path(path, "-o", run.overwrite);
+        }
+    } else if (!run.output_path.empty()) {
+        check_output_path(run.output_path, "-o", run.overwrite);
+    }
+    // A simulation without --count or --duration gets a default length: the session
+    // decides that from the opened sources (session::effective_limits).
+    run.limits.first_pulse_timeout =
+        vm.count("timeout") != 0U
+            ? core::parse_duration(arguments.timeout, "--timeout")
+            : std::max<core::Duration>(std::chrono::seconds{3}, 3 * run.source.period);
+    if (vm.count("rt-priority") != 0U) {
+        run.realtime.rt_priority = arguments.rt_priority;
+    }
+    if (vm.count("cpu") != 0U) {
+        run.realtime.cpu = arguments.cpu;
+    }
+    run.chrony = chrony_mode(arguments.chrony_mode);
+    run.chrony_sampler.interval = chrony_interval(arguments.chrony_interval);
+    const bool terminal = ::isatty(STDERR_FILENO) != 0;
+    if (!arguments.quiet && terminal) {
+        run.status_stream = stderr;
+    }
+    if (vm.count("rotate") != 0U) {
+        run.rotate = core::parse_duration(arguments.rotate, "--rotate");
+        if (arguments.dual()) {
+            throw core::UsageError("--rotate follows one source; give one --source");
+        }
+        if (run.output_path.empty()) {
+            run.output_path = "ppsbench-%Y%m%dT%H%M%SZ.csv";
+        }
+        session::check_rotation_pattern(run.output_path, *run.rotate);
+    }
+    run.live = live_metrics(arguments, terminal);
+    return run;
+}
+
+// One path: the run's row per edge captured ("--edge both --count 100" wrote 100 edges, 50 of
+// each), chrony's view, where the pulses went, and exit 1 when the source failed mid-run.
+int print_run_summary(const session::RunOutcome& outcome) {
+    const auto file = store::read_capture_file(outcome.output_path);
+    const auto runs = analysis::analyze_edges(file, {});
+    const auto renderer = render::make_renderer("text");
+    print_warnings(runs);
+    renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);
+    if (const auto chrony = render::chrony_table(runs)) {
+        std::cout << "\n";
+        renderer->render(*chrony, std::cout);
+    }
+    if (outcome.files.size() > 1) {
+        // The table above is the last file's; each file is a complete capture of its own.
+        std::cout << fmt::format("{} pulses ({}) written to {} files, {} … {}\n",
+                                 outcome.progress.pulses,
+                                 capture::to_string(outcome.progress.stop_reason),
+                                 outcome.files.size(), outcome.files.front(), outcome.files.back());
+    } else {
+        std::cout << fmt::format("{} pulses ({}) written to {}\n", outcome.progress.pulses,
+                                 capture::to_string(outcome.progress.stop_reason),
+                                 outcome.output_path);
+    }
+    for (const auto& notice : outcome.chrony_notices) {
+        std::cerr << "ppsbench: " << notice << "\n";
+    }
+    if (!outcome.failure.empty()) {
+        std::cerr << "ppsbench: " << outcome.failure << "\n";
+        return static_cast<int>(core::ExitCode::failed);
+    }
+    return 0;
+}
+
+// Two paths: capture both, then print each path's row and the per-edge pairing.
+int run_dual(const session::RunOptions& run, const SourceArguments& source) {
+    const auto outputs = session::dual_output_paths(run.output_path);
+    const auto outcome =
+        session::execute_dual_run(run, {source.specs[0], source.specs[1]}, outputs);
+    const auto a = store::read_capture_file(outputs[0]);
+    const auto b = store::read_capture_file(outputs[1]);
+    const std::vector<analysis::RunAnalysis> runs{analysis::analyze_capture(a, {}),
+                                                  analysis::analyze_capture(b, {})};
+    const auto renderer = render::make_renderer("text");
+    print_warnings(runs);
+    renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);
+    std::cout << "\n";
+    renderer->render(render::dual_table(analysis::summarize_dual(a, b)), std::cout);
+    int status = 0;
+    for (const auto& path : outcome.paths) {
+        std::cout << fmt::format("{} pulses ({}) written to {}\n", path.progress.pulses,
+                                 capture::to_string(path.progress.stop_reason), path.output_path);
+        if (!path.failure.empty()) {
+            std::cerr << "ppsbench: " << path.failure << "\n";
+            status = static_cast<int>(core::ExitCode::failed);
+        }
+    }
+    return status;
+}
+
 class RunCommand final : public Command {
   public:
     std::string_view name() const override { return "run"; }
@@ -31,59 +286,8 @@ class RunCommand final : public Command {
 
     int run(const std::vector<std::string>& args) override {
         po::options_description options("Options");
-        SourceArguments source;
-        add_source_options(options, source);
-        std::string duration;
-        std::string count;
-        std::string timeout;
-        int rt_priority = 0;
-        int cpu = -1;
-        std::string chrony_mode = "auto";
-        std::string chrony_interval = "16s";
-        std::string rotate;
-        session::LiveMetricsOptions live;
-        std::string prometheus_interval = "1m";
-        std::string progress_interval = "5m";
-        session::RunOptions run;
-        // clang-format off
-        options.add_options()
-            ("duration", po::value(&duration), "capture for this long: 30s, 10m, 1h, 2d")
-            ("count", po::value(&count), "capture this many pulses (instead of --duration)")
-            ("label", po::value(&run.label), "name of this run in reports, e.g. stock, rt")
-            ("output,o", po::value(&run.output_path),
-             "capture file to write (default ppsbench-<UTC time>.csv)")
-            ("force", po::bool_switch(&run.overwrite), "overwrite an existing output file")
-            ("timeout", po::value(&timeout),
-             "give up if no first pulse arrives within this time (default 3 periods, at least 3s)")
-            ("rt-priority", po::value(&rt_priority),
-             "run the capture at SCHED_FIFO priority 1-99 (needs root or CAP_SYS_NICE)")
-            ("cpu", po::value(&cpu), "pin the capture to this CPU")
-            ("mlock", po::bool_switch(&run.realtime.lock_memory),
-             "lock memory so the capture never page-faults (needs root or CAP_IPC_LOCK)")
-            ("quiet,q", po::bool_switch(&quiet_),
-             "no live status line (terminal) or progress lines (otherwise) on stderr")
-            ("rotate", po::value(&rotate),
-             "start a new capture file every D (e.g. 1h, 1d; seams on multiples of D since "
-             "the epoch, 1d = midnight UTC); -o is then a strftime pattern (UTC), e.g. "
-             "-o 'pps-%Y%m%dT%H%M%SZ.csv'. No pulse is lost at a seam")
-            ("prometheus", po::value(&live.prometheus_path),
-             "keep rolling figures in this file during the run, for node_exporter's textfile "
-             "collector (docs/prometheus.md); rewritten atomically")
-            ("prometheus-interval", po::value(&prometheus_interval)->default_value(prometheus_interval),
-             "how often --prometheus is rewritten: the length of the 'last interval' window")
-            ("progress-interval", po::value(&progress_interval)->default_value(progress_interval),
-             "time between progress lines on stderr when it is not a terminal (journal, nohup)")
-            ("chrony", po::value(&chrony_mode)->default_value(chrony_mode),
-             "sample chronyd (tracking, sources, sourcestats) during the run: auto (for pps and "
-             "gpio sources), on, off")
-            ("chrony-socket", po::value(&run.chrony_sampler.chronyc.socket),
-             "chronyd's command socket, as for 'chronyc -h' (default: chronyc's own)")
-            ("chrony-interval", po::value(&chrony_interval)->default_value(chrony_interval),
-             "time between chrony samples (also sampled at the start and the end)")
-            ("chrony-refid", po::value(&run.chrony_sampler.refid),
-             "refid of the PPS refclock in chrony (default: from chrony.conf's refclock line "
-             "for the device)");
-        // clang-format on
+        RunArguments arguments;
+        declare_options(options, arguments);
         po::variables_map vm;
         if (!parse_options(
                 "run", "ppsbench run [--source SPEC] [--duration D | --count N] [OPTIONS]",
@@ -95,170 +299,13 @@ class RunCommand final : public Command {
                 args, options, {}, vm)) {
             return 0;
         }
+        session::RunOptions run = to_run_options(arguments, vm);
         run.command_line = args;
-        if (source.specs.size() > 2) {
-            throw core::UsageError(fmt::format(
-                "{} --source options; give one, or two to compare two paths of one edge",
-                source.specs.size()));
+        if (arguments.dual()) {
+            return run_dual(run, arguments.source);
         }
-        run.source_spec = source.spec();
-        run.source = to_source_options(source, vm);
-        if (vm.count("duration") != 0U && vm.count("count") != 0U) {
-            throw core::UsageError("give --duration or --count, not both");
-        }
-        if (vm.count("duration") != 0U) {
-            run.limits.duration = core::parse_duration(duration, "--duration");
-        }
-        if (vm.count("count") != 0U) {
-            run.limits.count = core::parse_count(count, "--count", 1, core::max_pulses);
-        }
-        // A plan beyond max_pulses is a typo that would fill the disk (a simulation writes as
-        // fast as it can): refuse it before anything is created.
-        if (run.limits.duration) {
-            const auto planned = static_cast<double>(run.limits.duration->count()) /
-                                 static_cast<double>(run.source.period.count());
-            if (planned > static_cast<double>(core::max_pulses)) {
-                throw core::UsageError(fmt::format(
-                    "--duration {} at --period {}: {:.3g} pulses, more than the {} one run may "
-                    "plan; shorten the run or lengthen the period",
-                    duration, source.period, planned, core::max_pulses));
-            }
-        }
-        core::check_label(run.label, "--label");
-        if (source.specs.size() == 2) {
-            for (const auto& path : session::dual_output_paths(run.output_path)) {
-                check_output_path(path, "-o", run.overwrite);
-            }
-        } else if (!run.output_path.empty()) {
-            check_output_path(run.output_path, "-o", run.overwrite);
-        }
-        // A simulation without --count or --duration gets a default length: the session
-        // decides that from the opened sources (session::effective_limits).
-        run.limits.first_pulse_timeout =
-            vm.count("timeout") != 0U
-                ? core::parse_duration(timeout, "--timeout")
-                : std::max<core::Duration>(std::chrono::seconds{3}, 3 * run.source.period);
-        if (vm.count("rt-priority") != 0U) {
-            run.realtime.rt_priority = rt_priority;
-        }
-        if (vm.count("cpu") != 0U) {
-            run.realtime.cpu = cpu;
-        }
-        if (chrony_mode == "auto") {
-            run.chrony = session::RunOptions::Chrony::automatic;
-        } else if (chrony_mode == "on") {
-            run.chrony = session::RunOptions::Chrony::on;
-        } else if (chrony_mode == "off") {
-            run.chrony = session::RunOptions::Chrony::off;
-        } else {
-            throw core::UsageError(fmt::format("--chrony {}: use auto, on or off", chrony_mode));
-        }
-        const auto interval = core::parse_duration(chrony_interval, "--chrony-interval");
-        if (interval < std::chrono::seconds{1}) {
-            throw core::UsageError(
-                fmt::format("--chrony-interval {}: use at least 1s (chronyd updates its figures "
-                            "once per poll)",
-                            chrony_interval));
-        }
-        run.chrony_sampler.interval = std::chrono::duration_cast<std::chrono::seconds>(interval);
-        const bool terminal = ::isatty(STDERR_FILENO) != 0;
-        if (!quiet_ && terminal) {
-            run.status_stream = stderr;
-        }
-        if (vm.count("rotate") != 0U) {
-            run.rotate = core::parse_duration(rotate, "--rotate");
-            if (source.specs.size() == 2) {
-                throw core::UsageError("--rotate follows one source; give one --source");
-            }
-            if (run.output_path.empty()) {
-                run.output_path = "ppsbench-%Y%m%dT%H%M%SZ.csv";
-            }
-            session::check_rotation_pattern(run.output_path, *run.rotate);
-        }
-        live.interval = core::parse_duration(prometheus_interval, "--prometheus-interval");
-        live.progress_interval = core::parse_duration(progress_interval, "--progress-interval");
-        if (live.interval < std::chrono::seconds{1} ||
-            live.progress_interval < std::chrono::seconds{1}) {
-            throw core::UsageError(
-                "--prometheus-interval and --progress-interval: use at least 1s");
-        }
-        // Progress lines follow one source; a two-path run keeps its end-of-run summary only.
-        live.progress_stream = quiet_ || terminal || source.specs.size() == 2 ? nullptr : stderr;
-        live.label = run.label;
-        if (!live.prometheus_path.empty() || live.progress_stream != nullptr) {
-            if (live.prometheus_path.empty()) {
-                live.interval = live.progress_interval;  // the "last interval" of the lines
-            }
-            if (source.specs.size() == 2) {
-                throw core::UsageError("--prometheus follows one source; give one --source");
-            }
-            run.live = live;
-        }
-
-        if (source.specs.size() == 2) {
-            return run_dual(run, source);
-        }
-        const auto outcome = session::execute_run(run);
-        const auto file = store::read_capture_file(outcome.output_path);
-        // One row per edge captured: "--edge both --count 100" wrote 100 edges, 50 of each.
-        const auto runs = analysis::analyze_edges(file, {});
-        const auto renderer = render::make_renderer("text");
-        print_warnings(runs);
-        renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);
-        if (const auto chrony = render::chrony_table(runs)) {
-            std::cout << "\n";
-            renderer->render(*chrony, std::cout);
-        }
-        if (outcome.files.size() > 1) {
-            // The table above is the last file's; each file is a complete capture of its own.
-            std::cout << fmt::format(
-                "{} pulses ({}) written to {} files, {} … {}\n", outcome.progress.pulses,
-                capture::to_string(outcome.progress.stop_reason), outcome.files.size(),
-                outcome.files.front(), outcome.files.back());
-        } else {
-            std::cout << fmt::format("{} pulses ({}) written to {}\n", outcome.progress.pulses,
-                                     capture::to_string(outcome.progress.stop_reason),
-                                     outcome.output_path);
-        }
-        for (const auto& notice : outcome.chrony_notices) {
-            std::cerr << "ppsbench: " << notice << "\n";
-        }
-        if (!outcome.failure.empty()) {
-            std::cerr << "ppsbench: " << outcome.failure << "\n";
-            return static_cast<int>(core::ExitCode::failed);
-        }
-        return 0;
+        return print_run_summary(session::execute_run(run));
     }
-
-  private:
-    // Two paths: capture both, then print each path's row and the per-edge pairing.
-    static int run_dual(const session::RunOptions& run, const SourceArguments& source) {
-        const auto outputs = session::dual_output_paths(run.output_path);
-        const auto outcome =
-            session::execute_dual_run(run, {source.specs[0], source.specs[1]}, outputs);
-        const auto a = store::read_capture_file(outputs[0]);
-        const auto b = store::read_capture_file(outputs[1]);
-        const std::vector<analysis::RunAnalysis> runs{analysis::analyze_capture(a, {}),
-                                                      analysis::analyze_capture(b, {})};
-        const auto renderer = render::make_renderer("text");
-        print_warnings(runs);
-        renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);
-        std::cout << "\n";
-        renderer->render(render::dual_table(analysis::summarize_dual(a, b)), std::cout);
-        int status = 0;
-        for (const auto& path : outcome.paths) {
-            std::cout << fmt::format("{} pulses ({}) written to {}\n", path.progress.pulses,
-                                     capture::to_string(path.progress.stop_reason),
-                                     path.output_path);
-            if (!path.failure.empty()) {
-                std::cerr << "ppsbench: " << path.failure << "\n";
-                status = static_cast<int>(core::ExitCode::failed);
-            }
-        }
-        return status;
-    }
-
-    bool quiet_ = false;
 };
 
 }  // namespace

@@ -13,6 +13,9 @@ namespace ppsbench::capture {
 
 namespace {
 
+// The loop's steps below take references or values and allocate nothing, so the per-pulse path
+// stays allocation-free (tests/capture/no_allocation_test.cpp checks it).
+
 using namespace std::chrono_literals;
 
 std::string no_pulse_hint(const SourceInfo& info, core::Duration waited) {
@@ -39,10 +42,58 @@ class SequenceTracker {
         return gap;
     }
 
+    std::uint64_t missed(std::span<const core::Pulse> batch) {
+        std::uint64_t gaps = 0;
+        for (const auto& pulse : batch) {
+            gaps += missed(pulse);
+        }
+        return gaps;
+    }
+
   private:
     std::optional<std::uint64_t> last_assert_;
     std::optional<std::uint64_t> last_clear_;
 };
+
+// How long one wait may block: a second, so the progress callback runs while nothing comes, and
+// no longer than what is left of a paced run's duration.
+core::Duration wait_timeout(const SourceInfo& info, const CaptureLimits& limits,
+                            const CaptureProgress& progress) {
+    core::Duration timeout = 1s;
+    if (info.paced && limits.duration) {
+        timeout = std::min(timeout, *limits.duration - progress.elapsed);
+    }
+    return timeout;
+}
+
+// A wait that passed with no pulse: before the first pulse it counts towards giving up with a
+// hint (no GPS fix, wiring), after it as a timeout of a silent source mid-run.
+void note_timeout(CaptureProgress& progress, const CaptureLimits& limits, const SourceInfo& info,
+                  std::int64_t started_ns) {
+    if (progress.pulses == 0) {
+        const core::Duration waited_for{core::monotonic_now_ns() - started_ns};
+        if (waited_for >= limits.first_pulse_timeout) {
+            throw core::InputError(no_pulse_hint(info, waited_for));
+        }
+    } else {
+        ++progress.timeouts;
+    }
+}
+
+// How many of a batch lie inside the duration on the pulses' own time line (a fast simulation
+// or replay). Half a period of slack, so jitter on the first pulse does not add or drop one:
+// an hour of 1 Hz pulses is 3600 pulses.
+std::size_t pulses_within_duration(std::span<const core::Pulse> batch,
+                                   std::int64_t first_timestamp_ns, core::Duration duration,
+                                   core::Duration period) {
+    const std::int64_t last_allowed_ns = duration.count() - period.count() / 2;
+    return static_cast<std::size_t>(std::find_if(batch.begin(), batch.end(),
+                                                 [&](const core::Pulse& p) {
+                                                     return p.timestamp_ns - first_timestamp_ns >=
+                                                            last_allowed_ns;
+                                                 }) -
+                                    batch.begin());
+}
 
 }  // namespace
 
@@ -57,7 +108,6 @@ CaptureProgress run_capture(PulseSource& source, core::PulseSink& sink, const Ca
     // A device or paced source is timed by the wall clock; a fast simulation or replay by its own
     // pulses, so "--duration 1h" means an hour of pulses either way.
     const auto wall_elapsed = [&] { return core::Duration{core::monotonic_now_ns() - started_ns}; };
-    const core::Duration progress_tick = 1s;
 
     for (;;) {
         if (stop != nullptr && *stop) {
@@ -71,25 +121,14 @@ CaptureProgress run_capture(PulseSource& source, core::PulseSink& sink, const Ca
             progress.stop_reason = StopReason::duration_elapsed;
             break;
         }
-        core::Duration timeout = progress_tick;
-        if (info.paced && limits.duration) {
-            timeout = std::min(timeout, *limits.duration - progress.elapsed);
-        }
-        const WaitResult waited = source.wait(timeout);
+        const WaitResult waited = source.wait(wait_timeout(info, limits, progress));
         if (waited == WaitResult::end_of_stream) {
             progress.stop_reason = StopReason::end_of_stream;
             break;
         }
         if (waited == WaitResult::timeout || waited == WaitResult::interrupted) {
             if (waited == WaitResult::timeout) {
-                if (progress.pulses == 0) {
-                    const core::Duration waited_for = wall_elapsed();
-                    if (waited_for >= limits.first_pulse_timeout) {
-                        throw core::InputError(no_pulse_hint(info, waited_for));
-                    }
-                } else {
-                    ++progress.timeouts;
-                }
+                note_timeout(progress, limits, info, started_ns);
             }
             if (on_progress) {
                 on_progress({}, progress);
@@ -108,26 +147,15 @@ CaptureProgress run_capture(PulseSource& source, core::PulseSink& sink, const Ca
                 first_timestamp = buffer[0].timestamp_ns;
             }
             if (limits.duration) {
-                // Keep only the pulses inside the duration on the pulses' own time line. Half
-                // a period of slack, so jitter on the first pulse does not add or drop one:
-                // an hour of 1 Hz pulses is 3600 pulses.
-                const std::int64_t last_allowed_ns =
-                    limits.duration->count() - info.period.count() / 2;
                 const std::size_t read_count = n;
-                n = static_cast<std::size_t>(
-                    std::find_if(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(n),
-                                 [&](const core::Pulse& p) {
-                                     return p.timestamp_ns - *first_timestamp >= last_allowed_ns;
-                                 }) -
-                    buffer.begin());
+                n = pulses_within_duration(std::span(buffer.data(), n), *first_timestamp,
+                                           *limits.duration, info.period);
                 past_duration = n < read_count;
             }
         }
         const std::span<const core::Pulse> batch(buffer.data(), n);
         sink.write(batch);
-        for (const auto& pulse : batch) {
-            progress.missed_pulses += sequences.missed(pulse);
-        }
+        progress.missed_pulses += sequences.missed(batch);
         progress.pulses += n;
         if (!info.paced && !batch.empty()) {
             progress.elapsed = core::Duration{batch.back().timestamp_ns - *first_timestamp};

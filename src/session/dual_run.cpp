@@ -125,6 +125,97 @@ void remove_files(std::array<Path, 2>& paths, const std::array<std::string, 2>& 
     }
 }
 
+// The capture file of one path, linked to the other path's, with the sink that puts each
+// batch's per-pulse columns beside it: the time base for a monotonic source, the source's own
+// columns (PTP), else none.
+void create_capture_file(Path& path, const store::RunMeta& meta, const std::string& output,
+                         bool overwrite) {
+    if (path.source->info().clock == core::ClockId::monotonic) {
+        path.writer = std::make_unique<store::CaptureWriter>(
+            output, meta, overwrite,
+            std::vector<std::string>{std::string(latency::offset_column),
+                                     std::string(latency::bracket_column)});
+        path.time_base = std::make_unique<TimeBaseSink>(*path.writer);
+    } else if (const auto own = path.source->extra_columns(); !own.empty()) {
+        path.writer = std::make_unique<store::CaptureWriter>(
+            output, meta, overwrite, std::vector<std::string>(own.begin(), own.end()));
+        path.time_base = std::make_unique<SourceColumnsSink>(*path.writer, *path.source);
+    } else {
+        path.writer = std::make_unique<store::CaptureWriter>(output, meta, overwrite);
+    }
+}
+
+// Both files or neither: a file that cannot be created removes the other.
+void create_capture_files(std::array<Path, 2>& paths, const RunOptions& run,
+                          const std::array<std::string, 2>& specs,
+                          const std::array<std::string, 2>& outputs) {
+    try {
+        for (std::size_t i = 0; i < 2; ++i) {
+            store::RunMeta meta = make_run_metadata(run, paths[i].source->info());
+            meta.dual = store::DualLink{
+                .path = i == 0 ? "A" : "B",
+                .peer_source = specs[1 - i],
+                .peer_file = outputs[1 - i],
+                .peer_is_reference = paths[1 - i].source->info().hardware_reference};
+            create_capture_file(paths[i], meta, outputs[i], run.overwrite);
+        }
+    } catch (...) {
+        remove_files(paths, outputs);
+        throw;
+    }
+}
+
+// One path's thread: the capture loop on its source until the limits, a signal, or the other
+// path's failure. A measurement failure keeps what was captured and stops the other path; any
+// other error is kept for the caller to rethrow.
+void capture_path(Path& path, const capture::CaptureLimits& limits, capture::StopFlag stop,
+                  std::atomic<bool>& failed) {
+    StoppableSource source(*path.source, failed);
+    core::PulseSink& sink = path.time_base ? *path.time_base : *path.writer;
+    try {
+        path.progress =
+            capture::run_capture(source, sink, limits, stop,
+                                 [&](std::span<const core::Pulse>,
+                                     const capture::CaptureProgress& p) { path.last_seen = p; });
+        path.stopped_by_peer = failed.load();
+    } catch (const core::MeasurementError& e) {
+        path.failure = e.what();
+        path.progress = path.last_seen;
+        path.progress.stop_reason = capture::StopReason::end_of_stream;
+        failed = true;
+    } catch (...) {
+        path.error = std::current_exception();
+        failed = true;
+    }
+}
+
+// Ends one path's file with its counts and why it stopped. A dual run's end time has always
+// been to the second. A file that cannot be finished is reported, not thrown, so the other path
+// is still finished.
+RunOutcome finish_path(Path& path, const std::string& output, int signal) {
+    RunOutcome out;
+    out.output_path = output;
+    out.progress = path.progress;
+    out.simulated = path.source->info().simulated;
+    out.failure = path.failure;
+    store::EndRecord end = end_record(path.progress, signal, path.failure);
+    end.pulses = path.writer->pulses_written();
+    end.end_realtime_ns = core::realtime_now_ns();
+    end.end_time_precision = core::UtcPrecision::seconds;
+    if (path.stopped_by_peer) {
+        end.stopped_by = "the other path failed";
+    }
+    try {
+        path.writer->write_end(end);
+        path.writer->close();
+    } catch (const core::MeasurementError& e) {
+        if (out.failure.empty()) {
+            out.failure = e.what();
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 std::array<std::string, 2> dual_output_paths(const std::string& output_path) {
@@ -157,62 +248,15 @@ DualRunOutcome execute_dual_run(const RunOptions& options, const std::array<std:
         effective_limits(options.limits, {&paths[0].source->info(), &paths[1].source->info()});
     // Threads inherit the scheduling policy and affinity of the thread that creates them.
     const capture::RealtimeGuard realtime(options.realtime);
-    try {
-        for (std::size_t i = 0; i < 2; ++i) {
-            const auto& info = paths[i].source->info();
-            store::RunMeta meta = make_run_metadata(run, info);
-            meta.dual = store::DualLink{
-                .path = i == 0 ? "A" : "B",
-                .peer_source = specs[1 - i],
-                .peer_file = outputs[1 - i],
-                .peer_is_reference = paths[1 - i].source->info().hardware_reference};
-            if (info.clock == core::ClockId::monotonic) {
-                paths[i].writer = std::make_unique<store::CaptureWriter>(
-                    outputs[i], meta, options.overwrite,
-                    std::vector<std::string>{std::string(latency::offset_column),
-                                             std::string(latency::bracket_column)});
-                paths[i].time_base = std::make_unique<TimeBaseSink>(*paths[i].writer);
-            } else if (const auto own = paths[i].source->extra_columns(); !own.empty()) {
-                paths[i].writer = std::make_unique<store::CaptureWriter>(
-                    outputs[i], meta, options.overwrite,
-                    std::vector<std::string>(own.begin(), own.end()));
-                paths[i].time_base =
-                    std::make_unique<SourceColumnsSink>(*paths[i].writer, *paths[i].source);
-            } else {
-                paths[i].writer =
-                    std::make_unique<store::CaptureWriter>(outputs[i], meta, options.overwrite);
-            }
-        }
-    } catch (...) {
-        remove_files(paths, outputs);
-        throw;
-    }
+    create_capture_files(paths, run, specs, outputs);
 
     const capture::StopOnSignals signals;
     std::atomic<bool> failed{false};
-    const auto capture_path = [&](Path& path) {
-        StoppableSource source(*path.source, failed);
-        core::PulseSink& sink = path.time_base ? *path.time_base : *path.writer;
-        try {
-            path.progress = capture::run_capture(
-                source, sink, run.limits, signals.flag(),
-                [&](std::span<const core::Pulse>, const capture::CaptureProgress& p) {
-                    path.last_seen = p;
-                });
-            path.stopped_by_peer = failed.load();
-        } catch (const core::MeasurementError& e) {
-            path.failure = e.what();
-            path.progress = path.last_seen;
-            path.progress.stop_reason = capture::StopReason::end_of_stream;
-            failed = true;
-        } catch (...) {
-            path.error = std::current_exception();
-            failed = true;
-        }
-    };
     {
-        std::jthread a(capture_path, std::ref(paths[0]));
-        std::jthread b(capture_path, std::ref(paths[1]));
+        std::jthread a(capture_path, std::ref(paths[0]), std::cref(run.limits), signals.flag(),
+                       std::ref(failed));
+        std::jthread b(capture_path, std::ref(paths[1]), std::cref(run.limits), signals.flag(),
+                       std::ref(failed));
     }
     for (auto& path : paths) {
         if (path.error) {
@@ -224,28 +268,7 @@ DualRunOutcome execute_dual_run(const RunOptions& options, const std::array<std:
 
     DualRunOutcome outcome;
     for (std::size_t i = 0; i < 2; ++i) {
-        Path& path = paths[i];
-        RunOutcome& out = outcome.paths[i];
-        out.output_path = outputs[i];
-        out.progress = path.progress;
-        out.simulated = path.source->info().simulated;
-        out.failure = path.failure;
-        store::EndRecord end = end_record(path.progress, signals.signal_number(), path.failure);
-        end.pulses = path.writer->pulses_written();
-        // A dual run's end time has always been to the second.
-        end.end_realtime_ns = core::realtime_now_ns();
-        end.end_time_precision = core::UtcPrecision::seconds;
-        if (path.stopped_by_peer) {
-            end.stopped_by = "the other path failed";
-        }
-        try {
-            path.writer->write_end(end);
-            path.writer->close();
-        } catch (const core::MeasurementError& e) {
-            if (out.failure.empty()) {
-                out.failure = e.what();
-            }
-        }
+        outcome.paths[i] = finish_path(paths[i], outputs[i], signals.signal_number());
     }
     return outcome;
 }

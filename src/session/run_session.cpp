@@ -58,6 +58,48 @@ nlohmann::json system_fingerprint(const capture::SourceInfo& source) {
     }
 }
 
+// chronyd is sampled when asked (--chrony on) or, by default, beside this host's own hardware:
+// a simulation's or replay's pulses have nothing to do with this host's chronyd. The refclock
+// looked up is the source's device unless one was given. nullopt: no sampling.
+std::optional<chrony::SamplerOptions> chrony_sampling(const RunOptions& options,
+                                                      const capture::SourceInfo& info) {
+    const bool sample_chrony =
+        options.chrony == RunOptions::Chrony::on ||
+        (options.chrony == RunOptions::Chrony::automatic && info.host_hardware);
+    if (!sample_chrony) {
+        return std::nullopt;
+    }
+    auto sampler_options = options.chrony_sampler;
+    if (sampler_options.device.empty()) {
+        sampler_options.device = info.pps_device;
+    }
+    return sampler_options;
+}
+
+// No pulse at all: the file just created holds a header and nothing else; removing it lets a
+// retry with the same -o work.
+void remove_if_empty(CaptureFiles& files) {
+    files.close();
+    if (files.pulses_written() == 0) {
+        ::unlink(files.current_path().c_str());
+    }
+}
+
+// Writes the end record and notes the files in the outcome. When the disk filled mid-run, the
+// first message (what happened and what is kept) is the one thrown.
+void finish_files(CaptureFiles& files, const store::EndRecord& end, RunOutcome& outcome) {
+    try {
+        files.finish(end);
+        outcome.output_path = files.current_path();
+        outcome.files = files.paths();
+    } catch (const core::MeasurementError&) {
+        if (outcome.failure.empty()) {
+            throw;
+        }
+        throw core::MeasurementError(outcome.failure);
+    }
+}
+
 }  // namespace
 
 store::EndRecord end_record(const capture::CaptureProgress& progress, int signal,
@@ -137,15 +179,8 @@ RunOutcome execute_run(const RunOptions& options) {
     }
 
     std::optional<ChronyMonitor> chrony;
-    const bool sample_chrony =
-        options.chrony == RunOptions::Chrony::on ||
-        (options.chrony == RunOptions::Chrony::automatic && info.host_hardware);
-    if (sample_chrony) {
-        auto sampler_options = options.chrony_sampler;
-        if (sampler_options.device.empty()) {
-            sampler_options.device = info.pps_device;
-        }
-        chrony.emplace(sampler_options, [&sink, &live](const nlohmann::json& sample) {
+    if (const auto sampler_options = chrony_sampling(options, info)) {
+        chrony.emplace(*sampler_options, [&sink, &live](const nlohmann::json& sample) {
             sink.write_note("chrony", sample);
             if (live) {
                 live->chrony_sample(sample);
@@ -175,15 +210,11 @@ RunOutcome execute_run(const RunOptions& options) {
         progress = last_seen;
         progress->stop_reason = capture::StopReason::end_of_stream;
     } catch (const core::InputError&) {
-        // No pulse at all: remove the file we just created, which holds a header and nothing
-        // else, so a retry with the same -o works.
+        // No pulse at all: the samplers stop before the file goes.
         status.finish();
         chrony.reset();
         live.reset();
-        sink.close();
-        if (sink.pulses_written() == 0) {
-            ::unlink(sink.current_path().c_str());
-        }
+        remove_if_empty(sink);
         throw;
     }
     status.finish();
@@ -198,17 +229,7 @@ RunOutcome execute_run(const RunOptions& options) {
     outcome.progress = *progress;
     store::EndRecord end = end_record(*progress, signals.signal_number(), outcome.failure);
     end.end_realtime_ns = core::realtime_now_ns();
-    try {
-        sink.finish(end);
-        outcome.output_path = sink.current_path();
-        outcome.files = sink.paths();
-    } catch (const core::MeasurementError&) {
-        if (outcome.failure.empty()) {
-            throw;
-        }
-        // The disk filled mid-run: the first message says what happened and what is kept.
-        throw core::MeasurementError(outcome.failure);
-    }
+    finish_files(sink, end, outcome);
     return outcome;
 }
 

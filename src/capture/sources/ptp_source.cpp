@@ -1,12 +1,8 @@
 #include "ptp_source.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/utsname.h>
 #include <cerrno>
-#include <charconv>
-#include <fstream>
 
 #include "ppsbench/core/error.hpp"
 
@@ -19,17 +15,6 @@ constexpr std::array<std::string_view, 2> columns{"phc_offset_ns", "phc_offset_u
 // Seven EXTENDED samples: the narrowest window of a few is robust to one preempted read and
 // costs a few µs once per batch.
 constexpr unsigned offset_samples = 7;
-
-unsigned parse_number(std::string_view text, std::string_view key, std::string_view rest) {
-    unsigned value = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size()) {
-        throw core::UsageError(
-            fmt::format("--source ptp:{}: {}={} is not a number; e.g. ptp:/dev/ptp0,extts=0,pin=1",
-                        rest, key, text));
-    }
-    return value;
-}
 
 std::string open_error(const std::string& device, int err) {
     switch (err) {
@@ -64,99 +49,100 @@ unsigned extts_flags(core::Edge edge) {
            (edge == core::Edge::assert_edge ? PTP_RISING_EDGE : PTP_FALLING_EDGE);
 }
 
+// A PHC's event does not say which edge it was on every kernel this runs on, so the source
+// captures one edge.
+core::Edge single_edge(const std::string& spec, core::EdgeSelection edges) {
+    if (edges == core::EdgeSelection::both) {
+        throw core::UsageError(fmt::format(
+            "{}: --edge both: a PHC's events do not say which edge they were; capture one edge "
+            "(--edge assert or --edge clear)",
+            spec));
+    }
+    return edges == core::EdgeSelection::clear_only ? core::Edge::clear_edge
+                                                    : core::Edge::assert_edge;
+}
+
+// The clock's capabilities, checked for the external-timestamp channel the spec names.
+ptp_clock_caps channel_capabilities(PhcDevice& device, const PtpSpec& where) {
+    const std::string& dev = where.device;
+    ptp_clock_caps caps{};
+    if (const int err = device.capabilities(caps); err != 0) {
+        throw core::InputError(
+            err == ENOTTY ? fmt::format("{}: not a PTP clock (PTP_CLOCK_GETCAPS2 failed); name a "
+                                        "/dev/ptpN device (ls /sys/class/ptp/)",
+                                        dev)
+                          : fmt::format("{}: cannot read the clock's capabilities: {}", dev,
+                                        core::errno_message(err)));
+    }
+    if (caps.n_ext_ts <= 0) {
+        throw core::InputError(fmt::format(
+            "{}: the clock has no external-timestamp channel (n_ext_ts = 0), so it cannot "
+            "timestamp a PPS input; use a PHC with event pins (Intel i210/i226 SDP, the CM4/CM5 "
+            "NIC's event pin), see 'ppsbench doctor'",
+            dev));
+    }
+    if (where.channel >= static_cast<unsigned>(caps.n_ext_ts)) {
+        throw core::InputError(fmt::format(
+            "{}: extts={}: the clock has {} external-timestamp channel{} (0–{})", dev,
+            where.channel, caps.n_ext_ts, caps.n_ext_ts == 1 ? "" : "s", caps.n_ext_ts - 1));
+    }
+    return caps;
+}
+
+// Before Linux 6.7 another reader (ts2phc) would take some of the events from the shared queue.
+void check_sharing(const std::string& dev, const PhcSharing& sharing) {
+    if (!sharing.other_reader.empty() && !sharing.per_reader_queues) {
+        throw core::InputError(fmt::format(
+            "{}: {} reads this host's PHC events, and before Linux 6.7 a PHC has one event queue "
+            "for all readers, so each edge would reach only one of you; stop ts2phc for the "
+            "measurement (on 6.7 and later each reader gets every event)",
+            dev, sharing.other_reader));
+    }
+}
+
+std::string extts_error(int err, const std::string& dev, unsigned channel, core::Edge edge,
+                        const PhcSharing& sharing) {
+    switch (err) {
+        case EBUSY:
+            return busy_error(dev, channel, sharing);
+        case EPERM:
+        case EACCES:
+            return fmt::format(
+                "{}: enabling external timestamps needs write access to the device; run as root",
+                dev);
+        case ENOTTY:
+            return fmt::format(
+                "{}: the kernel lacks PTP_EXTTS_REQUEST2 (Linux 5.8 and later have it)", dev);
+        default:
+            return fmt::format(
+                "{}: the driver refused external timestamps on channel {} for the {} edge: {}; "
+                "try the other --edge, or another channel",
+                dev, channel, edge == core::Edge::assert_edge ? "rising" : "falling",
+                core::errno_message(err));
+    }
+}
+
+// What the metadata records about the clock and how its events are read.
+nlohmann::json source_details(const PtpSpec& where, const ptp_clock_caps& caps,
+                              CrossTimestampMethod method, const PhcSharing& sharing) {
+    nlohmann::json details = {{"device", where.device},
+                              {"extts_channel", where.channel},
+                              {"extts_channels", caps.n_ext_ts},
+                              {"pins", caps.n_pins},
+                              {"cross_timestamp", std::string(to_string(method))},
+                              {"event_queue", sharing.per_reader_queues ? "per reader (Linux 6.7+)"
+                                                                        : "shared by all readers"},
+                              {"sequence", "counted by ppsbench (PHC events carry none)"}};
+    if (where.pin) {
+        details["pin"] = *where.pin;
+    }
+    if (!sharing.other_reader.empty()) {
+        details["other_reader"] = sharing.other_reader;
+    }
+    return details;
+}
+
 }  // namespace
-
-PtpSpec parse_ptp_spec(std::string_view rest) {
-    PtpSpec spec;
-    std::size_t start = 0;
-    bool first = true;
-    while (start <= rest.size()) {
-        const std::size_t comma = std::min(rest.find(',', start), rest.size());
-        const std::string_view part = rest.substr(start, comma - start);
-        start = comma + 1;
-        if (first) {
-            spec.device = std::string(part);
-            first = false;
-            continue;
-        }
-        const auto equals = part.find('=');
-        const std::string_view key = part.substr(0, equals);
-        const std::string_view value =
-            equals == std::string_view::npos ? std::string_view{} : part.substr(equals + 1);
-        if (key == "extts") {
-            spec.channel = parse_number(value, key, rest);
-        } else if (key == "pin") {
-            spec.pin = parse_number(value, key, rest);
-        } else {
-            throw core::UsageError(fmt::format(
-                "--source ptp:{}: unknown option '{}'; use ptp:/dev/ptpN[,extts=K][,pin=P]", rest,
-                part));
-        }
-    }
-    if (spec.device.empty()) {
-        throw core::UsageError(
-            fmt::format("--source ptp:{}: name the clock, e.g. ptp:/dev/ptp0", rest));
-    }
-    return spec;
-}
-
-PhcSharing host_phc_sharing() {
-    PhcSharing sharing;
-    utsname name{};
-    if (::uname(&name) == 0) {
-        unsigned major = 0;
-        unsigned minor = 0;
-        const std::string_view release(name.release);
-        const auto [p, ec] =
-            std::from_chars(release.data(), release.data() + release.size(), major);
-        if (ec == std::errc{} && p < release.data() + release.size() && *p == '.') {
-            std::from_chars(p + 1, release.data() + release.size(), minor);
-        }
-        // "ptp: support multiple timestamp event readers" (Linux 6.7): a queue per open file.
-        sharing.per_reader_queues = major > 6 || (major == 6 && minor >= 7);
-    }
-    std::unique_ptr<DIR, int (*)(DIR*)> proc(::opendir("/proc"), ::closedir);
-    while (proc) {
-        const dirent* entry = ::readdir(proc.get());
-        if (entry == nullptr) {
-            break;
-        }
-        const std::string_view pid(entry->d_name);
-        if (pid.empty() || pid.find_first_not_of("0123456789") != std::string_view::npos) {
-            continue;
-        }
-        std::ifstream comm(fmt::format("/proc/{}/comm", pid));
-        std::string command;
-        if (std::getline(comm, command) && command == "ts2phc") {
-            sharing.other_reader = fmt::format("ts2phc (pid {})", pid);
-            break;
-        }
-    }
-    return sharing;
-}
-
-PinFunctions::PinFunctions(PhcDevice& device, unsigned pins, const std::string& what)
-    : device_(device), before_(pins) {
-    for (unsigned i = 0; i < pins; ++i) {
-        before_[i].index = i;
-        if (const int err = device_.pin_function(before_[i]); err != 0) {
-            throw core::InputError(fmt::format("{}: cannot read the function of pin {}: {}", what,
-                                               i, core::errno_message(err)));
-        }
-    }
-}
-
-PinFunctions::~PinFunctions() {
-    // Restore in index order; nothing can be reported from a destructor, so a pin the driver
-    // refuses to put back stays as it is (docs/latency.md says how to check with doctor).
-    for (const auto& old : before_) {
-        ptp_pin_desc now{};
-        now.index = old.index;
-        if (device_.pin_function(now) == 0 && (now.func != old.func || now.chan != old.chan)) {
-            device_.set_pin_function(old);
-        }
-    }
-}
 
 PtpSource::PtpSource(std::string spec, const PtpSpec& where, const SourceOptions& options)
     : PtpSource(
@@ -182,129 +168,69 @@ PtpSource::PtpSource(std::string spec, const PtpSpec& where, const SourceOptions
     info_.host_hardware = true;
     info_.hardware_reference = true;
     const std::string& dev = where.device;
-    const auto fail = [](std::string message) { throw core::InputError(message); };
-
-    if (options.edges == core::EdgeSelection::both) {
-        // The event record does not say which edge it was on every kernel this runs on.
-        throw core::UsageError(fmt::format(
-            "{}: --edge both: a PHC's events do not say which edge they were; capture one edge "
-            "(--edge assert or --edge clear)",
-            info_.spec));
-    }
-    edge_ = options.edges == core::EdgeSelection::clear_only ? core::Edge::clear_edge
-                                                             : core::Edge::assert_edge;
-
-    ptp_clock_caps caps{};
-    if (const int err = device_->capabilities(caps); err != 0) {
-        fail(err == ENOTTY ? fmt::format("{}: not a PTP clock (PTP_CLOCK_GETCAPS2 failed); name a "
-                                         "/dev/ptpN device (ls /sys/class/ptp/)",
-                                         dev)
-                           : fmt::format("{}: cannot read the clock's capabilities: {}", dev,
-                                         core::errno_message(err)));
-    }
-    if (caps.n_ext_ts <= 0) {
-        fail(fmt::format(
-            "{}: the clock has no external-timestamp channel (n_ext_ts = 0), so it cannot "
-            "timestamp a PPS input; use a PHC with event pins (Intel i210/i226 SDP, the CM4/CM5 "
-            "NIC's event pin), see 'ppsbench doctor'",
-            dev));
-    }
-    if (where.channel >= static_cast<unsigned>(caps.n_ext_ts)) {
-        fail(fmt::format("{}: extts={}: the clock has {} external-timestamp channel{} (0–{})", dev,
-                         where.channel, caps.n_ext_ts, caps.n_ext_ts == 1 ? "" : "s",
-                         caps.n_ext_ts - 1));
-    }
-    if (!sharing.other_reader.empty() && !sharing.per_reader_queues) {
-        fail(fmt::format(
-            "{}: {} reads this host's PHC events, and before Linux 6.7 a PHC has one event queue "
-            "for all readers, so each edge would reach only one of you; stop ts2phc for the "
-            "measurement (on 6.7 and later each reader gets every event)",
-            dev, sharing.other_reader));
-    }
+    edge_ = single_edge(info_.spec, options.edges);
+    const ptp_clock_caps caps = channel_capabilities(*device_, where);
+    check_sharing(dev, sharing);
     leave_enabled_ = !sharing.other_reader.empty();
-
     if (where.pin) {
-        const unsigned pin = *where.pin;
-        if (caps.n_pins <= 0) {
-            fail(
-                fmt::format("{}: pin={}: the clock has no programmable pins (its channel's input "
-                            "is fixed); drop pin=",
-                            dev, pin));
-        }
-        if (pin >= static_cast<unsigned>(caps.n_pins)) {
-            fail(fmt::format("{}: pin={}: the clock has {} programmable pins (0–{})", dev, pin,
-                             caps.n_pins, caps.n_pins - 1));
-        }
-        pins_ = std::make_unique<PinFunctions>(*device_, static_cast<unsigned>(caps.n_pins), dev);
-        ptp_pin_desc assign = pins_->before(pin);
-        assign.func = PTP_PF_EXTTS;
-        assign.chan = where.channel;
-        if (const int err = device_->set_pin_function(assign); err != 0) {
-            if (err == EBUSY) {
-                fail(busy_error(dev, where.channel, sharing));
-            }
-            fail(err == EPERM || err == EACCES
-                     ? fmt::format("{}: pin={}: assigning a pin needs write access to the "
-                                   "device; run as root",
-                                   dev, pin)
-                     : fmt::format("{}: pin={} cannot be assigned to external timestamps on "
-                                   "channel {} (the driver refused: {}); 'ppsbench doctor' lists "
-                                   "the pins and their functions",
-                                   dev, pin, where.channel, core::errno_message(err)));
-        }
+        assign_pin(where, caps, sharing);
     }
-
-    ptp_extts_request request{};
-    request.index = where.channel;
-    request.flags = extts_flags(edge_);
-    if (const int err = device_->request_extts(request); err != 0) {
-        switch (err) {
-            case EBUSY:
-                fail(busy_error(dev, where.channel, sharing));
-                break;
-            case EPERM:
-            case EACCES:
-                fail(
-                    fmt::format("{}: enabling external timestamps needs write access to the "
-                                "device; run as root",
-                                dev));
-                break;
-            case ENOTTY:
-                fail(
-                    fmt::format("{}: the kernel lacks PTP_EXTTS_REQUEST2 (Linux 5.8 and later "
-                                "have it)",
-                                dev));
-                break;
-            default:
-                fail(fmt::format(
-                    "{}: the driver refused external timestamps on channel {} for "
-                    "the {} edge: {}; try the other --edge, or another channel",
-                    dev, where.channel, edge_ == core::Edge::assert_edge ? "rising" : "falling",
-                    core::errno_message(err)));
-        }
-    }
-    enabled_ = true;
+    enable_channel(dev, sharing);
     try {
         choose_cross_timestamp(dev);
     } catch (...) {
         disable_channel();
         throw;
     }
+    info_.details = source_details(where, caps, method_, sharing);
+}
 
-    info_.details = {{"device", dev},
-                     {"extts_channel", where.channel},
-                     {"extts_channels", caps.n_ext_ts},
-                     {"pins", caps.n_pins},
-                     {"cross_timestamp", std::string(to_string(method_))},
-                     {"event_queue", sharing.per_reader_queues ? "per reader (Linux 6.7+)"
-                                                               : "shared by all readers"},
-                     {"sequence", "counted by ppsbench (PHC events carry none)"}};
-    if (where.pin) {
-        info_.details["pin"] = *where.pin;
+// Notes every pin's function (PinFunctions puts back whatever the kernel moves) and assigns the
+// given pin to the channel.
+void PtpSource::assign_pin(const PtpSpec& where, const ptp_clock_caps& caps,
+                           const PhcSharing& sharing) {
+    const std::string& dev = where.device;
+    const unsigned pin = *where.pin;
+    if (caps.n_pins <= 0) {
+        throw core::InputError(
+            fmt::format("{}: pin={}: the clock has no programmable pins (its channel's input "
+                        "is fixed); drop pin=",
+                        dev, pin));
     }
-    if (!sharing.other_reader.empty()) {
-        info_.details["other_reader"] = sharing.other_reader;
+    if (pin >= static_cast<unsigned>(caps.n_pins)) {
+        throw core::InputError(fmt::format("{}: pin={}: the clock has {} programmable pins (0–{})",
+                                           dev, pin, caps.n_pins, caps.n_pins - 1));
     }
+    pins_ = std::make_unique<PinFunctions>(*device_, static_cast<unsigned>(caps.n_pins), dev);
+    ptp_pin_desc assign = pins_->before(pin);
+    assign.func = PTP_PF_EXTTS;
+    assign.chan = where.channel;
+    if (const int err = device_->set_pin_function(assign); err != 0) {
+        if (err == EBUSY) {
+            throw core::InputError(busy_error(dev, where.channel, sharing));
+        }
+        throw core::InputError(
+            err == EPERM || err == EACCES
+                ? fmt::format("{}: pin={}: assigning a pin needs write access to the "
+                              "device; run as root",
+                              dev, pin)
+                : fmt::format("{}: pin={} cannot be assigned to external timestamps on "
+                              "channel {} (the driver refused: {}); 'ppsbench doctor' lists "
+                              "the pins and their functions",
+                              dev, pin, where.channel, core::errno_message(err)));
+    }
+}
+
+// Turns on the channel's events for the captured edge; from here the destructor turns them off
+// again (unless another reader uses the channel).
+void PtpSource::enable_channel(const std::string& dev, const PhcSharing& sharing) {
+    ptp_extts_request request{};
+    request.index = channel_;
+    request.flags = extts_flags(edge_);
+    if (const int err = device_->request_extts(request); err != 0) {
+        throw core::InputError(extts_error(err, dev, channel_, edge_, sharing));
+    }
+    enabled_ = true;
 }
 
 void PtpSource::choose_cross_timestamp(const std::string& dev) {

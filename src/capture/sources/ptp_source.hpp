@@ -2,50 +2,16 @@
 
 #include <array>
 #include <memory>
-#include <optional>
 #include <string>
-#include <vector>
 
 #include "phc_device.hpp"
+#include "phc_sharing.hpp"
 #include "phc_time_base.hpp"
+#include "pin_functions.hpp"
 #include "ppsbench/capture/source_factory.hpp"
+#include "ptp_spec.hpp"
 
 namespace ppsbench::capture {
-
-// Where "ptp:/dev/ptpN[,extts=K][,pin=P]" points: the PHC, its external-timestamp channel
-// (0 by default) and, when given, the programmable pin to assign to that channel.
-struct PtpSpec {
-    std::string device;
-    unsigned channel = 0;
-    std::optional<unsigned> pin;
-};
-PtpSpec parse_ptp_spec(std::string_view rest);
-
-// Who else reads the PHC's external timestamps, and whether the kernel gives each reader its own
-// event queue (Linux 6.7 and later) or one queue for all, where each event goes to whichever
-// reader comes first (before 6.7).
-struct PhcSharing {
-    bool per_reader_queues = false;
-    std::string other_reader;  // "ts2phc (pid 812)", empty when none runs
-};
-// This host's answer: the kernel release from uname(2), ts2phc from /proc/*/comm.
-PhcSharing host_phc_sharing();
-
-// Which pin functions the source changed, to put them back (RAII): assigning a pin to a
-// channel makes the kernel take that channel's function from whatever pin had it, so every
-// pin's function is noted before and each one that differs afterwards is restored.
-class PinFunctions {
-  public:
-    PinFunctions(PhcDevice& device, unsigned pins, const std::string& what);
-    ~PinFunctions();
-    PinFunctions(const PinFunctions&) = delete;
-    PinFunctions& operator=(const PinFunctions&) = delete;
-    const ptp_pin_desc& before(unsigned pin) const { return before_.at(pin); }
-
-  private:
-    PhcDevice& device_;
-    std::vector<ptp_pin_desc> before_;
-};
 
 // The external-timestamp events of a PTP hardware clock (linux/ptp_clock.h: PTP_EXTTS_REQUEST2,
 // read(2) of struct ptp_extts_event), the PHC's counterpart of an RFC 2783 PPS device. The
@@ -71,6 +37,8 @@ class PtpSource final : public PulseSource {
     CrossTimestampMethod method() const { return method_; }
 
   private:
+    void assign_pin(const PtpSpec& where, const ptp_clock_caps& caps, const PhcSharing& sharing);
+    void enable_channel(const std::string& dev, const PhcSharing& sharing);
     void choose_cross_timestamp(const std::string& dev);
     CrossTimestamp sample_offset();
     void disable_channel() noexcept;
