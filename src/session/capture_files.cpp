@@ -77,10 +77,18 @@ void CaptureFiles::write(std::span<const core::Pulse> pulses) {
     if (rotate_ && !pulses.empty()) {
         // One clock read per batch: the first batch that arrives past the seam starts the next
         // file. A file is opened only for a pulse to put in it, so a run that ends just after
-        // a seam leaves no empty file behind (opening it after the batch did, under load).
+        // a seam leaves no empty file behind (opening it after the batch did, under load). The
+        // same holds at the start: the first file is opened with the run (a crash before the
+        // first pulse still leaves its header), and a run started just before a seam, whose
+        // first pulse comes after it, keeps that file until the next seam rather than leaving
+        // it empty.
         const std::int64_t now = core::realtime_now_ns();
         if (now >= next_seam_ns_) {
-            rotate_locked(now);
+            if (writer_->pulses_written() == 0) {
+                next_seam_ns_ = next_seam(now, *rotate_);
+            } else {
+                rotate_locked(now);
+            }
         }
     }
     writer_->write(pulses);

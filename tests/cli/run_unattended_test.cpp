@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <regex>
+#include <thread>
 
 #include "cli.hpp"
 #include "ppsbench/store/capture_reader.hpp"
@@ -59,6 +61,30 @@ TEST(RunRotate, EveryPulseLandsInExactlyOneFileAndTheSequenceRunsOnAcrossSeams) 
     EXPECT_TRUE(contains(
         result.out, fmt::format("{} pulses (duration) written to {} files", total, files.size())))
         << result.out;
+}
+
+// A run started just before a seam gets its first pulse after it: the first file (opened with
+// the run) keeps it, rather than staying empty while the pulses go to a second file.
+TEST(RunRotate, ARunStartedJustBeforeASeamLeavesNoEmptyFirstFile) {
+    TempDir dir;
+    // 40 ms before a whole second: the run starts there (ppsbench takes a few ms to start) and
+    // the simulated 50 ms period puts its first pulse past the seam.
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    const auto into_second = now - std::chrono::duration_cast<std::chrono::seconds>(now);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1960) - into_second);
+    const auto result = run_ppsbench({"run", "--source", "sim:threaded", "--pace", "realtime",
+                                      "--period", "50ms", "--duration", "1.5s", "--rotate", "1s",
+                                      "-o", dir.file("pps-%H%M%S.csv"), "--quiet"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const auto files = files_in(dir, "pps-");
+    ASSERT_GE(files.size(), 1U) << result.out;
+    std::size_t total = 0;
+    for (const auto& path : files) {
+        const auto file = store::read_capture_file(path);
+        EXPECT_FALSE(file.pulses.empty()) << path;
+        total += file.pulses.size();
+    }
+    EXPECT_NEAR(static_cast<double>(total), 30.0, 2.0);
 }
 
 TEST(RunRotate, RefusesANameWithoutAPatternOrOneThatRepeats) {
