@@ -1,4 +1,4 @@
-#include "chrony/log_common.hpp"
+#include "ppsbench/chrony/log_common.hpp"
 
 #include <fmt/format.h>
 #include <cerrno>

@@ -3,9 +3,9 @@
 #include <fstream>
 #include <map>
 
-#include "chrony/log_common.hpp"
-#include "chrony/sample_pulses.hpp"
+#include "ppsbench/chrony/log_common.hpp"
 #include "ppsbench/chrony/logs.hpp"
+#include "ppsbench/chrony/sample_pulses.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/text.hpp"
 #include "ppsbench/store/import_meta.hpp"

@@ -1,4 +1,4 @@
-#include "chrony/sample_pulses.hpp"
+#include "ppsbench/chrony/sample_pulses.hpp"
 
 #include <fmt/format.h>
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <variant>
 
-#include "chrony/log_common.hpp"
+#include "ppsbench/chrony/log_common.hpp"
 #include "ppsbench/chrony/logs.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/text.hpp"

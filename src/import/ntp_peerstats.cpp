@@ -7,8 +7,8 @@
 #include <cmath>
 #include <optional>
 
-#include "chrony/log_common.hpp"
-#include "chrony/sample_pulses.hpp"
+#include "ppsbench/chrony/log_common.hpp"
+#include "ppsbench/chrony/sample_pulses.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/text.hpp"

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <variant>
 
-#include "chrony/log_common.hpp"
+#include "ppsbench/chrony/log_common.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/store/import_meta.hpp"

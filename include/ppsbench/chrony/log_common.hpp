@@ -1,6 +1,8 @@
 #pragma once
 
-// Private to the chrony module: what the refclocks.log and tracking.log importers share.
+// What the log importers share: chrony's refclocks.log and tracking.log readers, and import's
+// ppstest and peerstats readers. A public header so that import reaches it through the module
+// rule (docs/modules.txt); `detail` says it is no interface for users of the library.
 
 #include <cstdint>
 #include <fstream>

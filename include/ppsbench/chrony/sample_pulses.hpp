@@ -1,6 +1,7 @@
 #pragma once
 
-// Private to the chrony module, and used by import's peerstats reader: logs that record the
+// Shared by chrony's refclocks.log reader and import's peerstats reader (a public header so that
+// import reaches it through the module rule, docs/modules.txt): logs that record the
 // clock's offset at each sample (chrony's refclocks.log, ntpd's peerstats) become a pulse train
 // by one rule, written once here.
 
