@@ -6,6 +6,9 @@
 #                   build, then the same tests under AddressSanitizer + UndefinedBehaviorSanitizer,
 #                   each fuzz harness briefly (fuzz/, clang) and, as root, the package check and
 #                   the real-kernel lab (below) at the end
+#   ./dev.sh check  the rules the build cannot see: every #include against the module table
+#                   (docs/modules.txt), the size rule (no function over 80 lines, no file over 400
+#                   without a reason) and clang-format; ./dev.sh test runs it first
 #   ./dev.sh build  install and build only
 #   ./dev.sh package
 #                   build the Debian package (dpkg-buildpackage, lintian), install it into a
@@ -32,6 +35,8 @@ build_packages=(cmake ninja-build g++ pkg-config libgpiod-dev libboost-program-o
 # setpriv (util-linux) to test permission errors without root, xmllint/rsvg for SVG checks.
 test_packages=(chrony python3-numpy python3-prometheus-client clang-format util-linux libxml2-utils
   librsvg2-bin)
+# ./dev.sh check: the architecture checker (Python) and Universal Ctags for the functions' ends.
+check_packages=(python3 universal-ctags clang-format)
 # The fuzz harnesses (fuzz/): Debian's clang with its libFuzzer/sanitizer runtimes (only
 # recommended by clang, so named here) and llvm-symbolizer for readable crash reports.
 fuzz_packages=(clang libclang-rt-14-dev llvm-14)
@@ -80,6 +85,11 @@ check_format() {
   # shellcheck disable=SC2086
   clang-format --dry-run -Werror $files
   echo "dev.sh: clang-format: clean"
+}
+
+run_checks() {
+  check_format
+  python3 tests/architecture/check_architecture.py
 }
 
 # The Debian package, built and installed for real; the tests have already run, so the package
@@ -162,11 +172,12 @@ case "${1:-}" in
     ;;
   test)
     if [ "${PPSBENCH_SKIP_FUZZ:-0}" = 1 ]; then
-      install_packages "${build_packages[@]}" "${test_packages[@]}"
+      install_packages "${build_packages[@]}" "${test_packages[@]}" "${check_packages[@]}"
     else
-      install_packages "${build_packages[@]}" "${test_packages[@]}" "${fuzz_packages[@]}"
+      install_packages "${build_packages[@]}" "${test_packages[@]}" "${check_packages[@]}" \
+        "${fuzz_packages[@]}"
     fi
-    check_format
+    run_checks
     configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPPSBENCH_WERROR=ON
     ctest --test-dir build --output-on-failure -j "$jobs"
     echo "dev.sh: now the same tests under AddressSanitizer + UndefinedBehaviorSanitizer"
@@ -208,12 +219,16 @@ case "${1:-}" in
     install_packages "${build_packages[@]}" "${package_packages[@]}"
     run_package
     ;;
+  check)
+    install_packages "${check_packages[@]}"
+    run_checks
+    ;;
   build)
     install_packages "${build_packages[@]}"
     configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
     ;;
   *)
-    echo "usage: ./dev.sh run|test|build|package|lab" >&2
+    echo "usage: ./dev.sh run|test|check|build|package|lab" >&2
     exit 2
     ;;
 esac
