@@ -50,7 +50,15 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/completion/_ppsbench
   DESTINATION ${PPSBENCH_ZSHCOMPLETIONDIR})
 install(FILES ${dist}/udev/60-ppsbench.rules DESTINATION ${PPSBENCH_UDEVRULESDIR})
 install(FILES ${dist}/sysusers/ppsbench.conf DESTINATION ${PPSBENCH_SYSUSERSDIR})
-install(FILES ${dist}/systemd/ppsbench-monitor.service ${dist}/systemd/ppsbench-nightly.service
+# The services start the installed program with the installed settings file: a --prefix
+# install's units name its own ppsbench, not a fixed /usr/bin one.
+set(PPSBENCH_BINDIR ${CMAKE_INSTALL_FULL_BINDIR})
+set(PPSBENCH_DEFAULTDIR ${CMAKE_INSTALL_FULL_SYSCONFDIR}/default)
+foreach(unit ppsbench-monitor.service ppsbench-nightly.service)
+  configure_file(${dist}/systemd/${unit} ${CMAKE_CURRENT_BINARY_DIR}/systemd/${unit} @ONLY)
+endforeach()
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/systemd/ppsbench-monitor.service
+  ${CMAKE_CURRENT_BINARY_DIR}/systemd/ppsbench-nightly.service
   ${dist}/systemd/ppsbench-nightly.timer DESTINATION ${PPSBENCH_SYSTEMDUNITDIR})
 install(FILES ${dist}/systemd/ppsbench.default DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/default
   RENAME ppsbench)

@@ -3,6 +3,7 @@
 
 #include "analysis_options.hpp"
 #include "command.hpp"
+#include "input_files.hpp"
 #include "options.hpp"
 #include "output_files.hpp"
 #include "ppsbench/analysis/comparison.hpp"
@@ -16,7 +17,7 @@ namespace {
 // compare's command line as typed.
 struct CompareArguments {
     std::string baseline_path;
-    std::vector<std::string> files;
+    InputFiles inputs;
     std::string format = "text";
     std::string metrics = "rms_offset,sigma,p2p";
     double confidence = 0.95;
@@ -42,7 +43,7 @@ void declare_options(po::options_description& options, CompareArguments& a) {
 
 // Refuses what cannot be done before any file is read.
 void check_arguments(const CompareArguments& a) {
-    if (a.files.empty()) {
+    if (a.inputs.paths.empty()) {
         throw core::UsageError(
             "name the runs to compare after the baseline, e.g. 'ppsbench compare "
             "--baseline stock.csv rt.csv'");
@@ -50,7 +51,11 @@ void check_arguments(const CompareArguments& a) {
     if (!(a.confidence > 0 && a.confidence < 1)) {
         throw core::UsageError("--confidence: use a level between 0 and 1, e.g. 0.95");
     }
-    check_output_files(a.outputs);
+    core::FilePlan plan;
+    plan.read("--baseline", a.baseline_path);
+    a.inputs.plan(plan);
+    plan_output_files(a.outputs, plan);
+    plan.check(a.outputs.force);
 }
 
 // The baseline (one run) first, then every run of the other files, with their series: the
@@ -66,7 +71,7 @@ std::vector<analysis::RunAnalysis> load_compared_runs(const CompareArguments& a,
             "choose one with --edge)",
             a.baseline_path, runs.size()));
     }
-    for (const auto& path : a.files) {
+    for (const auto& path : a.inputs.paths) {
         for (auto& run : analysis::load_runs(path, settings)) {
             runs.push_back(std::move(run));
         }
@@ -86,9 +91,8 @@ class CompareCommand final : public Command {
         po::options_description options("Options");
         declare_options(options, arguments);
         po::options_description hidden;
-        hidden.add_options()("file", po::value(&arguments.files)->multitoken());
         po::positional_options_description positional;
-        positional.add("file", -1);
+        arguments.inputs.declare(hidden, positional);
         po::variables_map vm;
         if (!parse_options("compare", "ppsbench compare --baseline FILE FILE... [OPTIONS]",
                            "Prints one row per run, like the write-up's tables, then each run's "

@@ -6,12 +6,14 @@
 
 #include "analysis_options.hpp"
 #include "command.hpp"
+#include "input_files.hpp"
 #include "options.hpp"
 #include "output_files.hpp"
-#include "output_path.hpp"
 #include "ppsbench/analysis/gate.hpp"
+#include "ppsbench/core/atomic_file.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/file_plan.hpp"
 #include "ppsbench/core/option_value.hpp"
 #include "ppsbench/render/gate_text.hpp"
 
@@ -22,7 +24,7 @@ namespace {
 // names its option.
 struct GateArguments {
     std::string baseline_path;
-    std::vector<std::string> files;
+    InputFiles inputs;
     double max_ratio = 0;
     std::string max_sigma;
     std::string max_p2p;
@@ -62,8 +64,12 @@ void declare_options(po::options_description& options, GateArguments& a) {
         ("confidence", po::value(&a.confidence)
              ->default_value(a.confidence, human_default(a.confidence)),
          "confidence level for the ratio rule")
-        ("junit", po::value(&a.junit), "also write the checks as JUnit XML to this file")
-        ("force", po::bool_switch(&a.force), "overwrite an existing --junit file");
+        ("junit", po::value(&a.junit),
+         "also write the checks as JUnit XML to this file, replaced on every run (when it is "
+         "empty or ppsbench's own); a gate that cannot judge (exit 2) writes one <error> case "
+         "with the reason")
+        ("force", po::bool_switch(&a.force),
+         "replace a --junit file ppsbench did not write (never an input)");
     // clang-format on
     add_analysis_options(options, a.analysis);
 }
@@ -127,7 +133,7 @@ GateRuns load_gate_runs(const GateArguments& a, const po::variables_map& vm) {
     auto settings = to_settings(a.analysis, vm);
     settings.keep_series = true;
     GateRuns runs;
-    runs.current = analysis::load_runs(a.files.front(), settings);
+    runs.current = analysis::load_runs(a.inputs.paths.front(), settings);
     if (!a.baseline_path.empty()) {
         runs.baseline = analysis::load_runs(a.baseline_path, settings);
     }
@@ -137,6 +143,42 @@ GateRuns load_gate_runs(const GateArguments& a, const po::variables_map& vm) {
             "holds two: choose one with --edge assert or --edge clear");
     }
     return runs;
+}
+
+// The verdict and the JUnit file; exit 1 on a regression.
+int judge(const GateArguments& arguments, const po::variables_map& vm) {
+    if (arguments.inputs.paths.size() != 1) {
+        throw core::UsageError(
+            "name exactly one current run, e.g. 'ppsbench gate --baseline stock.csv "
+            "rt.csv --max-ratio 1.25'");
+    }
+    const auto limits = gate_limits(arguments, vm);
+    const auto runs = load_gate_runs(arguments, vm);
+    std::vector<analysis::Metric> limited;
+    for (const auto& limit : limits.maxima) {
+        limited.push_back(limit.metric);
+    }
+    analysis::check_taus_computed(limited, runs.current, "--max");
+    print_warnings(runs.current);
+    print_warnings(runs.baseline);
+    const auto& current = runs.current.front();
+    const auto result = analysis::evaluate_gate(
+        runs.baseline.empty() ? nullptr : &runs.baseline.front(), current, limits);
+    std::cout << render::gate_summary(result, current);
+    if (!arguments.junit.empty()) {
+        std::ostringstream xml;
+        render::write_junit("ppsbench gate " + current.label, render::gate_junit(result), xml);
+        core::write_file_atomically(arguments.junit, xml.str(), "--junit");
+    }
+    return result.failed() ? static_cast<int>(core::ExitCode::failed) : 0;
+}
+
+// A gate that could not judge replaces the JUnit file too, with the reason as an <error>: an
+// earlier green file must not stay for CI to show.
+void write_not_judged(const std::string& junit, const core::Error& error) {
+    std::ostringstream xml;
+    render::write_junit("ppsbench gate", {render::junit_not_judged(error.what())}, xml);
+    core::write_file_atomically(junit, xml.str(), "--junit");
 }
 
 class GateCommand final : public Command {
@@ -151,9 +193,8 @@ class GateCommand final : public Command {
         po::options_description options("Options");
         declare_options(options, arguments);
         po::options_description hidden;
-        hidden.add_options()("current", po::value(&arguments.files)->multitoken());
         po::positional_options_description positional;
-        positional.add("current", -1);
+        arguments.inputs.declare(hidden, positional);
         po::variables_map vm;
         if (!parse_options(
                 "gate", "ppsbench gate [--baseline BASE] CURRENT [LIMITS] [--junit FILE]",
@@ -165,33 +206,22 @@ class GateCommand final : public Command {
                 args, options, positional, vm, hidden)) {
             return 0;
         }
-        if (arguments.files.size() != 1) {
-            throw core::UsageError(
-                "name exactly one current run, e.g. 'ppsbench gate --baseline stock.csv "
-                "rt.csv --max-ratio 1.25'");
-        }
-        const auto limits = gate_limits(arguments, vm);
+        // The JUnit file is checked first: it is written even when the gate cannot judge.
+        core::FilePlan plan;
+        plan.read("--baseline", arguments.baseline_path);
+        arguments.inputs.plan(plan);
         if (!arguments.junit.empty()) {
-            check_output_path(arguments.junit, "--junit", arguments.force);
+            plan.write("--junit", arguments.junit, core::OutputKind::junit_state);
         }
-        const auto runs = load_gate_runs(arguments, vm);
-        std::vector<analysis::Metric> limited;
-        for (const auto& limit : limits.maxima) {
-            limited.push_back(limit.metric);
+        plan.check(arguments.force);
+        try {
+            return judge(arguments, vm);
+        } catch (const core::Error& e) {
+            if (!arguments.junit.empty()) {
+                write_not_judged(arguments.junit, e);
+            }
+            throw;
         }
-        analysis::check_taus_computed(limited, runs.current, "--max");
-        print_warnings(runs.current);
-        print_warnings(runs.baseline);
-        const auto& current = runs.current.front();
-        const auto result = analysis::evaluate_gate(
-            runs.baseline.empty() ? nullptr : &runs.baseline.front(), current, limits);
-        std::cout << render::gate_summary(result, current);
-        if (!arguments.junit.empty()) {
-            std::ostringstream xml;
-            render::write_junit("ppsbench gate " + current.label, render::gate_junit(result), xml);
-            write_file_atomically(arguments.junit, xml.str(), "--junit");
-        }
-        return result.failed() ? static_cast<int>(core::ExitCode::failed) : 0;
     }
 };
 

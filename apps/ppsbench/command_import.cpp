@@ -3,14 +3,16 @@
 // `-` for standard input, and gzip-compressed files as they are.
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "command.hpp"
+#include "input_files.hpp"
 #include "options.hpp"
-#include "output_path.hpp"
 #include "ppsbench/chrony/logs.hpp"
+#include "ppsbench/core/atomic_file.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/file_plan.hpp"
 #include "ppsbench/core/suggest.hpp"
 #include "ppsbench/import/capture_import.hpp"
 #include "ppsbench/import/file_kind.hpp"
@@ -129,7 +131,7 @@ void write_tracking_csv(const chrony::TrackingImport& imported, std::ostream& ou
     }
 }
 
-int import_tracking(const std::vector<std::string>& files, const std::string& output, bool force,
+int import_tracking(const std::vector<std::string>& files, const std::string& output,
                     const chrony::TrackingImportOptions& options) {
     chrony::TrackingLogReader reader(options);
     read_all(files, import::FileKind::chrony_tracking, reader);
@@ -151,23 +153,18 @@ int import_tracking(const std::vector<std::string>& files, const std::string& ou
         write_tracking_csv(imported, std::cout);
         return 0;
     }
-    if (!force && std::ifstream(output).good()) {
-        throw core::InputError(fmt::format("{} exists; pass --force to overwrite it", output));
-    }
-    std::ofstream out(output, std::ios::trunc);
-    write_tracking_csv(imported, out);
-    out.close();
-    if (!out) {
-        throw core::InputError(
-            fmt::format("cannot write {}; check the directory and free space", output));
-    }
+    // Written whole: a failed import leaves an earlier CSV as it was. The file plan refused an
+    // existing one without --force before any log was read.
+    std::ostringstream csv;
+    write_tracking_csv(imported, csv);
+    core::write_file_atomically(output, csv.str(), "-o");
     return 0;
 }
 
 // What `import` was asked for, as given on the command line.
 struct ImportArguments {
     std::string format;
-    std::vector<std::string> files;
+    InputFiles files;
     std::string output;
     bool force = false;
     bool strict = false;
@@ -184,7 +181,7 @@ po::options_description declare_options(ImportArguments& a) {
     options.add_options()
         ("output,o", po::value(&a.output),
          "file to write: a capture file (required), or CSV (chrony-tracking; default stdout)")
-        ("force", "overwrite the output file")
+        ("force", "overwrite an existing output file (never one of the inputs)")
         ("refid", po::value(&a.refid),
          "chrony-refclocks: the refclock to import (needed when the log has several)")
         ("offset", po::value(&a.offset),
@@ -226,21 +223,21 @@ chrony::TrackingImportOptions tracking_options(const ImportArguments& a) {
 // Hands the files to the format's reader and writes what it gives back.
 int import_format(const ImportArguments& a) {
     if (a.format == "chrony-refclocks") {
-        return import_refclocks(a.files, a.output, a.force, refclocks_options(a));
+        return import_refclocks(a.files.paths, a.output, a.force, refclocks_options(a));
     }
     if (a.format == "chrony-tracking") {
-        return import_tracking(a.files, a.output, a.force, tracking_options(a));
+        return import_tracking(a.files.paths, a.output, tracking_options(a));
     }
     if (a.format == "ppstest") {
         require_output(a.output, a.format);
         import::PpstestReader reader({.strict = a.strict});
-        read_all(a.files, import::FileKind::ppstest, reader);
+        read_all(a.files.paths, import::FileKind::ppstest, reader);
         return import_capture(reader.finish(), a.output, a.force);
     }
     if (a.format == "ntp-peerstats") {
         require_output(a.output, a.format);
         import::PeerstatsReader reader({.peer = a.peer, .strict = a.strict});
-        read_all(a.files, import::FileKind::ntp_peerstats, reader);
+        read_all(a.files.paths, import::FileKind::ntp_peerstats, reader);
         return import_capture(reader.finish(), a.output, a.force);
     }
     throw core::UsageError(fmt::format(
@@ -262,10 +259,10 @@ class ImportCommand final : public Command {
         const po::options_description options = declare_options(a);
         po::options_description hidden;
         // The positionals: named in the usage line, not listed as options.
-        hidden.add_options()("format", po::value(&a.format))("file",
-                                                             po::value(&a.files)->multitoken());
+        hidden.add_options()("format", po::value(&a.format));
         po::positional_options_description positional;
-        positional.add("format", 1).add("file", -1);
+        positional.add("format", 1);
+        a.files.declare(hidden, positional);
         po::variables_map vm;
         if (!parse_options("import",
                            "ppsbench import chrony-refclocks LOG... [--refid PPS] -o FILE\n"
@@ -282,16 +279,20 @@ class ImportCommand final : public Command {
                            args, options, positional, vm, hidden)) {
             return 0;
         }
-        if (a.files.empty()) {
+        if (a.files.paths.empty()) {
             throw core::UsageError(
                 "name the format and the files, e.g. 'ppsbench import chrony-refclocks "
                 "/var/log/chrony/refclocks.log -o run.csv'");
         }
         a.force = vm.count("force") != 0U;
-        // Before any input is read: a bad -o is found now, not after a long import.
+        // Before any input is read: a bad -o is found now, not after a long import, and it
+        // is never one of the logs (the only copy of months).
+        core::FilePlan plan;
+        a.files.plan(plan);
         if (!a.output.empty() && a.output != "-") {
-            check_output_path(a.output, "-o", a.force);
+            plan.write("-o", a.output, core::OutputKind::record);
         }
+        plan.check(a.force);
         a.strict = vm.count("strict") != 0U;
         return import_format(a);
     }

@@ -3,10 +3,10 @@
 
 #include "command.hpp"
 #include "options.hpp"
-#include "output_path.hpp"
 #include "ppsbench/analysis/latency_runs.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/file_plan.hpp"
 #include "ppsbench/core/option_value.hpp"
 #include "ppsbench/render/latency_tables.hpp"
 #include "ppsbench/render/renderer.hpp"
@@ -77,9 +77,12 @@ session::LatencyOptions to_latency_options(const LatencyArguments& arguments,
         latency.limits.count = core::parse_count(arguments.count, "--count", 1, core::max_pulses);
     }
     core::check_label(latency.label, "--label");
+    // It reads devices only; its one file is the capture.
+    core::FilePlan plan;
     if (!latency.output_path.empty()) {
-        check_output_path(latency.output_path, "-o", latency.overwrite);
+        plan.write("-o", latency.output_path, core::OutputKind::record);
     }
+    plan.check(latency.overwrite);
     if (!latency.limits.count && !latency.limits.duration) {
         latency.limits.count = 1000;
     }

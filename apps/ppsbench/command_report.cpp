@@ -4,6 +4,7 @@
 
 #include "analysis_options.hpp"
 #include "command.hpp"
+#include "input_files.hpp"
 #include "options.hpp"
 #include "output_files.hpp"
 #include "ppsbench/analysis/report.hpp"
@@ -32,7 +33,7 @@ void add_histograms(nlohmann::json& document, const std::vector<analysis::RunAna
 
 // report's command line as typed.
 struct ReportArguments {
-    std::vector<std::string> files;
+    InputFiles inputs;
     std::string format = "text";
     std::string metrics;
     bool verbose = false;
@@ -58,10 +59,13 @@ void declare_options(po::options_description& options, ReportArguments& a) {
 
 // Refuses what cannot be done before any file is read.
 void check_arguments(const ReportArguments& a) {
-    if (a.files.empty()) {
+    if (a.inputs.paths.empty()) {
         throw core::UsageError("name at least one capture file, e.g. 'ppsbench report stock.csv'");
     }
-    check_output_files(a.outputs);
+    core::FilePlan plan;
+    a.inputs.plan(plan);
+    plan_output_files(a.outputs, plan);
+    plan.check(a.outputs.force);
     if (a.histogram && a.format == "csv") {
         throw core::UsageError(
             "--histogram: a CSV holds one table; use --format json for the histogram as data, "
@@ -121,9 +125,8 @@ class ReportCommand final : public Command {
         po::options_description options("Options");
         declare_options(options, arguments);
         po::options_description hidden;
-        hidden.add_options()("file", po::value(&arguments.files)->multitoken());
         po::positional_options_description positional;
-        positional.add("file", -1);
+        arguments.inputs.declare(hidden, positional);
         po::variables_map vm;
         if (!parse_options("report", "ppsbench report FILE... [OPTIONS]",
                            "Reads capture files and prints one row per run: pulses, missed "
@@ -142,7 +145,7 @@ class ReportCommand final : public Command {
         auto settings = to_settings(arguments.analysis, vm);
         // Plots, and the histograms' shared bins, need the series.
         settings.keep_series = arguments.outputs.wants_series() || arguments.histogram;
-        const auto report = analysis::load_report(arguments.files, settings);
+        const auto report = analysis::load_report(arguments.inputs.paths, settings);
         if (chosen) {
             analysis::check_taus_computed(*chosen, report.runs, "--metrics");
         }

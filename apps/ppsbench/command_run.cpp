@@ -6,9 +6,9 @@
 #include "analysis_options.hpp"
 #include "command.hpp"
 #include "options.hpp"
-#include "output_path.hpp"
 #include "ppsbench/analysis/latency_runs.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/file_plan.hpp"
 #include "ppsbench/core/option_value.hpp"
 #include "ppsbench/render/latency_tables.hpp"
 #include "ppsbench/render/renderer.hpp"
@@ -52,7 +52,8 @@ void declare_options(po::options_description& options, RunArguments& arguments) 
         ("label", po::value(&run.label), "name of this run in reports, e.g. stock, rt")
         ("output,o", po::value(&run.output_path),
          "capture file to write (default ppsbench-<UTC time>.csv)")
-        ("force", po::bool_switch(&run.overwrite), "overwrite an existing output file")
+        ("force", po::bool_switch(&run.overwrite),
+         "overwrite an existing output file (never the replayed capture)")
         ("timeout", po::value(&arguments.timeout),
          "give up if no first pulse arrives within this time (default 3 periods, at least 3s)")
         ("rt-priority", po::value(&arguments.rt_priority),
@@ -68,7 +69,8 @@ void declare_options(po::options_description& options, RunArguments& arguments) 
          "-o 'pps-%Y%m%dT%H%M%SZ.csv'. No pulse is lost at a seam")
         ("prometheus", po::value(&arguments.live.prometheus_path),
          "keep rolling figures in this file during the run, for node_exporter's textfile "
-         "collector (docs/prometheus.md); rewritten atomically")
+         "collector (docs/prometheus.md); rewritten atomically, and replaced without --force "
+         "when it is empty or ppsbench's own")
         ("prometheus-interval", po::value(&arguments.prometheus_interval)->default_value(arguments.prometheus_interval),
          "how often --prometheus is rewritten: the length of the 'last interval' window")
         ("progress-interval", po::value(&arguments.progress_interval)->default_value(arguments.progress_interval),
@@ -151,7 +153,6 @@ std::optional<session::LiveMetricsOptions> live_metrics(const RunArguments& argu
     }
     // Progress lines follow one source; a two-path run keeps its end-of-run summary only.
     live.progress_stream = arguments.quiet || terminal || arguments.dual() ? nullptr : stderr;
-    live.label = arguments.run.label;
     if (live.prometheus_path.empty() && live.progress_stream == nullptr) {
         return std::nullopt;
     }
@@ -162,6 +163,31 @@ std::optional<session::LiveMetricsOptions> live_metrics(const RunArguments& argu
         throw core::UsageError("--prometheus follows one source; give one --source");
     }
     return live;
+}
+
+// What a run reads (replay: sources) and writes (the capture, the live Prometheus file): a
+// replayed capture is never the one written, nor the metrics file the capture.
+core::FilePlan plan_run_files(const RunArguments& arguments, const session::RunOptions& run) {
+    core::FilePlan plan;
+    constexpr std::string_view replay = "replay:";
+    for (const auto& spec : arguments.source.specs) {
+        if (spec.starts_with(replay)) {
+            plan.read("--source", spec.substr(replay.size()), spec);
+        }
+    }
+    if (arguments.dual()) {
+        for (const auto& path : session::dual_output_paths(run.output_path)) {
+            plan.write("-o", path, core::OutputKind::record);
+        }
+    } else if (!run.output_path.empty()) {
+        // With --rotate, the pattern: its folder is checked, each part when it is opened.
+        plan.write("-o", run.output_path, core::OutputKind::record);
+    }
+    if (!arguments.live.prometheus_path.empty()) {
+        plan.write("--prometheus", arguments.live.prometheus_path,
+                   core::OutputKind::prometheus_state);
+    }
+    return plan;
 }
 
 // Checks the typed words into the session's options: the sources, the run's length, its label
@@ -179,13 +205,7 @@ session::RunOptions to_run_options(const RunArguments& arguments, const po::vari
     run.source = to_source_options(source, vm);
     run.limits = planned_limits(arguments, vm, run.source.period);
     core::check_label(run.label, "--label");
-    if (arguments.dual()) {
-        for (const auto& path : session::dual_output_paths(run.output_path)) {
-            check_output_path(path, "-o", run.overwrite);
-        }
-    } else if (!run.output_path.empty()) {
-        check_output_path(run.output_path, "-o", run.overwrite);
-    }
+    plan_run_files(arguments, run).check(run.overwrite);
     // A simulation without --count or --duration gets a default length: the session
     // decides that from the opened sources (session::effective_limits).
     run.limits.first_pulse_timeout =

@@ -2,44 +2,18 @@
 
 #include <fmt/format.h>
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
-#include "output_path.hpp"
 #include "ppsbench/analysis/plot_data.hpp"
 #include "ppsbench/analysis/stability_plot_data.hpp"
+#include "ppsbench/core/atomic_file.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/render/prometheus_export.hpp"
 #include "ppsbench/render/stability_plot.hpp"
 #include "ppsbench/render/svg_plot.hpp"
 
 namespace ppsbench::app {
-
-void write_file_atomically(const std::string& path, const std::string& text, const char* option) {
-    const std::string temporary = path + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) {
-            out.close();
-            std::remove(temporary.c_str());
-            throw core::InputError(
-                fmt::format("{} {}: cannot write the file; choose a writable "
-                            "path",
-                            option, path));
-        }
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-        std::remove(temporary.c_str());
-        throw core::InputError(
-            fmt::format("{} {}: cannot write the file ({}); choose a writable path", option, path,
-                        core::errno_message(errno)));
-    }
-}
 
 namespace {
 
@@ -70,21 +44,24 @@ void add_output_file_options(po::options_description& options, OutputFiles& outp
          "write an SVG plot (FILE.svg) of ADEV, MDEV and TDEV against τ on log-log axes, one "
          "line per run, with the white PM, flicker PM and white FM slopes")
         ("prometheus", po::value(&outputs.prometheus),
-         "write the figures in Prometheus text format (node_exporter textfile collector)")
-        ("force", po::bool_switch(&outputs.force), "overwrite existing --plot/--plot-stability/--prometheus files");
+         "write the figures in Prometheus text format (node_exporter textfile collector); "
+         "replaced on every run when it is empty or ppsbench's own")
+        ("force", po::bool_switch(&outputs.force),
+         "overwrite existing --plot/--plot-stability files (or a --prometheus file ppsbench "
+         "did not write); never an input");
     // clang-format on
 }
 
-void check_output_files(const OutputFiles& outputs) {
+void plan_output_files(const OutputFiles& outputs, core::FilePlan& plan) {
     // The .svg names were checked by svg_name() while the options were parsed.
     if (!outputs.plot.empty()) {
-        check_output_path(outputs.plot, "--plot", outputs.force);
+        plan.write("--plot", outputs.plot, core::OutputKind::record);
     }
     if (!outputs.stability_plot.empty()) {
-        check_output_path(outputs.stability_plot, "--plot-stability", outputs.force);
+        plan.write("--plot-stability", outputs.stability_plot, core::OutputKind::record);
     }
     if (!outputs.prometheus.empty()) {
-        check_output_path(outputs.prometheus, "--prometheus", outputs.force);
+        plan.write("--prometheus", outputs.prometheus, core::OutputKind::prometheus_state);
     }
 }
 
@@ -95,7 +72,7 @@ void write_output_files(const OutputFiles& outputs,
         auto plot = analysis::make_plot(runs);
         plot.log_counts = outputs.plot_log_counts;
         render::write_svg_plot(plot, svg);
-        write_file_atomically(outputs.plot, svg.str(), "--plot");
+        core::write_file_atomically(outputs.plot, svg.str(), "--plot");
     }
     if (!outputs.stability_plot.empty()) {
         const auto plot = analysis::make_stability_plot(runs);
@@ -109,12 +86,12 @@ void write_output_files(const OutputFiles& outputs,
         }
         std::ostringstream svg;
         render::write_stability_svg(plot, svg);
-        write_file_atomically(outputs.stability_plot, svg.str(), "--plot-stability");
+        core::write_file_atomically(outputs.stability_plot, svg.str(), "--plot-stability");
     }
     if (!outputs.prometheus.empty()) {
         std::ostringstream text;
         render::write_prometheus(render::prometheus_families(runs), text);
-        write_file_atomically(outputs.prometheus, text.str(), "--prometheus");
+        core::write_file_atomically(outputs.prometheus, text.str(), "--prometheus");
     }
 }
 

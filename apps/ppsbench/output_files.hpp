@@ -5,6 +5,7 @@
 
 #include "options.hpp"
 #include "ppsbench/analysis/run_analysis.hpp"
+#include "ppsbench/core/file_plan.hpp"
 
 namespace ppsbench::app {
 
@@ -14,19 +15,16 @@ struct OutputFiles {
     std::string stability_plot;  // --plot-stability FILE.svg
     bool plot_log_counts = false;
     std::string prometheus;  // --prometheus FILE.prom
-    bool force = false;      // --force: overwrite them
+    bool force = false;      // --force: overwrite existing plots
     bool wants_series() const { return !plot.empty(); }
 };
 
 // A plot name that does not end in .svg is refused while the options are parsed, before any
 // work: the plots are SVG only, and 'p.png' holding SVG would mislead every viewer.
 void add_output_file_options(po::options_description& options, OutputFiles& outputs);
-// Before any work: each named file can be created (output_path.hpp), --plot names an .svg.
-void check_output_files(const OutputFiles& outputs);
-
-// Writes via a temporary file in the same folder and rename, so a reader (node_exporter, a
-// browser, CI) never sees a half-written file and a failed write leaves nothing behind.
-void write_file_atomically(const std::string& path, const std::string& text, const char* option);
+// Declares the plots (records) and the Prometheus file (state) in the command's file plan.
+void plan_output_files(const OutputFiles& outputs, core::FilePlan& plan);
+// Each through core::write_file_atomically.
 void write_output_files(const OutputFiles& outputs, const std::vector<analysis::RunAnalysis>& runs);
 
 }  // namespace ppsbench::app

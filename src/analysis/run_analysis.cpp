@@ -18,21 +18,6 @@ namespace ppsbench::analysis {
 
 namespace {
 
-std::string run_label(const store::CaptureFile& file) {
-    if (!file.label().empty()) {
-        return file.label();
-    }
-    // The kernel fingerprint names the configuration: "6.1.0-27-rt-arm64 PREEMPT_RT, PPS IRQ
-    // threaded" is what a comparison row should say when nobody gave a label.
-    if (const auto kernel = measured_kernel(file.run_meta); kernel && kernel->label) {
-        return *kernel->label;
-    }
-    if (!file.run_meta.source.empty()) {
-        return file.run_meta.source;
-    }
-    return std::filesystem::path(file.path).filename().string();
-}
-
 std::optional<chrony::ChronySummary> chrony_of(const store::CaptureFile& file,
                                                std::vector<std::string>& warnings) {
     std::vector<chrony::ChronySample> samples;
@@ -131,11 +116,26 @@ std::optional<MeasuredKernel> measured_kernel(const store::RunMeta& meta) {
     return MeasuredKernel{word("label"), word("timestamp_context")};
 }
 
+std::string run_label(const store::RunMeta& meta, const std::string& path) {
+    if (!meta.label.empty()) {
+        return meta.label;
+    }
+    // The kernel fingerprint names the configuration: "6.1.0-27-rt-arm64 PREEMPT_RT, PPS IRQ
+    // threaded" is what a comparison row should say when nobody gave a label.
+    if (const auto kernel = measured_kernel(meta); kernel && kernel->label) {
+        return *kernel->label;
+    }
+    if (!meta.source.empty()) {
+        return meta.source;
+    }
+    return std::filesystem::path(path).filename().string();
+}
+
 RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettings& settings,
                             std::optional<core::Edge> edge) {
     RunAnalysis run;
     run.file = file.path;
-    run.label = run_label(file);
+    run.label = run_label(file.run_meta, file.path);
     run.simulated = file.simulated();
     run.meta = file.run_meta;
     run.warnings = file.warnings;

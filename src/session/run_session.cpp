@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "ppsbench/analysis/run_analysis.hpp"
 #include "ppsbench/capture/signals.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/session/capture_files.hpp"
@@ -175,7 +176,10 @@ RunOutcome execute_run(const RunOptions& options) {
     CaptureFiles sink(outcome.output_path, meta, options.overwrite, options.rotate);
     std::optional<LiveMetrics> live;
     if (options.live) {
-        live.emplace(*options.live, info);
+        // Labelled as `report` will label the capture.
+        LiveMetricsOptions live_options = *options.live;
+        live_options.label = analysis::run_label(meta, outcome.output_path);
+        live.emplace(std::move(live_options), info);
     }
 
     std::optional<ChronyMonitor> chrony;

@@ -102,7 +102,8 @@ TEST(StrictOptions, OutputPathsNameTheRealProblem) {
                  {{"report", stock, "--prometheus", dir.file("adir")}, "is a directory"},
                  {{"compare", "--baseline", stock, stock, "--plot", dir.file("no/p.svg")},
                   "does not exist"},
-                 {{"gate", stock, "--max-sigma", "3us", "--junit", stock}, "the file exists"},
+                 {{"gate", stock, "--max-sigma", "3us", "--junit", stock},
+                  "--junit " + stock + " is also the input " + stock},
              });
     EXPECT_EQ(testing::read_text(dir.file("taken.svg")), "keep me");
     const auto forced = run_ppsbench({"report", stock, "--plot", dir.file("taken.svg"), "--force"});

@@ -40,6 +40,11 @@ struct MeasuredKernel {
 // ("system": null).
 std::optional<MeasuredKernel> measured_kernel(const store::RunMeta& meta);
 
+// The name a run goes by in tables and Prometheus labels: its --label, else what its kernel
+// fingerprint says was measured, else its source, else the file's name. The live figures of
+// `run --prometheus` use it too, so they carry the run="..." that `report` prints.
+std::string run_label(const store::RunMeta& meta, const std::string& path);
+
 struct AnalysisSettings {
     // --period: overrides the recorded period; refused when the pulses' median interval is
     // more than 5 % away from it (a wrong period turns every pulse into a huge offset).

@@ -19,7 +19,8 @@
 namespace ppsbench::session {
 
 struct LiveMetricsOptions {
-    // node_exporter textfile: rewritten (FILE.tmp, then rename) every `interval`. Empty: none.
+    // node_exporter textfile: rewritten atomically (core::write_file_atomically) every
+    // `interval`. Empty: none.
     std::string prometheus_path;
     core::Duration interval = std::chrono::minutes{1};
     // One progress line per `progress_interval` on this stream (stderr when it is not a
@@ -27,7 +28,7 @@ struct LiveMetricsOptions {
     std::FILE* progress_stream = nullptr;
     core::Duration progress_interval = std::chrono::minutes{5};
     double outlier_k = 8.0;  // as `report --outlier-k`
-    std::string label;
+    std::string label;       // the run="..." label; execute_run sets analysis::run_label's
     std::string host;
 };
 

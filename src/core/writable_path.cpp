@@ -1,4 +1,4 @@
-#include "output_path.hpp"
+#include "ppsbench/core/file_plan.hpp"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 
 #include "ppsbench/core/error.hpp"
 
-namespace ppsbench::app {
+namespace ppsbench::core {
 
 namespace {
 
@@ -34,19 +34,19 @@ constexpr std::array<VirtualFs, 10> virtual_file_systems{{{0x9fa0, "proc"},
                                                           {0xcafe4a11, "bpf"}}};
 
 [[noreturn]] void refuse(std::string_view option, const std::string& path, std::string_view why) {
-    throw core::UsageError(fmt::format("{} {}: {}", option, path, why));
+    throw UsageError(fmt::format("{} {}: {}", option, path, why));
 }
 
 }  // namespace
 
-void check_output_path(const std::string& path, std::string_view option, bool force) {
+void check_writable_path(const std::string& path, std::string_view option) {
     if (path.empty()) {
-        throw core::UsageError(fmt::format("{}: give a file name", option));
+        throw UsageError(fmt::format("{}: give a file name", option));
     }
     // Otherwise a file literally named "-" would appear: these outputs are files (a capture is
     // kept if the run is cut short and re-read for its summary), not streams.
     if (path == "-") {
-        throw core::UsageError(fmt::format(
+        throw UsageError(fmt::format(
             "{} -: this output is written to a file, not to standard output; name a file", option));
     }
     struct stat st {};
@@ -58,9 +58,6 @@ void check_output_path(const std::string& path, std::string_view option, bool fo
         }
         if (!S_ISREG(st.st_mode)) {
             refuse(option, path, "exists and is not a regular file; choose a file name");
-        }
-        if (!force) {
-            refuse(option, path, "the file exists; pass --force to overwrite it or choose another");
         }
     }
     const std::filesystem::path parent_path = std::filesystem::path(path).parent_path();
@@ -93,8 +90,8 @@ void check_output_path(const std::string& path, std::string_view option, bool fo
     if (::access(folder.c_str(), W_OK | X_OK) != 0) {
         refuse(option, path,
                fmt::format("no permission to create files in {} ({}); choose a writable path",
-                           folder, core::errno_message(errno)));
+                           folder, errno_message(errno)));
     }
 }
 
-}  // namespace ppsbench::app
+}  // namespace ppsbench::core

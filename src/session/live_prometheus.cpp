@@ -1,0 +1,137 @@
+// The live figures as Prometheus text: the same families, label escaping and writer as
+// `report --prometheus` (render::write_prometheus, core::write_file_atomically), renamed
+// ppsbench_live_* and labelled with the window they cover.
+#include <fmt/format.h>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "ppsbench/analysis/metrics.hpp"
+#include "ppsbench/chrony/sampler.hpp"
+#include "ppsbench/core/atomic_file.hpp"
+#include "ppsbench/core/clock.hpp"
+#include "ppsbench/core/error.hpp"
+#include "ppsbench/render/prometheus.hpp"
+#include "ppsbench/session/live_metrics.hpp"
+
+namespace ppsbench::session {
+
+namespace {
+
+using Labels = std::map<std::string, std::string>;
+
+constexpr chrony::ChronyStatus all_chrony_statuses[] = {
+    chrony::ChronyStatus::ok,
+    chrony::ChronyStatus::chronyc_missing,
+    chrony::ChronyStatus::chronyd_not_running,
+    chrony::ChronyStatus::not_synchronised,
+    chrony::ChronyStatus::died,
+    chrony::ChronyStatus::not_responding,
+    chrony::ChronyStatus::unexpected_output,
+};
+
+// "ppsbench_offset_stddev_seconds" -> "ppsbench_live_offset_stddev_seconds".
+std::string live_name(std::string_view family) {
+    constexpr std::string_view prefix = "ppsbench_";
+    return fmt::format("ppsbench_live_{}", family.substr(prefix.size()));
+}
+
+constexpr std::string_view window_help =
+    "Live: window=\"interval\" the last interval, \"run\" the run so far; outliers judged per "
+    "interval.";
+
+double seconds(double ns) {
+    return ns * 1e-9;
+}
+
+render::PrometheusFamily gauge(std::string name, std::string help, const Labels& labels,
+                               double value) {
+    return {std::move(name), std::move(help), "gauge", {{labels, value}}};
+}
+
+}  // namespace
+
+std::string LiveMetrics::prometheus_text() const {
+    const std::lock_guard lock(mutex_);
+    const Labels labels{{"run", options_.label},
+                        {"source", source_spec_},
+                        {"host", options_.host},
+                        {"kernel", kernel_},
+                        {"simulated", simulated_ ? "true" : "false"}};
+    std::vector<render::PrometheusFamily> families;
+    // The registry's families (what σ, p-p, RMS, pulses mean, docs/metrics.md), renamed
+    // ppsbench_live_*: the same figures over a window of a run still going.
+    const auto windows = [&](std::string_view key, auto value_of) {
+        const auto metric = analysis::find_metric(key);
+        render::PrometheusFamily family{live_name(metric.prometheus),
+                                        fmt::format("{} {}", metric.prometheus_help, window_help),
+                                        "gauge",
+                                        {}};
+        for (const auto& [window, data] :
+             {std::pair{"interval", &last_}, std::pair{"run", &run_}}) {
+            auto windowed = labels;
+            windowed["window"] = window;
+            family.samples.push_back({std::move(windowed), value_of(*data)});
+        }
+        families.push_back(std::move(family));
+    };
+    windows("pulses", [](const Window& w) { return static_cast<double>(w.pulses); });
+    windows("missed", [](const Window& w) { return static_cast<double>(w.missed); });
+    windows("outliers", [](const Window& w) { return static_cast<double>(w.outliers); });
+    windows("sigma", [](const Window& w) {
+        const auto s = w.summary.summary();
+        return s.count >= 2 ? seconds(s.stddev) : NAN;
+    });
+    windows("p2p", [](const Window& w) {
+        const auto s = w.summary.summary();
+        return s.count >= 1 ? seconds(s.peak_to_peak) : NAN;
+    });
+    windows("rms", [](const Window& w) {
+        const auto s = w.summary.summary();
+        return s.count >= 1 ? seconds(s.rms) : NAN;
+    });
+    if (chrony_rms_ns_) {
+        families.push_back(gauge(live_name(analysis::find_metric("rms_offset").prometheus),
+                                 "chronyd's RMS offset at the last sample (tracking).", labels,
+                                 seconds(static_cast<double>(*chrony_rms_ns_))));
+    }
+    if (!chrony_status_.empty()) {
+        render::PrometheusFamily status{"ppsbench_live_chrony_status",
+                                        "1 for chronyd's status at the last sample.",
+                                        "gauge",
+                                        {}};
+        for (const auto each : all_chrony_statuses) {
+            auto labelled = labels;
+            labelled["status"] = chrony::to_string(each);
+            status.samples.push_back(
+                {std::move(labelled), chrony::to_string(each) == chrony_status_ ? 1.0 : 0.0});
+        }
+        families.push_back(std::move(status));
+    }
+    families.push_back(gauge("ppsbench_live_interval_seconds", "Length of the interval window.",
+                             labels, std::chrono::duration<double>(options_.interval).count()));
+    families.push_back(gauge("ppsbench_live_run_start_timestamp_seconds",
+                             "When the run started (Unix time).", labels,
+                             seconds(static_cast<double>(start_realtime_ns_))));
+    families.push_back(gauge("ppsbench_live_last_update_timestamp_seconds",
+                             "When this file was written.", labels,
+                             seconds(static_cast<double>(core::realtime_now_ns()))));
+    std::ostringstream text;
+    render::write_prometheus(families, text);
+    return text.str();
+}
+
+void LiveMetrics::write_prometheus() const {
+    if (options_.prometheus_path.empty()) {
+        return;
+    }
+    try {
+        core::write_file_atomically(options_.prometheus_path, prometheus_text(), "--prometheus");
+    } catch (const core::InputError& e) {
+        // During a run a metrics file that cannot be written is a failed measurement (exit 1),
+        // the capture kept, not bad input.
+        throw core::MeasurementError(e.what());
+    }
+}
+
+}  // namespace ppsbench::session
