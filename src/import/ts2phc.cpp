@@ -113,7 +113,7 @@ CaptureImport Ts2phcReader::finish() {
     }
     auto meta = store::import_run_meta("ts2phc", clock, files_, core::EdgeSelection::assert_only,
                                        result.pulses.front().timestamp_ns);
-    // TAI-PATCH: meta.clock = core::ClockId::tai;
+    meta.clock = core::ClockId::tai;
     meta.import = nlohmann::json{{"format", "ts2phc"},
                                  {"file", chrony::detail::files_json(files_)},
                                  {"clock", clock},

@@ -52,7 +52,7 @@ TEST(FileKind, AnImporterRefusesAnotherFormatNamingIt) {
     } catch (const core::InputError& e) {
         EXPECT_EQ(std::string(e.what()),
                   "statistics.log: this is chrony's statistics.log; import chrony-tracking "
-                  "reads chrony's tracking.log");
+                  "reads chrony's tracking.log; use 'ppsbench import chrony-statistics' for it");
     }
     try {
         require_kind(fixture("ppstest-assert-only.txt"), FileKind::chrony_refclocks, "p.txt");

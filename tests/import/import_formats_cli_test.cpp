@@ -69,7 +69,7 @@ const std::vector<FormatCase>& cases() {
          "--edge"},
         {"ntp-peerstats",
          {"ntp-peerstats-pfsense", "--peer", "127.127.20.0"},
-         "42 pulses",
+         "41 pulses",
          "ntp-loopstats-pfsense",
          "ntpd/NTPsec loopstats",
          "--offset"},
@@ -192,6 +192,23 @@ TEST(ImportFormatsCli, TheReportOfAPpswatchImportAgreesWithPpswatchsOwnFigures) 
     EXPECT_EQ(offset.at("max").get<double>(), 3870.0);
     EXPECT_EQ(offset.at("abs_percentiles").at("max").get<double>(), 5414.0)
         << "ppswatch's Maximum divergence";
+}
+
+// A ts2phc capture keeps the PHC's TAI clock; report still measures its phase (TAI's seconds
+// are true seconds), as it does for CLOCK_REALTIME.
+TEST(ImportFormatsCli, Ts2phcCapturesAreOnTheTaiClockAndHaveAPhase) {
+    TempDir dir;
+    const auto out = dir.file("phc.csv");
+    const auto r =
+        run_ppsbench({"import", "ts2phc", fixture_path("ts2phc-tstamp-i210.log"), "-o", out});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, "the capture's clock is tai")) << r.err;
+    EXPECT_EQ(store::read_capture_file(out).run_meta.clock, core::ClockId::tai);
+    const auto report = run_ppsbench({"report", out, "--format", "json"});
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    const auto run = nlohmann::json::parse(report.out).at("runs").at(0);
+    EXPECT_EQ(run.at("offset_ns").at("mean").get<double>(), (-2410 - 2486 - 2495 - 2 + 741) / 5.0)
+        << report.out;
 }
 
 // Without --strict a failed import says which lines were not the format's, and why.

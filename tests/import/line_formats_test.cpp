@@ -85,6 +85,8 @@ TEST(Ts2phc, TheExttsShapesDiffIsThePhase) {
     EXPECT_EQ(r.pulses.front().timestamp_ns, 1665570382 * s + 24);
     EXPECT_EQ(r.metadata["label"], "eth0");
     EXPECT_EQ(r.problem_count, 0U) << "offsets, linreg lines: ts2phc's own chatter";
+    // PHC time on TAI: never taken for CLOCK_REALTIME.
+    EXPECT_EQ(r.metadata["clock"], "tai");
 }
 
 // The new shape ("adding tstamp T to clock C"): the servo's "offset" line that follows each
