@@ -209,7 +209,7 @@ class ImportCommand final : public Command {
   public:
     std::string_view name() const override { return "import"; }
     std::string_view summary() const override {
-        return "turn chrony, ntpd, pps-tools, linuxptp and gpsd logs into capture files or CSV";
+        return "read chrony, ntpd, pps-tools, linuxptp and gpsd logs as captures or CSV";
     }
 
     int run(const std::vector<std::string>& args) override {

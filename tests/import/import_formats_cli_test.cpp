@@ -169,6 +169,13 @@ TEST(ImportFormatsCli, HelpUsageAndDidYouMeanComeFromTheTable) {
             << f.name << " not in the usage";
         EXPECT_TRUE(contains(help.out, "  " + std::string(f.name) + " ")) << f.name;
     }
+    // docs/import.md's list is checked against the table, row by row.
+    const std::string docs =
+        ppsbench::testing::read_text(std::string(PPSBENCH_SOURCE_DIR) + "/docs/import.md");
+    for (const auto& f : import::import_formats()) {
+        EXPECT_TRUE(contains(docs, "| `" + std::string(f.name) + "` | " + std::string(f.reads)))
+            << f.name << " is not in docs/import.md's table as the program describes it";
+    }
     const auto typo = run_ppsbench({"import", "ppswach", "x"});
     EXPECT_EQ(typo.exit_code, 2);
     EXPECT_TRUE(contains(typo.err, "did you mean 'ppswatch'")) << typo.err;
