@@ -104,8 +104,8 @@ CaptureImport Ts2phcReader::finish() {
     result.problem_count = skipped_.count();
     result.problems = skipped_.take();
     result.notes.push_back(fmt::format(
-        "the edges are {}'s own timestamps (TAI in linuxptp's setup, 37 s ahead of UTC): the "
-        "capture's clock is tai, not CLOCK_REALTIME",
+        "the edges are {}'s own timestamps (TAI when ts2phc applies the UTC-TAI offset, 37 s "
+        "ahead of UTC): the capture's clock is tai, not CLOCK_REALTIME",
         clock));
     if (clocks_.size() > 1) {
         result.notes.push_back(
