@@ -108,7 +108,7 @@ void PpswatchReader::read(std::istream& in, const std::string& name) {
             line.remove_suffix(1);
         }
         line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
-        if (!line.empty() && !read_line(line, name, n)) {
+        if (!line.empty() && !read_line(line)) {
             skipped_.add(name, n,
                          fmt::format("'{}' is not a ppswatch line (timestamp: T, sequence: N, "
                                      "offset: NS)",
@@ -117,8 +117,7 @@ void PpswatchReader::read(std::istream& in, const std::string& name) {
     }
 }
 
-bool PpswatchReader::read_line(std::string_view line, const std::string& /*name*/,
-                               std::size_t /*n*/) {
+bool PpswatchReader::read_line(std::string_view line) {
     if (line.find("ppswatch") != std::string_view::npos) {
         if (line.find(" -a") != std::string_view::npos) {
             edge_from_command_ = "assert";

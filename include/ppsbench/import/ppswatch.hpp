@@ -48,7 +48,8 @@ class PpswatchReader {
     CaptureImport finish();
 
   private:
-    bool read_line(std::string_view line, const std::string& name, std::size_t n);
+    // False when the line is neither an event nor ppswatch's own text.
+    bool read_line(std::string_view line);
     PpswatchImportOptions options_;
     chrony::SkippedLines skipped_;
     std::vector<std::string> files_;
