@@ -116,6 +116,22 @@ TEST(ImportFormatsCli, EachFormatRefusesAnotherFormatsFileNamingIt) {
     }
 }
 
+// The issue's case: linuxptp's and gpsd's logs given to ntp-peerstats were "no PPS peer ...
+// peers in the file: none"; they are named instead.
+TEST(ImportFormatsCli, PeerstatsNamesTheLogsItIsGivenByMistake) {
+    const std::vector<std::pair<std::string, std::string>> logs{
+        {"ts2phc-tstamp-i210.log", "linuxptp's ts2phc log; import ntp-peerstats reads"},
+        {"phc2sys-k3.log", "linuxptp's phc2sys log; import ntp-peerstats reads"},
+        {"ntpshmmon-manual.txt", "gpsd's ntpshmmon output; import ntp-peerstats reads"}};
+    for (const auto& [file, named] : logs) {
+        TempDir dir;
+        const auto r = run_ppsbench(
+            {"import", "ntp-peerstats", fixture_path(file), "-o", dir.file("run.csv")});
+        EXPECT_EQ(r.exit_code, 2) << file;
+        EXPECT_TRUE(contains(r.err, "this is " + named)) << file << ": " << r.err;
+    }
+}
+
 TEST(ImportFormatsCli, EachFormatRefusesTheOptionsOfTheOthersByName) {
     for (const auto& c : cases()) {
         TempDir dir;
