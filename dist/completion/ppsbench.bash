@@ -32,6 +32,17 @@ __ppsbench_options() {
     done
 }
 
+# Import formats from the "Formats:" list of `import --help` (the program's table of formats).
+__ppsbench_import_formats() {
+    __ppsbench_help import | while read -r name _; do
+        case $name in
+            Formats:) listing=1 ;;
+            "") [ -n "${listing:-}" ] && break ;;
+            *) [ -n "${listing:-}" ] && printf '%s\n' "$name" ;;
+        esac
+    done
+}
+
 # Metric names from the --metrics description of `report --help` ("adev@TAU" becomes "adev@").
 __ppsbench_metrics() {
     local text
@@ -54,8 +65,9 @@ __ppsbench_choices() {  # COMMAND OPTION
         run:--bias) echo "as-is pull-up pull-down disable" ;;
         run:--chrony) echo "auto on off" ;;
         *:--detrend) echo "1 2" ;;
-        import:--format) echo "chrony-refclocks chrony-tracking ppstest ntp-peerstats" ;;
+        import:--format) echo $(__ppsbench_import_formats) ;;
         import:--offset) echo "raw cooked" ;;
+        import:--edge) echo "assert clear" ;;
     esac
 }
 
@@ -202,11 +214,17 @@ __ppsbench_candidates() {
     case $command in
         report | compare | gate) __ppsbench_files "$cur" csv json ;;
         import)
-            case " ${COMP_WORDS[*]} " in
-                *" chrony-refclocks "* | *" chrony-tracking "* | *" ppstest "* | *" ntp-peerstats "*)
-                    __ppsbench_files "$cur" ;;
-                *) COMPREPLY=($(compgen -W "$(__ppsbench_choices import --format)" -- "$cur")) ;;
-            esac
+            local format named=
+            for format in $(__ppsbench_import_formats); do
+                case " ${COMP_WORDS[*]} " in
+                    *" $format "*) named=1 ;;
+                esac
+            done
+            if [ -n "$named" ]; then
+                __ppsbench_files "$cur"
+            else
+                COMPREPLY=($(compgen -W "$(__ppsbench_choices import --format)" -- "$cur"))
+            fi
             ;;
     esac
 }

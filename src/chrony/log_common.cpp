@@ -136,4 +136,16 @@ void SkippedLines::add(std::string_view file, std::size_t line, std::string mess
     }
 }
 
+std::string SkippedLines::summary(std::size_t shown) const {
+    if (count_ == 0) {
+        return "";
+    }
+    std::string out =
+        fmt::format("; {} line{} skipped, e.g. ", count_, count_ == 1 ? " was" : "s were");
+    for (std::size_t i = 0; i < kept_.size() && i < shown; ++i) {
+        out += (i == 0 ? "" : "; ") + kept_[i].to_string();
+    }
+    return out;
+}
+
 }  // namespace ppsbench::chrony

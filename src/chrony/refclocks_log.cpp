@@ -156,9 +156,16 @@ RefclocksImport RefclocksLogReader::finish() {
     RefclocksImport result = std::move(result_);
     const std::string name =
         files_.empty() ? std::string("(no file)") : detail::files_label(files_);
-    result.refid = chosen_refid(refids_, options_.refid, name);
+    try {
+        result.refid = chosen_refid(refids_, options_.refid, name);
+    } catch (const core::InputError& e) {
+        throw core::InputError(e.what() + skipped_.summary());  // say why lines did not count
+    }
     auto train = detail::pulses_from_samples(samples_, result.refid, files_, "pulse's", skipped_);
     result.pulses = std::move(train.pulses);
+    if (!train.reordered.empty()) {
+        result.notes.push_back(train.reordered + " (the files were given out of time order)");
+    }
     result.other_refid_lines = train.other_source_lines;
     result.problem_count = skipped_.count();
     result.problems = skipped_.take();

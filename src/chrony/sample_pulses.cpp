@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "ppsbench/core/duration.hpp"
@@ -21,24 +22,85 @@ std::int64_t nearest_second_ns(std::int64_t t) {
     return (r >= s / 2 ? q + 1 : q) * s;
 }
 
+std::int64_t second_before_ns(std::int64_t t) {
+    const std::int64_t s = core::ns_per_second;
+    const std::int64_t q = t / s;
+    return (t % s < 0 ? q - 1 : q) * s;
+}
+
 std::string utc_iso8601(std::int64_t ns) {
     return core::format_utc(ns, core::UtcPrecision::seconds);
+}
+
+struct FileSpan {
+    std::size_t file = 0;
+    std::int64_t first_ns = 0;
+    std::int64_t last_ns = 0;
+};
+
+// The order to read `source`'s samples in: as given, unless whole files came out of time order
+// without overlapping (rotated logs named newest first), then oldest file first. `reordered`
+// names that order for the user.
+std::vector<std::size_t> reading_order(std::span<const OffsetSample> samples,
+                                       std::string_view source, std::span<const std::string> files,
+                                       std::string& reordered) {
+    std::vector<std::size_t> order(samples.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i] = i;
+    }
+    std::vector<FileSpan> spans;
+    for (const auto& s : samples) {
+        if (s.source != source) {
+            continue;
+        }
+        if (spans.empty() || spans.back().file != s.file) {
+            spans.push_back({s.file, s.time_ns, s.time_ns});
+        }
+        spans.back().first_ns = std::min(spans.back().first_ns, s.time_ns);
+        spans.back().last_ns = std::max(spans.back().last_ns, s.time_ns);
+    }
+    auto by_time = spans;
+    std::stable_sort(by_time.begin(), by_time.end(),
+                     [](const auto& a, const auto& b) { return a.first_ns < b.first_ns; });
+    bool in_order = true;
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        in_order = in_order && spans[i].file == by_time[i].file;
+        if (i > 0 && (by_time[i].first_ns <= by_time[i - 1].last_ns ||
+                      by_time[i].file == by_time[i - 1].file)) {
+            return order;  // overlapping (or interleaved) files: read as given, lines named
+        }
+    }
+    if (in_order) {
+        return order;
+    }
+    std::vector<std::size_t> rank(files.size(), files.size());
+    for (std::size_t i = 0; i < by_time.size(); ++i) {
+        rank[by_time[i].file] = i;
+        reordered += (i == 0 ? "read oldest first: " : ", ") + files[by_time[i].file];
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return rank[samples[a].file] < rank[samples[b].file];
+    });
+    return order;
 }
 
 }  // namespace
 
 SamplePulses pulses_from_samples(std::span<const OffsetSample> samples, std::string_view source,
                                  std::span<const std::string> files, std::string_view previous,
-                                 SkippedLines& skipped) {
+                                 SkippedLines& skipped, SampleSecond rule) {
     SamplePulses out;
     std::optional<std::int64_t> first_second;
     std::int64_t previous_second = 0;
-    for (const auto& sample : samples) {
+    for (const std::size_t i : reading_order(samples, source, files, out.reordered)) {
+        const auto& sample = samples[i];
         if (sample.source != source) {
             ++out.other_source_lines;
             continue;
         }
-        const std::int64_t second = nearest_second_ns(sample.time_ns);
+        const std::int64_t second = rule == SampleSecond::nearest
+                                        ? nearest_second_ns(sample.time_ns)
+                                        : second_before_ns(sample.time_ns);
         if (first_second && second <= previous_second) {
             skipped.add(files[sample.file], sample.line,
                         fmt::format("time {} is not after the previous {} ({})",

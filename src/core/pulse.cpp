@@ -8,6 +8,8 @@ std::string_view to_string(ClockId clock) {
             return "realtime";
         case ClockId::monotonic:
             return "monotonic";
+        case ClockId::tai:
+            return "tai";
     }
     return "unknown";
 }
@@ -34,6 +36,9 @@ std::optional<ClockId> parse_clock_id(std::string_view text) {
     }
     if (text == "monotonic") {
         return ClockId::monotonic;
+    }
+    if (text == "tai") {
+        return ClockId::tai;
     }
     return std::nullopt;
 }

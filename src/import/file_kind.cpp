@@ -2,16 +2,15 @@
 
 #include <fmt/format.h>
 
-#include <array>
 #include <cctype>
+#include <map>
 #include <vector>
 
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/import/formats.hpp"
 
 namespace ppsbench::import {
 namespace {
-
-constexpr std::size_t kinds = static_cast<std::size_t>(FileKind::ppsbench_report_json) + 1;
 
 std::vector<std::string_view> words(std::string_view line) {
     std::vector<std::string_view> out;
@@ -100,7 +99,35 @@ bool starts_like_ntp_stats(const std::vector<std::string_view>& f) {
            f[1].find('.') != std::string_view::npos;
 }
 
+bool contains(std::string_view line, std::string_view part) {
+    return line.find(part) != std::string_view::npos;
+}
+
+// The programs that print one event or sample per line, by their own words.
+FileKind program_kind(std::string_view line, const std::vector<std::string_view>& f) {
+    if ((line.starts_with("timestamp: ") && contains(line, ", sequence: ") &&
+         contains(line, ", offset:")) ||
+        line.starts_with("Total number of PPS signals:")) {
+        return FileKind::ppswatch;
+    }
+    if (contains(line, "ts2phc[") || contains(line, "ts2phc: ")) {
+        return FileKind::ts2phc;
+    }
+    if (contains(line, "phc2sys[") || contains(line, "phc2sys: ") ||
+        (line.starts_with("CLOCK_") && contains(line, " phc offset "))) {
+        return FileKind::phc2sys;
+    }
+    if (line.starts_with("ntpshmmon version") ||
+        (f.size() >= 2 && f[0] == "sample" && f[1].starts_with("NTP"))) {
+        return FileKind::ntpshmmon;
+    }
+    return FileKind::unknown;
+}
+
 FileKind line_kind(std::string_view line, const std::vector<std::string_view>& f) {
+    if (const auto program = program_kind(line, f); program != FileKind::unknown) {
+        return program;
+    }
     if (line.starts_with("source ") && line.find(" - assert ") != std::string_view::npos) {
         return FileKind::ppstest;
     }
@@ -162,7 +189,8 @@ FileKind identify(std::string_view head) {
     if (const auto newline = head.rfind('\n'); newline != std::string_view::npos) {
         head = head.substr(0, newline + 1);
     }
-    std::array<std::size_t, kinds> votes{};
+    // Keyed by kind, so that a kind appended to the enum cannot overrun a count of kinds.
+    std::map<FileKind, std::size_t> votes;
     std::size_t lines = 0;
     while (!head.empty() && lines < 200) {
         const auto end = head.find('\n');
@@ -176,18 +204,24 @@ FileKind identify(std::string_view head) {
         if (const auto banner = banner_kind(line); banner != FileKind::unknown) {
             return banner;  // chrony names its own log
         }
-        ++votes[static_cast<std::size_t>(line_kind(line.substr(line.find_first_not_of(" \t")), f))];
+        ++votes[line_kind(line.substr(line.find_first_not_of(" \t")), f)];
     }
     if (lines == 0) {
         return FileKind::empty;
     }
-    std::size_t best = 0;
-    for (std::size_t k = 1; k < kinds; ++k) {
-        if (votes[k] > votes[best] || (best == 0 && votes[k] > 0)) {
-            best = k;
+    // Most votes wins; any recognised kind beats unknown; a tie goes to the earlier enumerator.
+    FileKind best = FileKind::unknown;
+    std::size_t best_votes = 0;
+    for (const auto& [kind, n] : votes) {
+        if (kind == FileKind::unknown) {
+            continue;
+        }
+        if (n > best_votes) {
+            best = kind;
+            best_votes = n;
         }
     }
-    return static_cast<FileKind>(best);
+    return best;
 }
 
 std::string_view describe(FileKind kind) {
@@ -220,23 +254,21 @@ std::string_view describe(FileKind kind) {
             return "a ppsbench capture file";
         case FileKind::ppsbench_report_json:
             return "JSON (a ppsbench summary?)";
+        case FileKind::ppswatch:
+            return "ppswatch output";
+        case FileKind::ts2phc:
+            return "linuxptp's ts2phc log";
+        case FileKind::phc2sys:
+            return "linuxptp's phc2sys log";
+        case FileKind::ntpshmmon:
+            return "gpsd's ntpshmmon output";
     }
     return "unknown";
 }
 
 std::string_view import_format(FileKind kind) {
-    switch (kind) {
-        case FileKind::chrony_tracking:
-            return "chrony-tracking";
-        case FileKind::chrony_refclocks:
-            return "chrony-refclocks";
-        case FileKind::ppstest:
-            return "ppstest";
-        case FileKind::ntp_peerstats:
-            return "ntp-peerstats";
-        default:
-            return "";
-    }
+    const ImportFormat* format = format_reading(kind);
+    return format == nullptr ? std::string_view{} : format->name;
 }
 
 void require_kind(std::string_view head, FileKind expected, const std::string& name) {

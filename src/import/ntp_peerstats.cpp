@@ -19,6 +19,7 @@ namespace {
 
 constexpr std::int64_t unix_epoch_mjd = 40587;  // 1970-01-01
 constexpr std::string_view atom_prefix = "127.127.22.";
+constexpr std::string_view ntpsec_pps_prefix = "PPS(";  // NTPsec's non-classic refclock labels
 
 // "3600.125" seconds past midnight -> ns, or nullopt.
 std::optional<std::int64_t> parse_day_seconds(std::string_view text) {
@@ -30,7 +31,8 @@ std::optional<std::int64_t> parse_day_seconds(std::string_view text) {
 }
 
 bool is_atom(std::string_view peer) {
-    return peer.starts_with(atom_prefix);
+    return peer.starts_with(atom_prefix) ||
+           (peer.starts_with(ntpsec_pps_prefix) && peer.ends_with(")"));
 }
 
 std::string list_peers(const std::map<std::string, std::size_t>& peers) {
@@ -63,7 +65,7 @@ std::string chosen_peer(const std::map<std::string, std::size_t>& peers, const s
         throw core::InputError(fmt::format(
             "{}: {}; peers in the file: {}; name the PPS peer with --peer ADDRESS", name,
             atoms.empty() ? "no PPS peer (ntpd's ATOM driver or NTPsec's refclock pps, "
-                            "127.127.22.u)"
+                            "127.127.22.u or PPS(u))"
                           : "several PPS peers",
             list_peers(peers)));
     }
@@ -152,21 +154,35 @@ void PeerstatsReader::read(std::istream& in, const std::string& name) {
 CaptureImport PeerstatsReader::finish() {
     CaptureImport result = std::move(result_);
     const std::string name = chrony::detail::files_label(files_);
-    const std::string peer = chosen_peer(peers_, options_.peer, name);
+    std::string peer;
+    try {
+        peer = chosen_peer(peers_, options_.peer, name);
+    } catch (const core::InputError& e) {
+        throw core::InputError(e.what() + skipped_.summary());  // say why lines did not count
+    }
     // ntpd's offset is the peer's time minus ours: positive when our clock is behind, so the
-    // pulse was stamped that much before the top of the second (as chrony's raw offset).
-    auto train = chrony::detail::pulses_from_samples(samples_, peer, files_, "line's", skipped_);
+    // pulse was stamped that much before the top of the second (as chrony's raw offset). The
+    // line is logged at ntpd's system time after the poll (xx:02.877), so its edge is the whole
+    // second before it, not the nearest one.
+    auto train = chrony::detail::pulses_from_samples(samples_, peer, files_, "line's", skipped_,
+                                                     chrony::detail::SampleSecond::before);
     result.pulses = std::move(train.pulses);
     if (result.pulses.empty()) {
-        throw core::InputError(fmt::format("{}: no usable lines of peer {}", name, peer));
+        throw core::InputError(
+            fmt::format("{}: no usable lines of peer {}{}", name, peer, skipped_.summary()));
+    }
+    if (!train.reordered.empty()) {
+        result.notes.push_back(train.reordered + " (the files were given out of time order)");
     }
     result.problem_count = skipped_.count();
     result.problems = skipped_.take();
     const std::int64_t poll_s = poll_interval_s(result.pulses);
     result.gaps = count_gaps(result.pulses, core::ns_per_second);
     result.notes.push_back(fmt::format(
-        "ntpd logged peer {} every {} s (its poll interval): each line is one filtered sample, so "
-        "the report's missed pulses count the seconds between lines",
+        "ntpd logged peer {} every {} s (its poll interval): each line is the poll's filtered "
+        "offset, not one pulse, so the report's σ is a σ of per-poll values (compare it with "
+        "ntpd's own jitter column, not with a capture's σ) and its missed pulses count the "
+        "seconds between lines",
         peer, poll_s));
     if (train.other_source_lines > 0) {
         result.notes.push_back(

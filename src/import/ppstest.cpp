@@ -216,8 +216,8 @@ CaptureImport PpstestReader::finish() {
     if (events_.empty()) {
         throw core::InputError(fmt::format(
             "{}: no PPS events (lines 'source 0 - assert T, sequence: N ...'); is this the "
-            "output of ppstest /dev/ppsN?",
-            name));
+            "output of ppstest /dev/ppsN?{}",
+            name, skipped_.summary()));
     }
     // Each fetch prints the latest event of each edge: the same event appears once per fetch
     // until the next one arrives. Keep each (edge, sequence, time) once, in time order.

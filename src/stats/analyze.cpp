@@ -97,7 +97,7 @@ detail::PulseIndex count_pulses(RunStatistics& r, const detail::Selection& selec
     const std::size_t n = selection.size;
     r.estimated_period_ns = detail::estimate_period(t, n, options.period_ns);
     const double rate_error = r.estimated_period_ns / static_cast<double>(options.period_ns) - 1;
-    if (options.clock == core::ClockId::realtime && std::abs(rate_error) > 1e-4) {
+    if (core::counts_true_seconds(options.clock) && std::abs(rate_error) > 1e-4) {
         r.notes.push_back("the median pulse interval differs from the period by " +
                           format_ppm(rate_error) + ": is --period right?");
     }
@@ -105,7 +105,7 @@ detail::PulseIndex count_pulses(RunStatistics& r, const detail::Selection& selec
     record_missed(
         r, selection,
         detail::find_missed(t, detail::SequenceColumn{selection}, n, true, r.estimated_period_ns,
-                            options.period_ns, options.clock == core::ClockId::realtime));
+                            options.period_ns, core::counts_true_seconds(options.clock)));
     return index;
 }
 
@@ -178,7 +178,7 @@ Detrended summarize_run(RunStatistics& r, Series& series, const detail::Selectio
                         const detail::PulseIndex& index, std::vector<double> phase_ns,
                         std::span<const std::size_t> step_positions,
                         const AnalysisOptions& options) {
-    const bool realtime = options.clock == core::ClockId::realtime;
+    const bool realtime = core::counts_true_seconds(options.clock);
     Detrended residuals;
     if (!realtime) {
         residuals = detail::detrend_series(std::move(phase_ns), index, options.detrend_degree);
@@ -234,7 +234,7 @@ RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions
     r.edge = detail::choose_edge(pulses, options.edge);
 
     const detail::Selection selection = detail::select_pulses(
-        pulses, r.edge, options.period_ns, options.clock == core::ClockId::realtime);
+        pulses, r.edge, options.period_ns, core::counts_true_seconds(options.clock));
     record_selection(r, selection);
     const std::size_t n = selection.size;
     const detail::PulseIndex index = count_pulses(r, selection, options);

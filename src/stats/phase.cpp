@@ -11,7 +11,7 @@ namespace ppsbench::stats::detail {
 PhaseSeries phase_series(const Selection& selection, const PulseIndex& index, core::ClockId clock,
                          std::int64_t period_ns, std::size_t capacity) {
     PhaseSeries phase;
-    phase.rule.realtime = clock == core::ClockId::realtime;
+    phase.rule.realtime = core::counts_true_seconds(clock);
     phase.rule.period_ns = period_ns;
     const std::size_t n = selection.size;
     std::vector<double>& values = phase.values_ns;

@@ -224,6 +224,32 @@ TEST(RefclocksLog, RotatedFilesAreReadInOrderAsOneLog) {
     EXPECT_EQ(r.metadata["import"]["file"].size(), 2U);
 }
 
+// `refclocks.log refclocks.log.1 refclocks.log.2` (newest first, as `ls` sorts them): the files
+// do not overlap, so they are read oldest first and every pulse is kept, with a note.
+TEST(RefclocksLog, RotatedFilesGivenNewestFirstAreReadOldestFirst) {
+    RefclocksLogReader reader({});
+    const std::string line = " PPS 0 N 1 1.0e-07 1.0e-07 1.0e-06\n";
+    std::istringstream newest("2009-11-30 14:33:31.000000" + line + "2009-11-30 14:33:32.000000" +
+                              line);
+    std::istringstream middle("2009-11-30 14:33:29.000000" + line + "2009-11-30 14:33:30.000000" +
+                              line);
+    std::istringstream oldest("2009-11-30 14:33:27.000000" + line + "2009-11-30 14:33:28.000000" +
+                              line);
+    reader.read(newest, "refclocks.log");
+    reader.read(middle, "refclocks.log.1");
+    reader.read(oldest, "refclocks.log.2");
+    const auto r = reader.finish();
+    ASSERT_EQ(r.pulses.size(), 6U);
+    EXPECT_EQ(r.problem_count, 0U);
+    for (std::size_t i = 0; i < 6; ++i) {
+        EXPECT_EQ(r.pulses[i].sequence, i);
+    }
+    ASSERT_EQ(r.notes.size(), 1U);
+    EXPECT_EQ(r.notes[0],
+              "read oldest first: refclocks.log.2, refclocks.log.1, refclocks.log (the files were "
+              "given out of time order)");
+}
+
 TEST(TrackingLog, ParsesChronyExampleAndSkipsMalformedLines) {
     const std::string text =
         "2017-08-22 13:22:36 203.0.113.15     2     -3.541      0.075 -8.621e-06 N "

@@ -31,6 +31,16 @@ TEST(FileKind, EachFormatIsRecognisedByItsBannerOrItsLines) {
     EXPECT_EQ(identify("60000 3600.125 -0.000000123 0.012 0.000000954 0.000000110 4\n"),
               FileKind::ntp_loopstats);
     EXPECT_EQ(identify("# ppsbench capture 1\n"), FileKind::ppsbench_capture);
+    // The formats of other programs, from real excerpts.
+    EXPECT_EQ(identify(fixture("ppswatch-friendlywrt.txt")), FileKind::ppswatch);
+    EXPECT_EQ(identify(fixture("ts2phc-extts-cm4.log")), FileKind::ts2phc);
+    EXPECT_EQ(identify(fixture("ts2phc-tstamp-i210.log")), FileKind::ts2phc);
+    EXPECT_EQ(identify(fixture("phc2sys-k3.log")), FileKind::phc2sys);
+    EXPECT_EQ(identify(fixture("openshift-ts2phc-phc2sys.log")), FileKind::ts2phc)
+        << "4 ts2phc lines to 2 of phc2sys";
+    EXPECT_EQ(identify(fixture("ntpshmmon-manual.txt")), FileKind::ntpshmmon);
+    EXPECT_EQ(identify(fixture("ntp-loopstats-pfsense")), FileKind::ntp_loopstats);
+    EXPECT_EQ(identify(fixture("ntp-peerstats-pfsense")), FileKind::ntp_peerstats);
     EXPECT_EQ(identify("  \n\n"), FileKind::empty);
     EXPECT_EQ(identify("hello world\n"), FileKind::unknown);
 }
@@ -42,7 +52,7 @@ TEST(FileKind, AnImporterRefusesAnotherFormatNamingIt) {
     } catch (const core::InputError& e) {
         EXPECT_EQ(std::string(e.what()),
                   "statistics.log: this is chrony's statistics.log; import chrony-tracking "
-                  "reads chrony's tracking.log");
+                  "reads chrony's tracking.log; use 'ppsbench import chrony-statistics' for it");
     }
     try {
         require_kind(fixture("ppstest-assert-only.txt"), FileKind::chrony_refclocks, "p.txt");
@@ -56,6 +66,22 @@ TEST(FileKind, AnImporterRefusesAnotherFormatNamingIt) {
     EXPECT_NO_THROW(require_kind("", FileKind::ppstest, "x")) << "an empty rotated log is fine";
     EXPECT_NO_THROW(require_kind("garbage\n", FileKind::ppstest, "x"))
         << "unrecognisable: the parser says what is wrong, line by line";
+}
+
+// The formats named in refusals are the table's (import/formats.hpp).
+TEST(FileKind, EveryKindAFormatReadsNamesThatFormat) {
+    EXPECT_EQ(import_format(FileKind::ppswatch), "ppswatch");
+    EXPECT_EQ(import_format(FileKind::ntp_loopstats), "ntp-loopstats");
+    EXPECT_EQ(import_format(FileKind::chrony_statistics), "chrony-statistics");
+    EXPECT_EQ(import_format(FileKind::ntp_clockstats), "");
+    try {
+        require_kind(fixture("ts2phc-extts-cm4.log"), FileKind::ntp_peerstats, "t.log");
+        FAIL() << "no error";
+    } catch (const core::InputError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "t.log: this is linuxptp's ts2phc log; import ntp-peerstats reads ntpd/NTPsec "
+                  "peerstats; use 'ppsbench import ts2phc' for it");
+    }
 }
 
 }  // namespace

@@ -75,7 +75,11 @@ same_set "report TAB (capture files)" $'runs/\nstock.csv\nrt.csv\nsummary.json' 
 same_set "report runs/ TAB" runs/old.csv "$(complete_line 'ppsbench report runs/')"
 same_set "compare --plot TAB" $'runs/\nplot.svg' "$(complete_line 'ppsbench compare --plot ')"
 same_set "run --source replay:s TAB" stock.csv "$(complete_line 'ppsbench run --source replay:s')"
-same_set "import TAB" $'chrony-refclocks\nchrony-tracking\nppstest\nntp-peerstats' "$(complete_line 'ppsbench import ')"
+formats=$(ppsbench import --help | sed -n '/^Formats:/,/^$/p' | awk 'NF > 1 { print $1 }')
+[ "$(wc -l <<<"$formats")" -ge 10 ] || fail "only $(wc -l <<<"$formats") formats in import --help"
+same_set "import TAB" "$formats" "$(complete_line 'ppsbench import ')"
+same_set "import ppswatch TAB (files)" $'runs/\nstock.csv\nrt.csv\nnotes.txt\nsummary.json\nplot.svg' \
+    "$(complete_line 'ppsbench import ppswatch ')"
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "bash completion: $(wc -w <<<"$commands") commands, their options, choices, metrics and files all offered"

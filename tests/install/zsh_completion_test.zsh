@@ -37,7 +37,7 @@ expect 'ppsbench doctor --format j' 'json'
 expect 'ppsbench report --metrics sigma,p9' 'sigma,p90 sigma,p99 sigma,p99.9 sigma,p99.99'
 expect 'ppsbench run --source sim:thr' 'sim:threaded'
 expect 'ppsbench report ' 'runs/ stock.csv'
-expect 'ppsbench import ' 'chrony-refclocks chrony-tracking ntp-peerstats ppstest'
+expect 'ppsbench import ' 'chrony-refclocks chrony-statistics chrony-tracking ntp-loopstats ntp-peerstats ntpshmmon phc2sys ppstest ppswatch ts2phc'
 rm -rf "$PWD"
 (( failures == 0 )) || { print "$failures failure(s)"; exit 1 }
 print "zsh completion: the bash completion under bashcompinit offers the same words"

@@ -42,6 +42,10 @@ class SkippedLines {
     void add(std::string_view file, std::size_t line, std::string message);
     std::size_t count() const { return count_; }
     std::vector<LogProblem> take() { return std::move(kept_); }
+    // For a refusal that would otherwise hide why (no pulses, no peer): "" when no line was
+    // skipped, else "; N lines were skipped, e.g. FILE:LINE: why; FILE:LINE: why" (the first
+    // `shown`), so the error names the lines without --strict.
+    std::string summary(std::size_t shown = 3) const;
 
   private:
     bool strict_;
@@ -95,6 +99,8 @@ struct RefclocksImport {
     std::size_t other_refid_lines = 0;
     std::size_t problem_count = 0;
     std::vector<LogProblem> problems;
+    // One line each, for the user (rotated files given newest first, read oldest first).
+    std::vector<std::string> notes;
 };
 
 // Reads one or more refclocks.log files in order (rotated logs oldest first) and rebuilds the

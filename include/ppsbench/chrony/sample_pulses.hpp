@@ -19,17 +19,26 @@ namespace ppsbench::chrony::detail {
 struct SamplePulses {
     std::vector<core::Pulse> pulses;
     std::size_t other_source_lines = 0;  // samples of other refids or peers
+    // When the files were given out of time order (rotated logs newest first) and their spans
+    // do not overlap, they are read oldest first: this says so ("read oldest first: a, b"), else
+    // it is empty. Files whose spans overlap are read as given, their lines skipped and named.
+    std::string reordered;
 };
 
+// The edge a sample labels: the whole second nearest its time (chrony's refclocks.log: the
+// sample's own time), or the whole second before it (ntpd's peerstats: the line is logged at
+// ntpd's system time after the poll, xx:02.877 for the edge at xx:02.000).
+enum class SampleSecond : std::uint8_t { nearest, before };
+
 // One assert-edge pulse per sample of `source`, in file order, stamped at the whole UTC second
-// nearest the sample's time minus its offset (the pulse came that much before the top of the
+// the sample labels (`rule`) minus its offset (the pulse came that much before the top of the
 // second, so stats::phase_offset_ns gives back -offset), numbered by seconds from the first
 // pulse, so a second without a sample is a sequence gap. A sample whose second is not after the
 // previous pulse's is skipped: "time T is not after the previous `previous` (T0)", where
 // `previous` names what the log calls a sample ("pulse's", "line's").
 SamplePulses pulses_from_samples(std::span<const OffsetSample> samples, std::string_view source,
                                  std::span<const std::string> files, std::string_view previous,
-                                 SkippedLines& skipped);
+                                 SkippedLines& skipped, SampleSecond rule = SampleSecond::nearest);
 
 // The files as messages name them: the one path, or "N files".
 std::string files_label(std::span<const std::string> files);

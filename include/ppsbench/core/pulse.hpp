@@ -7,8 +7,18 @@
 namespace ppsbench::core {
 
 // Which clock a timestamp was read from. PPS devices stamp CLOCK_REALTIME in the interrupt path;
-// GPIO line events on the v1 uAPI stamp CLOCK_MONOTONIC, which has no top of the second.
-enum class ClockId : std::uint8_t { realtime, monotonic };
+// GPIO line events on the v1 uAPI stamp CLOCK_MONOTONIC, which has no top of the second. `tai`
+// is a PTP hardware clock on the TAI timescale (linuxptp's ts2phc keeps it there: UTC + 37 s
+// since 2017), as imported from ts2phc's log: its seconds are true seconds, but not UTC's, so
+// its timestamps must not be paired with CLOCK_REALTIME ones (a `ptp:` capture is converted to
+// CLOCK_REALTIME and is `realtime`).
+enum class ClockId : std::uint8_t { realtime, monotonic, tai };
+
+// True when the clock's whole seconds are true seconds (realtime: UTC, tai: TAI), so that a
+// pulse's phase is its offset from the nearest whole second; false for the monotonic clock.
+constexpr bool counts_true_seconds(ClockId clock) {
+    return clock != ClockId::monotonic;
+}
 
 // RFC 2783 names the two edges of a pulse "assert" and "clear"; for GPIO sources a rising edge
 // is the assert edge and a falling edge the clear edge.

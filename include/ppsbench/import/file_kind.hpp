@@ -25,6 +25,10 @@ enum class FileKind : std::uint8_t {
     ntp_clockstats,
     ppsbench_capture,
     ppsbench_report_json,
+    ppswatch,   // pps-tools' ppswatch: "timestamp: T, sequence: N, offset: NS"
+    ts2phc,     // linuxptp's ts2phc log: "extts index 0 at T" or "adding tstamp T to clock C"
+    phc2sys,    // linuxptp's phc2sys log: "CLOCK_REALTIME phc offset N s2 freq F delay D"
+    ntpshmmon,  // gpsd's ntpshmmon: "sample NTP1 SEEN CLOCK REAL LEAP PREC"
 };
 
 // Votes over the first lines of `head` (at most 200 lines with content; a torn last line is
@@ -35,7 +39,8 @@ FileKind identify(std::string_view head);
 // "chrony's statistics.log", "ppstest output", ...
 std::string_view describe(FileKind kind);
 
-// The `ppsbench import` format that reads this kind, or "" when none does.
+// The `ppsbench import` format that reads this kind, or "" when none does (from the table of
+// formats, import/formats.hpp).
 std::string_view import_format(FileKind kind);
 
 // Throws core::InputError unless `head` looks like `expected` (or is empty, or nothing

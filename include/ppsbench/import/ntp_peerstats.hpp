@@ -7,8 +7,10 @@
 //   MJD   seconds  peer address status offset     delay       dispersion  jitter
 //
 // The PPS peer is ntpd's ATOM driver, 127.127.22.u, which NTPsec's `refclock pps` logs under
-// the same address. Each line becomes one pulse at the whole UTC second nearest its time,
-// stamped `second - offset`, so the report's phase offset is ntpd's offset (docs/import.md).
+// the same address (classic builds) or as PPS(u). Each line becomes one pulse at the whole UTC
+// second before its time (ntpd logs the poll's result after the edge, at xx:02.877 for the edge
+// at xx:02), stamped `second - offset`, so the report's phase offset is ntpd's offset
+// (docs/import.md).
 
 #include <istream>
 #include <map>
@@ -21,7 +23,7 @@
 namespace ppsbench::import {
 
 struct PeerstatsImportOptions {
-    // The peer to import; empty: the one 127.127.22.u peer in the files.
+    // The peer to import; empty: the one 127.127.22.u or PPS(u) peer in the files.
     std::string peer;
     bool strict = false;
 };
