@@ -62,8 +62,8 @@ std::vector<analysis::RunAnalysis> load_compared_runs(const CompareArguments& a,
     std::vector<analysis::RunAnalysis> runs = analysis::load_runs(a.baseline_path, settings);
     if (runs.size() != 1) {
         throw core::UsageError(fmt::format(
-            "--baseline {}: holds {} runs; a baseline is one run (a capture of both edges: "
-            "choose one with --edge)",
+            "--baseline {}: holds {} runs; a baseline is one run (a saved summary: choose one "
+            "with --run LABEL|N; a capture of both edges: choose one with --edge)",
             a.baseline_path, runs.size()));
     }
     for (const auto& path : a.files) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ppsbench/analysis/metrics.hpp"
 #include "ppsbench/render/units.hpp"
 #include "ppsbench/stats/histogram.hpp"
 
@@ -141,8 +142,9 @@ Table events_table(const std::vector<analysis::RunAnalysis>& runs) {
         const auto& s = run.stats;
         table.rows.push_back({run_cell(run), Cell::of(static_cast<double>(s.missed_by_sequence)),
                               Cell::of(static_cast<double>(s.missed_by_time)),
-                              Cell::of(static_cast<double>(s.duplicates)),
-                              Cell::of(static_cast<double>(s.out_of_order))});
+                              // The registry's: a saved summary that lacks them shows "—".
+                              Cell::of(analysis::find_metric("duplicates").value(run)),
+                              Cell::of(analysis::find_metric("out_of_order").value(run))});
     }
     return table;
 }
