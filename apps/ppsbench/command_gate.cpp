@@ -187,14 +187,14 @@ class GateCommand final : public Command {
             check_output_path(arguments.junit, "--junit", arguments.force);
         }
         const auto runs = load_gate_runs(arguments, vm);
-        std::vector<analysis::Metric> limited;
-        for (const auto& limit : limits.maxima) {
-            limited.push_back(limit.metric);
+        for (const auto& [bounds, option] :
+             {std::pair{&limits.maxima, "--max"}, std::pair{&limits.minima, "--min"}}) {
+            std::vector<analysis::Metric> limited;
+            for (const auto& limit : *bounds) {
+                limited.push_back(limit.metric);
+            }
+            analysis::check_taus_computed(limited, runs.current, option);
         }
-        for (const auto& limit : limits.minima) {
-            limited.push_back(limit.metric);
-        }
-        analysis::check_taus_computed(limited, runs.current, "--max/--min");
         print_warnings(runs.current);
         print_warnings(runs.baseline);
         const auto& current = runs.current.front();
