@@ -1,4 +1,6 @@
 #include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 
 #include "analysis_options.hpp"
@@ -103,8 +105,13 @@ class CompareCommand final : public Command {
         auto columns = analysis::parse_metrics(arguments.metrics);
         const auto runs = load_compared_runs(arguments, vm);
         analysis::check_taus_computed(columns, runs, "--metrics");
-        if (vm["metrics"].defaulted() && !runs.front().chrony) {
-            columns.erase(columns.begin());  // no chrony data: drop the empty RMS offset column
+        // No run has chrony's RMS offset (a capture's samples, or a saved summary's figure):
+        // drop the empty column.
+        if (vm["metrics"].defaulted() &&
+            std::none_of(runs.begin(), runs.end(), [&](const analysis::RunAnalysis& run) {
+                return std::isfinite(columns.front().value(run));
+            })) {
+            columns.erase(columns.begin());
         }
         const std::vector<analysis::RunAnalysis> others(runs.begin() + 1, runs.end());
         print_warnings(runs);

@@ -154,6 +154,22 @@ TEST(SavedSummaries, RefuseImpossibleAndAbsentFiguresNamingTheSummary) {
     EXPECT_FALSE(contains(chrony.err, stock)) << chrony.err;  // not the capture inside it
 }
 
+// chrony's figures are read back too: a summary of a run with chronyd is a baseline for them.
+TEST(SavedSummaries, KeepChronysFigures) {
+    TempDir dir;
+    const auto stock = capture(dir, "stock.csv");
+    auto document = nlohmann::json::parse(testing::read_text(summary(dir, {stock}, "base.json")));
+    document["runs"][0]["chrony"] = {{"rms_offset_ns", {{"end", 440}, {"mean", 450}}}};
+    testing::write_text(dir.file("chrony.json"), document.dump());
+    const auto gate = run_ppsbench({"gate", dir.file("chrony.json"), "--max-rms-offset", "1us"});
+    EXPECT_EQ(gate.exit_code, 0) << gate.out << gate.err;
+    EXPECT_TRUE(contains(gate.out, "chrony RMS offset 440 ns is within the limit")) << gate.out;
+    const auto compare =
+        run_ppsbench({"compare", "--baseline", dir.file("chrony.json"), stock, "--format", "csv"});
+    EXPECT_EQ(compare.exit_code, 0) << compare.err;
+    EXPECT_TRUE(contains(compare.out, "chrony_rms_offset_ns,offset_stddev_ns")) << compare.out;
+}
+
 TEST(SavedSummaries, RunPicksOneRunOfSeveral) {
     TempDir dir;
     const auto stock = capture(dir, "stock.csv", 1);
