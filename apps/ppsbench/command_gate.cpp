@@ -53,8 +53,9 @@ void declare_options(po::options_description& options, GateArguments& a) {
         ("max", po::value(&a.maxima)->composing(),
          "METRIC=LIMIT: fail when any figure of the metric registry exceeds the limit "
          "(repeatable; e.g. p99=10us, detrended_sigma=2us, outliers=5, duplicates=0; keys as "
-         "for report --metrics); a signed figure (mean, median, min, max, bias_*) is bounded "
-         "on both sides: mean=1us fails on a mean of -50us")
+         "for report --metrics); a signed figure (mean, median, min, max, bias_mean, "
+         "bias_median, bias_p99, bias_max) is bounded on both sides: mean=1us fails on a "
+         "mean of -50us")
         ("min", po::value(&a.minima)->composing(),
          "METRIC=LIMIT: fail when the figure is below the limit, signed as the figure is "
          "(repeatable; e.g. pulses=3600, bias_median=-1us)")
