@@ -15,6 +15,7 @@
 #include "ppsbench/analysis/report_document.hpp"
 #include "ppsbench/analysis/run_analysis.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/render/run_tables.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 
 namespace ppsbench::analysis {
@@ -136,6 +137,28 @@ TEST(SavedSummary, SavingItAgainKeepsWhatItHeld) {
     }
     EXPECT_GT(first["runs"][0]["outliers"].get<int>(), 0);
     EXPECT_EQ(find_metric("rms_offset").value(read_back(again).at(0)), 440);
+}
+
+// The verbose tables show what the summary holds (outliers, the steps' sizes) and "—" for what
+// it does not (the outlier threshold, how missed pulses were found), never a default 0.
+TEST(SavedSummary, DetailTablesShowWhatItHoldsAndNoDefaultZeros) {
+    auto document = saved({capture(9)});
+    document["runs"][0]["clock_steps"] = {{{"timestamp_ns", 1}, {"size_ns", 1e6}}};
+    const auto back = read_back(document);
+    const auto outliers_row = [](const std::vector<render::Table>& tables) {
+        for (const auto& table : tables) {
+            if (table.title == "Outliers and clock steps") {
+                return table.rows.at(0);
+            }
+        }
+        return std::vector<render::Cell>{};
+    };
+    const auto row = outliers_row(render::detail_tables(back));
+    ASSERT_EQ(row.size(), 4U);
+    EXPECT_EQ(row[1].value, document["runs"][0]["outliers"].get<double>());
+    EXPECT_GT(row[1].value, 0);
+    EXPECT_TRUE(std::isnan(row[2].value));
+    EXPECT_EQ(row[3].text, "+1000 µs");
 }
 
 // A /1 document (before duplicates, out_of_order and σ without outliers) is still a baseline;
