@@ -6,6 +6,7 @@
 
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/option_value.hpp"
 #include "ppsbench/core/pulse.hpp"
 #include "source_options.hpp"
 
@@ -26,7 +27,10 @@ void add_analysis_options(po::options_description& options, AnalysisArguments& a
              ->default_value(arguments.outlier_k, human_default(arguments.outlier_k)),
          "flag |x − median| > k·robust σ as an outlier (flagged, never dropped)")
         ("bin-width", po::value(&arguments.bin_width),
-         "histogram bin width (default: Freedman–Diaconis)");
+         "histogram bin width (default: Freedman–Diaconis)")
+        ("run", po::value(&arguments.run),
+         "LABEL|N: take only this run of each saved summary (report --format json) given, by "
+         "its label or its number from 1; refused when no run or several match");
     // clang-format on
 }
 
@@ -54,6 +58,10 @@ analysis::AnalysisSettings to_settings(const AnalysisArguments& arguments,
             fmt::format("--outlier-k {}: must be positive, e.g. 8", arguments.outlier_k));
     }
     settings.outlier_k = arguments.outlier_k;
+    if (vm.count("run") != 0U) {
+        core::check_label(arguments.run, "--run");
+        settings.run = arguments.run;
+    }
     if (vm.count("bin-width") != 0U) {
         settings.bin_width_ns =
             static_cast<double>(core::parse_duration(arguments.bin_width, "--bin-width").count());

@@ -14,6 +14,7 @@ struct AnalysisArguments {
     int detrend = 1;
     double outlier_k = 8.0;
     std::string bin_width;
+    std::string run;  // --run LABEL|N
 };
 
 void add_analysis_options(po::options_description& options, AnalysisArguments& arguments);

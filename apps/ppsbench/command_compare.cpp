@@ -1,4 +1,6 @@
 #include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 
 #include "analysis_options.hpp"
@@ -67,8 +69,8 @@ std::vector<analysis::RunAnalysis> load_compared_runs(const CompareArguments& a,
     std::vector<analysis::RunAnalysis> runs = analysis::load_runs(a.baseline_path, settings);
     if (runs.size() != 1) {
         throw core::UsageError(fmt::format(
-            "--baseline {}: holds {} runs; a baseline is one run (a capture of both edges: "
-            "choose one with --edge)",
+            "--baseline {}: holds {} runs; a baseline is one run (a saved summary: choose one "
+            "with --run LABEL|N; a capture of both edges: choose one with --edge)",
             a.baseline_path, runs.size()));
     }
     for (const auto& path : a.inputs.paths) {
@@ -107,8 +109,13 @@ class CompareCommand final : public Command {
         auto columns = analysis::parse_metrics(arguments.metrics);
         const auto runs = load_compared_runs(arguments, vm);
         analysis::check_taus_computed(columns, runs, "--metrics");
-        if (vm["metrics"].defaulted() && !runs.front().chrony) {
-            columns.erase(columns.begin());  // no chrony data: drop the empty RMS offset column
+        // No run has chrony's RMS offset (a capture's samples, or a saved summary's figure):
+        // drop the empty column.
+        if (vm["metrics"].defaulted() &&
+            std::none_of(runs.begin(), runs.end(), [&](const analysis::RunAnalysis& run) {
+                return std::isfinite(columns.front().value(run));
+            })) {
+            columns.erase(columns.begin());
         }
         const std::vector<analysis::RunAnalysis> others(runs.begin() + 1, runs.end());
         print_warnings(runs);

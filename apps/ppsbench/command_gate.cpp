@@ -31,6 +31,7 @@ struct GateArguments {
     std::string max_rms;
     std::string max_missed;
     std::vector<std::string> maxima;
+    std::vector<std::string> minima;
     std::string max_bias_growth;
     std::string min_pulses = std::to_string(analysis::GateLimits::default_min_pulses);
     double confidence = analysis::GateLimits{}.confidence;
@@ -53,8 +54,13 @@ void declare_options(po::options_description& options, GateArguments& a) {
         ("max-missed", po::value(&a.max_missed), "fail when more pulses were missed")
         ("max", po::value(&a.maxima)->composing(),
          "METRIC=LIMIT: fail when any figure of the metric registry exceeds the limit "
-         "(repeatable; e.g. p99=10us, detrended_sigma=2us, outliers=5; keys as for report "
-         "--metrics)")
+         "(repeatable; e.g. p99=10us, detrended_sigma=2us, outliers=5, duplicates=0; keys as "
+         "for report --metrics); a signed figure (mean, median, min, max, bias_mean, "
+         "bias_median, bias_p99, bias_max) is bounded on both sides: mean=1us fails on a "
+         "mean of -50us")
+        ("min", po::value(&a.minima)->composing(),
+         "METRIC=LIMIT: fail when the figure is below the limit, signed as the figure is "
+         "(repeatable; e.g. pulses=3600, bias_median=-1us)")
         ("max-bias-growth", po::value(&a.max_bias_growth),
          "fail when the median bias against a hardware reference (a ptp: path of the same "
          "two-source run) grew over the baseline's by more than this, with statistical "
@@ -100,15 +106,21 @@ analysis::GateLimits gate_limits(const GateArguments& a, const po::variables_map
     for (const auto& text : a.maxima) {
         limits.maxima.push_back(analysis::parse_metric_limit(text, "--max"));
     }
+    for (const auto& text : a.minima) {
+        limits.minima.push_back(
+            analysis::parse_metric_limit(text, "--min", analysis::MetricLimit::Bound::lower));
+    }
     if (vm.count("max-bias-growth") != 0U) {
         limits.max_bias_growth_ns = static_cast<double>(
             core::parse_duration(a.max_bias_growth, "--max-bias-growth").count());
     }
     limits.min_pulses = core::parse_count(a.min_pulses, "--min-pulses", 2, core::max_pulses);
-    if (!limits.max_ratio && limits.maxima.empty() && !limits.max_bias_growth_ns) {
+    if (!limits.max_ratio && limits.maxima.empty() && limits.minima.empty() &&
+        !limits.max_bias_growth_ns) {
         throw core::UsageError(
             "give at least one limit (--max-ratio, --max-sigma, --max-p2p, "
-            "--max-rms-offset, --max-missed, --max METRIC=LIMIT, --max-bias-growth)");
+            "--max-rms-offset, --max-missed, --max METRIC=LIMIT, --min METRIC=LIMIT, "
+            "--max-bias-growth)");
     }
     if (limits.max_bias_growth_ns && a.baseline_path.empty()) {
         throw core::UsageError("--max-bias-growth needs --baseline FILE");
@@ -139,8 +151,9 @@ GateRuns load_gate_runs(const GateArguments& a, const po::variables_map& vm) {
     }
     if (runs.current.size() != 1 || runs.baseline.size() > 1) {
         throw core::UsageError(
-            "the baseline and the current run must be one run each; a capture of both edges "
-            "holds two: choose one with --edge assert or --edge clear");
+            "the baseline and the current run must be one run each; a saved summary of "
+            "several runs: choose one with --run LABEL|N; a capture of both edges holds two: "
+            "choose one with --edge assert or --edge clear");
     }
     return runs;
 }
@@ -154,11 +167,14 @@ int judge(const GateArguments& arguments, const po::variables_map& vm) {
     }
     const auto limits = gate_limits(arguments, vm);
     const auto runs = load_gate_runs(arguments, vm);
-    std::vector<analysis::Metric> limited;
-    for (const auto& limit : limits.maxima) {
-        limited.push_back(limit.metric);
+    for (const auto& [bounds, option] :
+         {std::pair{&limits.maxima, "--max"}, std::pair{&limits.minima, "--min"}}) {
+        std::vector<analysis::Metric> limited;
+        for (const auto& limit : *bounds) {
+            limited.push_back(limit.metric);
+        }
+        analysis::check_taus_computed(limited, runs.current, option);
     }
-    analysis::check_taus_computed(limited, runs.current, "--max");
     print_warnings(runs.current);
     print_warnings(runs.baseline);
     const auto& current = runs.current.front();

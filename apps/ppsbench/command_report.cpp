@@ -46,7 +46,7 @@ void declare_options(po::options_description& options, ReportArguments& a) {
     // clang-format off
     options.add_options()
         ("format,f", po::value(&a.format)->default_value(a.format),
-         (render::format_names() + " (json: the documented ppsbench.report/1 schema)").c_str())
+         (render::format_names() + " (json: the documented ppsbench.report/2 schema)").c_str())
         ("metrics,m", po::value(&a.metrics),
          ("columns to show, comma-separated: " + analysis::metric_names()).c_str())
         ("verbose,v", po::bool_switch(&a.verbose),

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ppsbench/core/error.hpp"
 #include "ppsbench/stats/confidence.hpp"
 
 namespace ppsbench::analysis {
@@ -69,8 +70,26 @@ SigmaRatio sigma_ratio(const RunAnalysis& run, const RunAnalysis& baseline, doub
     return r;
 }
 
+void require_ratio_baseline(const RunAnalysis& baseline) {
+    const double sigma = baseline.stats.headline().stddev;
+    if (std::isnan(sigma)) {
+        throw core::InputError(fmt::format(
+            "the baseline {} has no σ ({} pulse{}{}), so no ratio to it exists; use a baseline "
+            "with at least 100 pulses",
+            baseline.input(), baseline.stats.pulses, baseline.stats.pulses == 1 ? "" : "s",
+            baseline.saved ? ", or a summary that does not hold it" : ""));
+    }
+    if (!(sigma > 0) || !std::isfinite(sigma)) {
+        throw core::InputError(fmt::format(
+            "the baseline {} has σ {}, so no ratio to it exists; use a baseline "
+            "with jitter",
+            baseline.input(), sigma == 0 ? std::string("0") : fmt::format("{}", sigma)));
+    }
+}
+
 Comparison compare(const RunAnalysis& baseline, const std::vector<RunAnalysis>& runs,
                    std::vector<Metric> metrics, double confidence) {
+    require_ratio_baseline(baseline);
     Comparison comparison;
     comparison.baseline = &baseline;
     comparison.confidence = confidence;

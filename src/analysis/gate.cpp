@@ -2,12 +2,9 @@
 
 #include <fmt/format.h>
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 
-#include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/core/option_value.hpp"
 
 namespace ppsbench::analysis {
 
@@ -16,12 +13,19 @@ namespace {
 // A limit can only be judged on a number: NaN or infinity is bad input, never a pass (nor a
 // silent failure that looks like a regression).
 void require_number(double value, const RunAnalysis& run, const std::string& what) {
-    if (!std::isfinite(value)) {
-        throw core::InputError(
-            fmt::format("{} has no {} (the figure is not a number); a gate cannot judge it: use a "
-                        "capture with pulses or a summary saved by 'ppsbench report --format json'",
-                        run.file, what));
+    if (std::isfinite(value)) {
+        return;
     }
+    if (run.saved) {
+        throw core::InputError(fmt::format(
+            "{}: run {} has no {} (the summary does not hold it: absent or null, not 0); a gate "
+            "cannot judge it: gate the capture, or save it again with this ppsbench",
+            run.input(), run.saved->index, what));
+    }
+    throw core::InputError(
+        fmt::format("{} has no {} (the figure is not a number); a gate cannot judge it: use a "
+                    "capture with pulses or a summary saved by 'ppsbench report --format json'",
+                    run.input(), what));
 }
 
 void require_pulses(const RunAnalysis& run, std::uint64_t min_pulses, const char* role) {
@@ -29,53 +33,33 @@ void require_pulses(const RunAnalysis& run, std::uint64_t min_pulses, const char
         throw core::InputError(fmt::format(
             "the {} run {} has {} pulse{}, fewer than the {} a gate needs to judge a limit; "
             "capture longer (or set --min-pulses, see docs/compare-and-gate.md)",
-            role, run.file, run.stats.pulses, run.stats.pulses == 1 ? "" : "s", min_pulses));
+            role, run.input(), run.stats.pulses, run.stats.pulses == 1 ? "" : "s", min_pulses));
     }
 }
 
 GateCheck absolute_check(const RunAnalysis& run, const MetricLimit& limit) {
-    const double measured = limit.metric.value(run);
-    if (!std::isfinite(measured) && !limit.metric.when_missing.empty()) {
-        throw core::InputError(fmt::format("{} {}", run.file, limit.metric.when_missing));
+    const double value = limit.metric.value(run);
+    if (!std::isfinite(value) && !limit.metric.when_missing.empty()) {
+        throw core::InputError(fmt::format("{} {}", run.input(), limit.metric.when_missing));
     }
-    require_number(measured, run, limit.what);
+    require_number(value, run, limit.what);
     GateCheck check;
     check.what = limit.what;
     check.quantity = limit.metric.quantity;
-    check.measured = measured;
+    check.value = value;
     check.limit = limit.limit;
-    check.failed = !(measured <= limit.limit);
-    return check;
-}
-
-// A limit in the metric's unit. Times need a unit, as every time option does (issue 12: "3"
-// read as seconds passed a gate it should have failed).
-double parse_limit(const Metric& metric, std::string_view text, std::string_view option) {
-    switch (metric.quantity) {
-        case Quantity::time_ns:
-        case Quantity::signed_time_ns:
-            return static_cast<double>(core::parse_duration(text, option).count());
-        case Quantity::count:
-            return static_cast<double>(core::parse_count(text, option, 0, core::max_pulses));
-        case Quantity::text:
-            break;
-        case Quantity::ratio:
-        case Quantity::plain:
-        case Quantity::percent: {
-            double value = 0;
-            const auto end = text.data() + text.size();
-            const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-            if (ec == std::errc() && ptr == end && std::isfinite(value)) {
-                return value;
-            }
-            throw core::UsageError(
-                fmt::format("{}: '{}' is not a number; {} is a plain figure, "
-                            "e.g. {}=1e-9",
-                            option, text, metric.key, metric.key));
-        }
+    if (limit.bound == MetricLimit::Bound::lower) {
+        check.bound = GateCheck::Bound::lower;
+        check.measured = value;
+        check.failed = !(value >= limit.limit);
+    } else {
+        // A signed figure is bounded on both sides: a mean of −50 µs is as far off as +50 µs.
+        check.bound =
+            is_signed(limit.metric) ? GateCheck::Bound::magnitude : GateCheck::Bound::upper;
+        check.measured = check.bound == GateCheck::Bound::magnitude ? std::fabs(value) : value;
+        check.failed = !(check.measured <= limit.limit);
     }
-    throw core::UsageError(
-        fmt::format("{}: {} is text, not a figure a limit can bound", option, metric.key));
+    return check;
 }
 
 GateCheck ratio_check(const RunAnalysis& baseline, const RunAnalysis& current,
@@ -93,7 +77,7 @@ GateCheck ratio_check(const RunAnalysis& baseline, const RunAnalysis& current,
         throw core::InputError(fmt::format(
             "the σ ratio of {} to {} has no confidence interval, so --max-ratio cannot be "
             "judged; capture longer",
-            current.file, baseline.file));
+            current.input(), baseline.input()));
     }
     // Fail only when even the low end of the interval is above the limit.
     check.failed = ci.lo > check.limit;
@@ -106,7 +90,7 @@ const Bias& require_bias(const RunAnalysis& run) {
             "--max-bias-growth: {} has no bias against a hardware reference; capture it in a "
             "two-source run with one ('ppsbench run --source ptp:/dev/ptp0 --source "
             "pps:/dev/pps0') and gate the PPS path's file",
-            run.file));
+            run.input()));
     }
     return *run.bias;
 }
@@ -127,37 +111,13 @@ GateCheck bias_growth_check(const RunAnalysis& baseline, const RunAnalysis& curr
         throw core::InputError(fmt::format(
             "the bias growth of {} over {} has no confidence interval, so --max-bias-growth "
             "cannot be judged; capture longer",
-            current.file, baseline.file));
+            current.input(), baseline.input()));
     }
     check.failed = check.growth_interval.lo > limit;
     return check;
 }
 
 }  // namespace
-
-MetricLimit metric_limit(std::string_view key, std::string_view limit, std::string_view option,
-                         std::string what) {
-    MetricLimit result{find_metric(key, option), 0, std::move(what)};
-    result.limit = parse_limit(result.metric, limit, option);
-    if (result.what.empty()) {
-        result.what = result.metric.title;
-    }
-    return result;
-}
-
-MetricLimit parse_metric_limit(std::string_view text, std::string_view option) {
-    const auto equals = text.find('=');
-    if (equals == std::string_view::npos || equals == 0 || equals + 1 == text.size()) {
-        throw core::UsageError(
-            fmt::format("{} '{}': write METRIC=LIMIT, e.g. {} p99=10us or {} missed=0 (metrics: "
-                        "docs/metrics.md)",
-                        option, text, option, option));
-    }
-    const auto key = text.substr(0, equals);
-    find_metric(key, option);  // an unknown metric: named under the option, with a did-you-mean
-    // A bad limit names the metric: "--max p99: '3' has no unit", not just "--max: ...".
-    return metric_limit(key, text.substr(equals + 1), fmt::format("{} {}", option, key));
-}
 
 bool GateResult::failed() const {
     return std::any_of(checks.begin(), checks.end(), [](const auto& c) { return c.failed; });
@@ -177,12 +137,7 @@ GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current
         }
         require_number(headline.stddev, current, "σ");
         require_number(baseline->stats.headline().stddev, *baseline, "σ");
-        if (!(baseline->stats.headline().stddev > 0)) {
-            throw core::InputError(fmt::format(
-                "the baseline {} has σ 0, so no ratio to it exists; use a baseline with "
-                "jitter",
-                baseline->file));
-        }
+        require_ratio_baseline(*baseline);
         result.checks.push_back(ratio_check(*baseline, current, limits));
     }
     if (limits.max_bias_growth_ns) {
@@ -192,6 +147,9 @@ GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current
         result.checks.push_back(bias_growth_check(*baseline, current, *limits.max_bias_growth_ns));
     }
     for (const auto& limit : limits.maxima) {
+        result.checks.push_back(absolute_check(current, limit));
+    }
+    for (const auto& limit : limits.minima) {
         result.checks.push_back(absolute_check(current, limit));
     }
     return result;

@@ -47,7 +47,8 @@ std::optional<Metric> stability_metric(std::string_view key, std::string_view op
         static_cast<double>(core::parse_duration(key.substr(at + 1), option).count()) / 1e9;
     return plain_metric(
         std::string(key), fmt::format("{} τ={}", name, key.substr(at + 1)),
-        fmt::format("{}_at_{}s", name, tau_s),
+        // A time carries its unit in its key, as every other ns column does: "mtie_at_16s_ns".
+        fmt::format("{}_at_{}s{}", name, tau_s, figure->is_time ? "_ns" : ""),
         figure->is_time ? Quantity::time_ns : Quantity::plain,
         [pick = figure->values, tau_s, is_time = figure->is_time](const RunAnalysis& r) {
             if (!r.stats.stability) {
@@ -144,7 +145,7 @@ void check_taus_computed(const std::vector<Metric>& metrics, const std::vector<R
             }
             throw core::UsageError(fmt::format(
                 "{} {}: τ={} is not computed for {}; its taus are octaves of the period: {}",
-                option, metric.key, metric.key.substr(at + 1), run.file, computed));
+                option, metric.key, metric.key.substr(at + 1), run.input(), computed));
         }
     }
 }

@@ -44,6 +44,15 @@ const CountRow count_rows[] = {
     {"outliers", "outliers", "outliers",
      [](const stats::RunStatistics& s) { return double(s.outliers.pulses.size()); }, nullptr,
      "ppsbench_outliers", "Pulses flagged as outliers (not dropped)."},
+    // Lines the capture holds twice and pulses recorded out of time order: analysed once and in
+    // order, but counted, so a gate can refuse a file that was doubled or shuffled on its way.
+    {"duplicates", "duplicates", "duplicates",
+     [](const stats::RunStatistics& s) { return double(s.duplicates); },
+     [](stats::RunStatistics& s, double v) { s.duplicates = static_cast<std::size_t>(v); }, "", ""},
+    {"out_of_order", "out of order", "out_of_order",
+     [](const stats::RunStatistics& s) { return double(s.out_of_order); },
+     [](stats::RunStatistics& s, double v) { s.out_of_order = static_cast<std::size_t>(v); }, "",
+     ""},
 };
 
 // A figure of a series summary: the headline metric (offset, or detrended residuals on a
@@ -101,15 +110,12 @@ const SummaryRow summary_rows[] = {
 #undef PPSBENCH_FIELD
 
 Metric count_metric(const CountRow& row) {
-    return {row.key,
-            row.title,
-            row.json_key,
-            Quantity::count,
-            [get = row.get](const RunAnalysis& r) { return get(r.stats); },
-            row.prometheus,
-            row.help,
-            "",
-            ""};
+    return {row.key, row.title, row.json_key, Quantity::count,
+            // A saved summary's count is what the document holds: absent stays absent.
+            [get = row.get, key = std::string(row.json_key)](const RunAnalysis& r) {
+                return r.saved ? r.saved->figure(key) : get(r.stats);
+            },
+            row.prometheus, row.help, "", ""};
 }
 
 // The series people quote: the phase offset on a realtime clock, the detrended residuals on a
@@ -149,6 +155,9 @@ void add_other_metrics(std::vector<Metric>& metrics) {
     Metric rms_offset =
         plain_metric("rms_offset", "RMS offset (chrony)", "chrony_rms_offset_ns", Quantity::time_ns,
                      [](const RunAnalysis& r) {
+                         if (r.saved) {
+                             return r.saved->figure("chrony_rms_offset_ns");
+                         }
                          const auto end = r.chrony ? r.chrony->rms_offset_end_ns() : std::nullopt;
                          return end ? static_cast<double>(*end) : nan;
                      });
@@ -161,10 +170,16 @@ void add_other_metrics(std::vector<Metric>& metrics) {
     metrics.push_back(plain_metric(
         "rms_offset_mean", "mean RMS offset (chrony)", "chrony_rms_offset_mean_ns",
         Quantity::time_ns, [](const RunAnalysis& r) {
+            if (r.saved) {
+                return r.saved->figure("chrony_rms_offset_mean_ns");
+            }
             return r.chrony && r.chrony->rms_offset_mean_ns ? *r.chrony->rms_offset_mean_ns : nan;
         }));
     metrics.push_back(plain_metric("pps_stddev", "PPS std dev (chrony)", "chrony_pps_std_dev_ns",
                                    Quantity::time_ns, [](const RunAnalysis& r) {
+                                       if (r.saved) {
+                                           return r.saved->figure("chrony_pps_std_dev_ns");
+                                       }
                                        return r.chrony && r.chrony->pps_stats_end
                                                   ? static_cast<double>(
                                                         r.chrony->pps_stats_end->std_dev_ns)
@@ -209,8 +224,10 @@ std::vector<Metric> make_registry() {
         metrics.push_back(count_metric(row));
     }
     metrics.push_back(plain_metric(
-        "clock_steps", "clock steps", "clock_steps", Quantity::count,
-        [](const RunAnalysis& r) { return static_cast<double>(r.stats.clock_steps.size()); }));
+        "clock_steps", "clock steps", "clock_steps", Quantity::count, [](const RunAnalysis& r) {
+            return r.saved ? r.saved->figure("clock_steps")
+                           : static_cast<double>(r.stats.clock_steps.size());
+        }));
     for (const auto& row : summary_rows) {
         metrics.push_back(headline_metric(row));
     }

@@ -1,8 +1,11 @@
 #include "ppsbench/analysis/report_document.hpp"
 
 #include <fmt/format.h>
+#include <cmath>
 
+#include "ppsbench/analysis/impossible_figure.hpp"
 #include "ppsbench/analysis/json_number.hpp"
+#include "ppsbench/analysis/metrics.hpp"
 #include "ppsbench/analysis/statistics_json.hpp"
 #include "ppsbench/chrony/json.hpp"
 #include "ppsbench/core/error.hpp"
@@ -15,7 +18,7 @@ namespace {
 // A run written by another program, or edited by hand, may hold anything: each field is
 // checked, so a damaged document is one InputError naming the file, not nlohmann's type_error
 // (found with fuzz/report_document_fuzz: "runs": [1], or "label": 5, ended in an internal error).
-RunAnalysis run_from_json(const nlohmann::json& j, const std::string& path) {
+RunAnalysis run_from_json(const nlohmann::json& j, const std::string& path, std::size_t index) {
     const auto damaged = [&](std::string_view what) {
         return core::InputError(
             fmt::format("{}: {}; save it again with 'ppsbench report --format json'", path, what));
@@ -42,11 +45,22 @@ RunAnalysis run_from_json(const nlohmann::json& j, const std::string& path) {
             fmt::format("\"simulated\" is {}, not true or false", simulated->type_name()));
     }
     run.simulated = simulated != j.end() && simulated->get<bool>();
+    SavedStatistics saved;
     try {
-        run.stats = statistics_from_json(j);
+        saved = statistics_from_json(j);
     } catch (const core::InputError& e) {
         throw damaged(e.what());
     }
+    if (const auto why = impossible_figure(saved.stats)) {
+        throw core::InputError(fmt::format(
+            "{}: run {} (\"{}\") holds an impossible figure, {}; it was edited or damaged: save "
+            "it again with 'ppsbench report --format json'",
+            path, index, run.label, *why));
+    }
+    run.stats = std::move(saved.stats);
+    const auto chrony = j.find("chrony");
+    run.saved = SavedSummary{path, index, std::move(saved.figures), std::move(saved.clock_steps),
+                             chrony == j.end() ? nlohmann::json(nullptr) : *chrony};
     if (const auto bias = j.find("bias"); bias != j.end() && bias->is_object()) {
         try {
             run.bias = bias_from_json(*bias);
@@ -58,6 +72,19 @@ RunAnalysis run_from_json(const nlohmann::json& j, const std::string& path) {
         "{}: a saved summary, not a capture: no pulses, so comparisons use the F-interval only",
         path));
     return run;
+}
+
+// A saved summary saved again keeps what it held: its counts (RunStatistics holds an absent
+// one as 0, and no outlier indices) and its clock steps come from the document, absent as null.
+void restore_saved_counts(nlohmann::json& j, const SavedSummary& saved) {
+    for (const auto& count : run_counts()) {
+        const std::string key(count.document_key);
+        const double value = saved.figure(key);
+        j[key] = std::isnan(value) ? nlohmann::json(nullptr)
+                                   : nlohmann::json(static_cast<std::uint64_t>(value));
+    }
+    j["clock_steps"] = saved.clock_steps;
+    j["chrony"] = saved.chrony;
 }
 
 nlohmann::json distribution_json(const latency::Distribution& d) {
@@ -95,6 +122,9 @@ nlohmann::json report_document(const Report& report) {
         nlohmann::json j = {{"label", run.label}, {"file", run.file}, {"simulated", run.simulated}};
         j.update(statistics_json(run.stats));
         j["chrony"] = run.chrony ? nlohmann::json(*run.chrony) : nlohmann::json(nullptr);
+        if (run.saved) {
+            restore_saved_counts(j, *run.saved);
+        }
         j["bias"] = run.bias ? to_json(*run.bias) : nlohmann::json(nullptr);
         j["system"] = run.meta && run.meta->system ? *run.meta->system : nlohmann::json(nullptr);
         j["warnings"] = run.warnings;
@@ -114,7 +144,10 @@ nlohmann::json report_document(const Report& report) {
 std::vector<RunAnalysis> read_report_document(std::istream& in, const std::string& path) {
     nlohmann::json document = nlohmann::json::parse(in, nullptr, false);
     const auto schema = document.is_object() ? document.find(schema_key) : document.end();
-    if (document.is_discarded() || schema == document.end() || *schema != report_schema ||
+    // /1 documents are read too: they lack duplicates, out_of_order and σ without outliers,
+    // which then stay absent (docs/report-json.md).
+    if (document.is_discarded() || schema == document.end() ||
+        (*schema != report_schema && *schema != previous_report_schema) ||
         !document.contains("runs") || !document["runs"].is_array()) {
         throw core::InputError(
             fmt::format("{}: not a ppsbench summary (expected JSON with \"schema\": \"{}\" from "
@@ -123,7 +156,7 @@ std::vector<RunAnalysis> read_report_document(std::istream& in, const std::strin
     }
     std::vector<RunAnalysis> runs;
     for (const auto& run : document["runs"]) {
-        runs.push_back(run_from_json(run, path));
+        runs.push_back(run_from_json(run, path, runs.size() + 1));
     }
     return runs;
 }

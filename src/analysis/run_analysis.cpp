@@ -205,13 +205,25 @@ std::vector<RunAnalysis> analyze_edges(const store::CaptureFile& file,
 
 namespace {
 
+// The runs of a saved summary, or the one --run names.
+std::vector<RunAnalysis> summary_runs(std::istream& in, const std::string& path,
+                                      const AnalysisSettings& settings) {
+    auto runs = read_report_document(in, path);
+    if (!settings.run) {
+        return runs;
+    }
+    std::vector<RunAnalysis> chosen;
+    chosen.push_back(select_run(std::move(runs), *settings.run, path));
+    return chosen;
+}
+
 // A summary (JSON) or a capture file, by its first non-blank byte.
 std::vector<RunAnalysis> runs_from_text(const std::string& text, const std::string& path,
                                         const AnalysisSettings& settings) {
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && text[first] == '{') {
         std::istringstream in(text);
-        return read_report_document(in, path);
+        return summary_runs(in, path, settings);
     }
     return analyze_edges(store::parse_capture_text(text, path), settings);
 }
@@ -243,7 +255,7 @@ std::vector<RunAnalysis> load_runs(const std::string& path, const AnalysisSettin
     }
     std::ifstream in(path);
     if (in && in.peek() == '{') {
-        return read_report_document(in, path);
+        return summary_runs(in, path, settings);
     }
     return analyze_edges(store::read_capture_file(path), settings);
 }

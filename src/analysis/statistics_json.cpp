@@ -4,8 +4,6 @@
 
 #include "ppsbench/analysis/json_number.hpp"
 #include "ppsbench/analysis/metrics.hpp"
-#include "ppsbench/core/error.hpp"
-#include "ppsbench/store/json_integer.hpp"
 
 namespace ppsbench::analysis {
 
@@ -19,8 +17,9 @@ nlohmann::json numbers(const std::vector<double>& values) {
     return array;
 }
 
-// Every figure of the registry, percentiles under "abs_percentiles", and σ's interval.
-nlohmann::json summary_json(const stats::Summary& s) {
+// Every figure of the registry, percentiles under "abs_percentiles", σ's interval, and σ with
+// the flagged outliers left out (the registry's sigma_no_outliers).
+nlohmann::json summary_json(const stats::Summary& s, const stats::Summary& without_outliers) {
     nlohmann::json j = nlohmann::json::object();
     nlohmann::json percentiles = nlohmann::json::object();
     for (const auto& figure : summary_figures()) {
@@ -30,23 +29,8 @@ nlohmann::json summary_json(const stats::Summary& s) {
     j["abs_percentiles"] = std::move(percentiles);
     j["stddev_ci95"] =
         nlohmann::json::array({json_number(s.stddev_ci95.lo), json_number(s.stddev_ci95.hi)});
+    j["stddev_without_outliers"] = json_number(without_outliers.stddev);
     return j;
-}
-
-stats::Summary summary_from_json(const nlohmann::json& j, std::size_t count) {
-    stats::Summary s;
-    s.count = count;
-    const nlohmann::json empty = nlohmann::json::object();
-    const auto& percentiles = j.contains("abs_percentiles") && j["abs_percentiles"].is_object()
-                                  ? j["abs_percentiles"]
-                                  : empty;
-    for (const auto& figure : summary_figures()) {
-        const auto& object = figure.abs_percentile ? percentiles : j;
-        const std::string key(figure.document_key);
-        figure.set(s, object.contains(key) && object[key].is_number() ? object[key].get<double>()
-                                                                      : stats::Summary::nan);
-    }
-    return s;
 }
 
 nlohmann::json stability_json(const stats::Stability& s) {
@@ -70,40 +54,16 @@ nlohmann::json statistics_json(const stats::RunStatistics& run) {
             {{"timestamp_ns", step.timestamp_ns}, {"size_ns", json_number(step.size_ns)}});
     }
     j["clock_steps"] = std::move(steps);
-    j["offset_ns"] = run.offset_ns ? summary_json(*run.offset_ns) : nlohmann::json(nullptr);
-    j["detrended_ns"] = summary_json(run.detrended_ns);
-    j["period_jitter_ns"] = summary_json(run.period_jitter_ns);
+    stats::Summary none;
+    none.stddev = stats::Summary::nan;
+    j["offset_ns"] =
+        run.offset_ns ? summary_json(*run.offset_ns, run.offset_ns_without_outliers.value_or(none))
+                      : nlohmann::json(nullptr);
+    j["detrended_ns"] = summary_json(run.detrended_ns, run.detrended_ns_without_outliers);
+    j["period_jitter_ns"] =
+        summary_json(run.period_jitter_ns, run.period_jitter_ns_without_outliers);
     j["stability"] = run.stability ? stability_json(*run.stability) : nlohmann::json(nullptr);
     return j;
-}
-
-stats::RunStatistics statistics_from_json(const nlohmann::json& j) {
-    stats::RunStatistics st;
-    for (const auto& count : run_counts()) {
-        const std::string key(count.document_key);
-        if (count.restore != nullptr && j.contains(key) && j[key].is_number()) {
-            // A count is a whole number that a double holds exactly; anything else (-5, 1e35)
-            // is a damaged document, not a count to cast (found with fuzz/report_document_fuzz).
-            const auto value = store::json_integer<std::uint64_t>(j[key]);
-            if (!value || *value > (std::uint64_t{1} << 53U)) {
-                throw core::InputError(
-                    fmt::format("\"{}\" is {}, not a count", key, j[key].dump()));
-            }
-            count.restore(st, static_cast<double>(*value));
-        }
-    }
-    const auto is_object = [&](const char* key) { return j.contains(key) && j[key].is_object(); };
-    st.clock = is_object("offset_ns") ? core::ClockId::realtime : core::ClockId::monotonic;
-    if (st.clock == core::ClockId::realtime) {
-        st.offset_ns = summary_from_json(j["offset_ns"], st.pulses);
-    }
-    if (is_object("detrended_ns")) {
-        st.detrended_ns = summary_from_json(j["detrended_ns"], st.pulses);
-    }
-    if (is_object("period_jitter_ns")) {
-        st.period_jitter_ns = summary_from_json(j["period_jitter_ns"], 0);
-    }
-    return st;
 }
 
 }  // namespace ppsbench::analysis

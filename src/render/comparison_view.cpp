@@ -79,7 +79,7 @@ nlohmann::json comparison_document(const analysis::Comparison& comparison) {
                           {"direction", compared.sigma.direction()}}},
                         {"verdict", verdict(comparison, compared)}});
     }
-    return {{analysis::schema_key, "ppsbench.compare/1"},
+    return {{analysis::schema_key, "ppsbench.compare/2"},
             {"baseline",
              {{"label", comparison.baseline->label},
               {"file", comparison.baseline->file},

@@ -74,8 +74,46 @@ std::string check_name(const GateCheck& check) {
     if (check.kind == GateCheck::Kind::bias_growth) {
         return fmt::format("median bias growth vs {} ≤ {}", check.what, format_ns(check.limit));
     }
-    return fmt::format("{} ≤ {}", check.what, format_value(check.quantity, check.limit));
+    const auto limit = format_value(check.quantity, check.limit);
+    switch (check.bound) {
+        case GateCheck::Bound::magnitude:
+            return fmt::format("|{}| ≤ {}", check.what, limit);
+        case GateCheck::Bound::lower:
+            return fmt::format("{} ≥ {}", check.what, limit);
+        case GateCheck::Bound::upper:
+            break;
+    }
+    return fmt::format("{} ≤ {}", check.what, limit);
 }
+
+namespace {
+
+// A limit on one figure: "|mean| 50.0 µs > 1000 ns (mean -50.0 µs)", "3 missed pulses, limit 0".
+std::string absolute_message(const GateCheck& check) {
+    const auto measured = format_value(check.quantity, check.measured);
+    const auto limit = format_value(check.quantity, check.limit);
+    switch (check.bound) {
+        case GateCheck::Bound::magnitude:
+            return fmt::format("|{}| {} {} {} ({} {}): bounded on both sides", check.what, measured,
+                               check.failed ? ">" : "≤", limit, check.what,
+                               format_value(check.quantity, check.value));
+        case GateCheck::Bound::lower:
+            if (check.quantity == analysis::Quantity::count) {
+                return fmt::format("{} {}, at least {}", measured, check.what, limit);
+            }
+            return fmt::format("{} {} {} {}", check.what, measured, check.failed ? "<" : "≥",
+                               limit);
+        case GateCheck::Bound::upper:
+            break;
+    }
+    if (check.quantity == analysis::Quantity::count) {
+        return fmt::format("{} {}, limit {}", measured, check.what, limit);
+    }
+    return fmt::format("{} {} {} the limit {}", check.what, measured,
+                       check.failed ? "exceeds" : "is within", limit);
+}
+
+}  // namespace
 
 std::string check_message(const GateCheck& check) {
     if (check.kind == GateCheck::Kind::sigma_ratio) {
@@ -84,12 +122,7 @@ std::string check_message(const GateCheck& check) {
     if (check.kind == GateCheck::Kind::bias_growth) {
         return growth_message(check);
     }
-    if (check.quantity == analysis::Quantity::count) {  // "3 missed pulses, limit 0"
-        return fmt::format("{:.0f} {}, limit {:.0f}", check.measured, check.what, check.limit);
-    }
-    return fmt::format(
-        "{} {} {} the limit {}", check.what, format_value(check.quantity, check.measured),
-        check.failed ? "exceeds" : "is within", format_value(check.quantity, check.limit));
+    return absolute_message(check);
 }
 
 std::string gate_summary(const analysis::GateResult& result, const analysis::RunAnalysis& current) {

@@ -57,8 +57,8 @@ nlohmann::json table_json(const Table& table) {
         {"title", table.title}, {"columns", columns}, {"rows", rows}, {"notes", table.footnotes}};
 }
 
-// Data, not layout: a report is the report document (ppsbench.report/1), a comparison the
-// comparison document (ppsbench.compare/1); other tables are "ppsbench.table/1": versioned,
+// Data, not layout: a report is the report document (ppsbench.report/2), a comparison the
+// comparison document (ppsbench.compare/2); other tables are "ppsbench.table/1": versioned,
 // numbers raw (ns), absent figures null.
 class JsonRenderer final : public Renderer {
   public:

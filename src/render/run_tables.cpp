@@ -5,8 +5,10 @@
 #include <cmath>
 #include <limits>
 
+#include "ppsbench/analysis/metrics.hpp"
 #include "ppsbench/render/units.hpp"
 #include "ppsbench/stats/histogram.hpp"
+#include "saved_figures.hpp"
 
 namespace ppsbench::render {
 
@@ -139,10 +141,11 @@ Table events_table(const std::vector<analysis::RunAnalysis>& runs) {
                      {"out of order", "out_of_order", Quantity::count}};
     for (const auto& run : runs) {
         const auto& s = run.stats;
-        table.rows.push_back({run_cell(run), Cell::of(static_cast<double>(s.missed_by_sequence)),
-                              Cell::of(static_cast<double>(s.missed_by_time)),
-                              Cell::of(static_cast<double>(s.duplicates)),
-                              Cell::of(static_cast<double>(s.out_of_order))});
+        table.rows.push_back(
+            {run_cell(run), Cell::of(unless_saved(run, static_cast<double>(s.missed_by_sequence))),
+             Cell::of(unless_saved(run, static_cast<double>(s.missed_by_time))),
+             Cell::of(analysis::find_metric("duplicates").value(run)),
+             Cell::of(analysis::find_metric("out_of_order").value(run))});
     }
     return table;
 }
@@ -167,8 +170,9 @@ Table outliers_table(const std::vector<analysis::RunAnalysis>& runs) {
     for (const auto& run : runs) {
         const auto& s = run.stats;
         table.rows.push_back(
-            {run_cell(run), Cell::of(static_cast<double>(s.outliers.pulses.size())),
-             Cell::of(s.outliers.threshold_ns), Cell::of_text(clock_steps_text(s))});
+            {run_cell(run), Cell::of(analysis::find_metric("outliers").value(run)),
+             Cell::of(unless_saved(run, s.outliers.threshold_ns)),
+             Cell::of_text(run.saved ? saved_clock_steps_text(*run.saved) : clock_steps_text(s))});
     }
     table.footnotes = {
         "Outliers are flagged, never dropped: |x − median| > k·robust σ; figures "

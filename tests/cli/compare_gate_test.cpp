@@ -147,7 +147,7 @@ TEST(Compare, SaysWhetherADifferenceIsNoise) {
 
     const auto json = run_ppsbench({"compare", "--format", "json", "--baseline", stock, rt});
     const auto document = nlohmann::json::parse(json.out);
-    EXPECT_EQ(document["schema"], "ppsbench.compare/1");
+    EXPECT_EQ(document["schema"], "ppsbench.compare/2");
     const auto& sigma = document["runs"][0]["sigma_ratio"];
     EXPECT_NEAR(sigma["ratio"].get<double>(), 6947.0 / 2134.0, 0.25);
     EXPECT_GT(sigma["f_interval"][0].get<double>(), 2.5);

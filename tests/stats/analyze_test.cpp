@@ -424,16 +424,17 @@ TEST(Json, HasExactlyTheKeysOfTheReportSchema) {
         keys.insert(key);
     }
     EXPECT_EQ(keys, (std::set<std::string>{"pulses", "missed_pulses", "unseen_events", "outliers",
-                                           "clock_steps", "offset_ns", "detrended_ns",
-                                           "period_jitter_ns", "stability"}));
+                                           "duplicates", "out_of_order", "clock_steps", "offset_ns",
+                                           "detrended_ns", "period_jitter_ns", "stability"}));
     for (const char* series : {"offset_ns", "detrended_ns", "period_jitter_ns"}) {
         std::set<std::string> fields;
         for (const auto& [key, value] : j[series].items()) {
             fields.insert(key);
         }
-        EXPECT_EQ(fields, (std::set<std::string>{"mean", "stddev", "peak_to_peak", "min", "max",
-                                                 "rms", "median", "robust_stddev",
-                                                 "abs_percentiles", "stddev_ci95"}))
+        EXPECT_EQ(fields,
+                  (std::set<std::string>{"mean", "stddev", "peak_to_peak", "min", "max", "rms",
+                                         "median", "robust_stddev", "abs_percentiles",
+                                         "stddev_ci95", "stddev_without_outliers"}))
             << series;
         EXPECT_EQ(j[series]["stddev_ci95"].size(), 2u);
         EXPECT_TRUE(j[series]["abs_percentiles"].contains("p99.99"));

@@ -41,7 +41,13 @@ struct Comparison {
     double confidence = 0.95;
 };
 
-// Runs need keep_series for the bootstrap (AnalysisSettings::keep_series).
+// A baseline no ratio can be taken to: σ 0 (every pulse at one offset: a ratio of infinity or
+// 0/0) or no σ at all (fewer than two pulses, a summary without it). Throws core::InputError
+// naming the baseline and why, for compare and gate alike (a σ-0 baseline was "within noise").
+void require_ratio_baseline(const RunAnalysis& baseline);
+
+// Runs need keep_series for the bootstrap (AnalysisSettings::keep_series). Refuses a baseline
+// require_ratio_baseline() refuses.
 Comparison compare(const RunAnalysis& baseline, const std::vector<RunAnalysis>& runs,
                    std::vector<Metric> metrics, double confidence);
 

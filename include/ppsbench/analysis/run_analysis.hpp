@@ -1,8 +1,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ppsbench/analysis/bias.hpp"
@@ -12,6 +16,23 @@
 #include "ppsbench/store/run_record.hpp"
 
 namespace ppsbench::analysis {
+
+// Where a run read from a saved summary (`report --format json`) came from, and the figures of
+// the document that RunStatistics cannot hold as absent (its counts are integers) or that are
+// not restored whole (chrony's): one the document does not hold (an older schema, an edited
+// file) stays absent, so a gate on it refuses instead of judging a 0 it never said.
+struct SavedSummary {
+    std::string path;       // the summary file: what errors about this run name
+    std::size_t index = 1;  // the run's place in the document's "runs", from 1
+    // By the metric's column key: the counts ("pulses", "duplicates", "clock_steps") and
+    // chrony's figures ("chrony_rms_offset_ns"); NaN when absent.
+    std::map<std::string, double, std::less<>> figures;
+    // The document's "clock_steps" as it was (null when absent): written back as is when the
+    // summary is saved again, as the steps' pulse indices are not known without the pulses.
+    nlohmann::json clock_steps;
+    nlohmann::json chrony;  // the document's "chrony" object, likewise (null when absent)
+    double figure(std::string_view key) const;
+};
 
 // What `report`, `compare` and `gate` know about one run: who it is and every statistic.
 struct RunAnalysis {
@@ -27,6 +48,11 @@ struct RunAnalysis {
     std::optional<Bias> bias;
     // Problems met while reading or analysing (a torn last line, no end record), shown once.
     std::vector<std::string> warnings;
+    std::optional<SavedSummary> saved;  // when read from a saved summary
+
+    // The file a message about this run names: the summary it was read from, else `file`
+    // (a summary's `file` is the capture it was made of, which the user may not have).
+    const std::string& input() const { return saved ? saved->path : file; }
 };
 
 // What the kernel fingerprint of a device run (RunMeta::system) says was measured. The
@@ -56,6 +82,8 @@ struct AnalysisSettings {
     std::optional<double> bin_width_ns;  // --bin-width
     // Keep the per-pulse series: plots and the bootstrap of compare/gate need them.
     bool keep_series = false;
+    // --run LABEL|N: the one run to take from each saved summary (select_run()).
+    std::optional<std::string> run;
 };
 
 // One run: the edge `edge`, by default the assert edge (the clear edge when there is none).
@@ -71,6 +99,14 @@ std::vector<RunAnalysis> analyze_edges(const store::CaptureFile& file,
 // Reads FILE: a capture file, or a JSON summary saved from `report --format json` (a baseline
 // for `gate` that does not need the pulses). Summaries carry no series, so comparisons against
 // them use the F-interval only.
+// With settings.run, each summary gives the one run it names (select_run()).
 std::vector<RunAnalysis> load_runs(const std::string& path, const AnalysisSettings& settings);
+
+// `--run LABEL|N` on the runs of one saved summary `path`: N counts from 1; a label must name
+// exactly one run. Throws core::UsageError naming the file when N is out of range, the label
+// matches no run or several (labels may repeat or be empty: then only N picks), or N is also
+// another run's label.
+RunAnalysis select_run(std::vector<RunAnalysis> runs, std::string_view selector,
+                       const std::string& path);
 
 }  // namespace ppsbench::analysis

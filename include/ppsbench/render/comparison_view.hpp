@@ -17,7 +17,7 @@ std::string verdict(const analysis::Comparison& comparison, const analysis::Comp
 Table comparison_table(const analysis::Comparison& comparison,
                        const std::vector<analysis::RunAnalysis>& all_runs);
 
-// The JSON document of `compare --format json` (schema ppsbench.compare/1).
+// The JSON document of `compare --format json` (schema ppsbench.compare/2).
 nlohmann::json comparison_document(const analysis::Comparison& comparison);
 
 }  // namespace ppsbench::render
