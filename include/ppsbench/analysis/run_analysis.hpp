@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ppsbench/analysis/bias.hpp"
+#include "ppsbench/analysis/pulse_width.hpp"
 #include "ppsbench/chrony/summary.hpp"
 #include "ppsbench/stats/analyze.hpp"
 #include "ppsbench/store/capture_file.hpp"
@@ -25,6 +26,8 @@ struct RunAnalysis {
     std::optional<chrony::ChronySummary> chrony;  // when the run sampled chronyd
     // The path's lateness against a hardware reference of the same two-source run (a PHC).
     std::optional<Bias> bias;
+    // Assert to clear, on the assert run of a capture of both edges (report's footnote).
+    std::optional<PulseWidth> pulse_width;
     // Problems met while reading or analysing (a torn last line, no end record), shown once.
     std::vector<std::string> warnings;
 };
