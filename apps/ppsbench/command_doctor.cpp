@@ -31,8 +31,16 @@ constexpr std::string_view kDescription =
     "current pps-gpio (Debian 6.1.190+, upstream stable 6.1.188+) splits its handler and keeps\n"
     "the timestamp in hard IRQ; ppsbench tells the two apart by the driver's symbols.\n"
     "\n"
-    "The pulse check reads the device's assert/clear twice, --pulse-wait apart.\n"
+    "Also: the edge chrony's refclock takes (:clear, a PHC's width), IRQ thread affinity,\n"
+    "PCIe link power states (the Pi 5's RP1), Energy-Efficient Ethernet on a PTP NIC, and\n"
+    "deep idle states with nothing holding them off.\n"
     "\n"
+    "The pulse check reads the device's assert/clear twice, --pulse-wait apart.\n"
+    "With --sysroot on an image (a mounted SD card: no /proc or /sys of a running system) it\n"
+    "reads the boot files (cmdline.txt, config.txt, GRUB) and says \"cannot tell\" for what\n"
+    "only the booted system shows.\n"
+    "\n"
+    "Verdicts: ok, warn, fail, or ?? (cannot tell: not readable here, e.g. needs root).\n"
     "Exit status: 0 no fail verdict, 1 at least one fail verdict, 2 bad usage.\n"
     "See docs/doctor.md for every check.\n"
     "\n"
@@ -56,8 +64,9 @@ class DoctorCommand final : public Command {
         po::options_description options("Options");
         options.add_options()  //
             ("sysroot", po::value(&sysroot)->default_value("/"),
-             "read /proc and /sys under DIR instead of / (a copied tree, a mounted image)")(
-                "format", po::value(&format)->default_value("text"), "output: text or json")(
+             "read /proc and /sys under DIR instead of / (a copied tree; a mounted image is read "
+             "from its boot files)")("format", po::value(&format)->default_value("text"),
+                                     "output: text or json")(
                 "pulse-wait", po::value(&pulse_wait)->default_value("1.2s"),
                 "time between the two reads of the pulse check; 0 skips it");
         po::options_description hidden;

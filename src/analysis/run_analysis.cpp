@@ -200,6 +200,7 @@ std::vector<RunAnalysis> analyze_edges(const store::CaptureFile& file,
         runs.push_back(analyze_capture(file, settings, edge));
         runs.back().label += fmt::format(" ({})", core::to_string(edge));
     }
+    runs.front().pulse_width = pulse_width(file.pulses, runs.front().stats.period_ns);
     return runs;
 }
 

@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -96,7 +97,73 @@ std::vector<std::string> glob_host(const std::string& pattern) {
     return paths;  // glob sorts by default
 }
 
+// The refclock options that stand alone; every other option takes a value (chrony.conf(5)).
+bool is_flag(std::string_view option) {
+    for (const char* flag : {"noselect", "prefer", "trust", "require", "tai", "pps", "local"}) {
+        if (::strcasecmp(std::string(option).c_str(), flag) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
+
+bool Refclock::has_driver_option(std::string_view name) const {
+    return std::find(driver_options.begin(), driver_options.end(), name) != driver_options.end();
+}
+
+std::optional<std::string> Refclock::option(std::string_view name) const {
+    for (const auto& [key, value] : options) {
+        if (::strcasecmp(key.c_str(), std::string(name).c_str()) == 0) {
+            return value;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<double> Refclock::number(std::string_view name) const {
+    const auto text = option(name);
+    if (!text || text->empty()) {
+        return std::nullopt;
+    }
+    // strtod, as chronyd reads it; the whole word must be the number.
+    char* end = nullptr;
+    const double value = std::strtod(text->c_str(), &end);
+    if (end != text->c_str() + text->size()) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<Refclock> parse_refclock(const ConfDirective& directive) {
+    const auto& w = directive.words;
+    if (w.size() < 3 || !is_directive(directive, "refclock")) {
+        return std::nullopt;
+    }
+    Refclock refclock;
+    refclock.driver = w[1];
+    const std::string_view parameter = w[2];
+    const auto colon = std::min(parameter.find(':'), parameter.size());
+    refclock.parameter = std::string(parameter.substr(0, colon));
+    for (std::string_view rest = parameter.substr(colon); !rest.empty();) {
+        rest.remove_prefix(1);  // the ':'
+        const auto next = std::min(rest.find(':'), rest.size());
+        if (next > 0) {
+            refclock.driver_options.emplace_back(rest.substr(0, next));
+        }
+        rest.remove_prefix(next);
+    }
+    for (std::size_t i = 3; i < w.size(); ++i) {
+        if (is_flag(w[i]) || i + 1 == w.size()) {
+            refclock.options.emplace_back(w[i], "");
+        } else {
+            refclock.options.emplace_back(w[i], w[i + 1]);
+            ++i;
+        }
+    }
+    return refclock;
+}
 
 ConfFiles host_conf_files() {
     return {read_host_file, glob_host};

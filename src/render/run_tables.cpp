@@ -57,6 +57,16 @@ void add_common_footnotes(const std::vector<analysis::RunAnalysis>& runs, Table&
                                   format_ns(static_cast<double>(b.reference_uncertainty_ns)))
                     : std::string()));
         }
+        if (run.pulse_width) {
+            const auto& w = *run.pulse_width;
+            table.footnotes.push_back(fmt::format(
+                "pulse width of {} (assert to clear) over {} pulses: mean {}, σ {}, min {}, max "
+                "{}; "
+                "a refclock on the edge that is not on the second is late by it or by the period "
+                "minus it (docs/metrics.md).",
+                run.file, w.pulses, format_ns(w.mean_ns), format_ns(w.stddev_ns),
+                format_ns(w.min_ns), format_ns(w.max_ns)));
+        }
         if (run.chrony && run.chrony->final_status != chrony::ChronyStatus::ok) {
             table.footnotes.push_back(fmt::format("chrony ({}): {}", run.label,
                                                   chrony::to_string(run.chrony->final_status)));

@@ -36,9 +36,21 @@ void check_pulses(const PpsDevice& pps, std::vector<Verdict>& out);
 void check_driver(const PpsDevice& pps, std::vector<Verdict>& out);
 void check_irq(const SystemFingerprint& fp, std::vector<Verdict>& out);
 
+// An image (image_checks.cpp): its boot files, and "cannot tell" for the running system.
+void check_image_device(const SystemFingerprint& fp, std::vector<Verdict>& out);
+void check_image_running(const SystemFingerprint& fp, std::vector<Verdict>& out);
+void check_image_chrony(const SystemFingerprint& fp, std::vector<Verdict>& out);
+
+// What else makes it late (latency_checks.cpp).
+void check_irq_thread_affinity(const SystemFingerprint& fp, std::vector<Verdict>& out);
+void check_pcie_aspm(const SystemFingerprint& fp, std::vector<Verdict>& out);
+void check_eee(const SystemFingerprint& fp, std::vector<Verdict>& out);
+
 void check_clocksource(const SystemFingerprint& fp, std::vector<Verdict>& out);
 void check_cpufreq(const PowerInfo& power, std::vector<Verdict>& out);
 void check_cpuidle(const PowerInfo& power, std::vector<Verdict>& out);
 void check_chrony(const SystemFingerprint& fp, std::vector<Verdict>& out);
+// The edge each PPS-like refclock takes (edge_checks.cpp).
+void check_refclock_edges(const SystemFingerprint& fp, std::vector<Verdict>& out);
 
 }  // namespace ppsbench::sysinfo::detail

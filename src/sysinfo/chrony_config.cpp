@@ -1,7 +1,6 @@
 #include "sysinfo/chrony_config.hpp"
 
 #include <fnmatch.h>
-#include <strings.h>
 #include <algorithm>
 
 #include "ppsbench/chrony/conf.hpp"
@@ -85,16 +84,19 @@ ChronyConfig read_chrony_config(const SysRoot& root, const std::string& config_f
     auto conf = chrony::read_chrony_conf(main_file, files_under(root));
     config.files = std::move(conf.files);
     for (const auto& directive : conf.directives) {
-        if (::strcasecmp(directive.words.front().c_str(), "refclock") != 0 ||
-            directive.words.size() < 3) {
+        const auto parsed = chrony::parse_refclock(directive);
+        if (!parsed) {
             continue;
         }
         RefclockLine refclock;
         refclock.file = directive.file;
         refclock.line = directive.line;
         refclock.text = directive.text;
-        refclock.driver = upper(directive.words[1]);
+        refclock.driver = upper(parsed->driver);
         refclock.parameter = directive.words[2];
+        refclock.driver_options = parsed->driver_options;
+        refclock.width = parsed->option("width").value_or("");
+        refclock.rate = parsed->option("rate").value_or("");
         refclock.uses_device = refclock_uses_device(refclock, root, pps_id, dev_path);
         config.refclocks.push_back(std::move(refclock));
     }

@@ -1,3 +1,5 @@
+#include <filesystem>
+
 #include "ppsbench/core/text.hpp"
 #include "sysinfo/chrony_config.hpp"
 #include "sysinfo/command_runner.hpp"
@@ -14,6 +16,17 @@ ChronyInfo read_chrony(const SysRoot& root, const FingerprintOptions& options,
         if (process.comm == "chronyd") {
             chrony.running = true;
             chrony.pid = process.pid;
+            break;
+        }
+    }
+    for (const char* unit : {"/etc/systemd/system/multi-user.target.wants/chrony.service",
+                             "/etc/systemd/system/multi-user.target.wants/chronyd.service"}) {
+        // The link itself: its target (/lib/systemd/system/...) is absolute, so following it
+        // from an image would look at this host's files.
+        std::error_code ec;
+        if (std::filesystem::exists(std::filesystem::symlink_status(root.resolve(unit), ec))) {
+            chrony.enabled = true;
+            chrony.enabled_by = unit;
             break;
         }
     }

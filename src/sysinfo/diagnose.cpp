@@ -13,6 +13,13 @@ TimestampContext timestamp_context(const SystemFingerprint& fingerprint) {
 std::vector<Verdict> diagnose(const SystemFingerprint& fingerprint) {
     using namespace detail;
     std::vector<Verdict> verdicts;
+    if (fingerprint.image) {
+        check_image_device(fingerprint, verdicts);
+        check_image_running(fingerprint, verdicts);
+        check_image_chrony(fingerprint, verdicts);
+        check_refclock_edges(fingerprint, verdicts);
+        return verdicts;
+    }
     check_device(fingerprint, verdicts);
     if (fingerprint.pps) {
         check_pulses(*fingerprint.pps, verdicts);
@@ -21,11 +28,15 @@ std::vector<Verdict> diagnose(const SystemFingerprint& fingerprint) {
             verdicts.push_back(std::move(*finding.verdict));
         }
         check_irq(fingerprint, verdicts);
+        check_irq_thread_affinity(fingerprint, verdicts);
     }
     check_clocksource(fingerprint, verdicts);
     check_cpufreq(fingerprint.power, verdicts);
     check_cpuidle(fingerprint.power, verdicts);
+    check_pcie_aspm(fingerprint, verdicts);
+    check_eee(fingerprint, verdicts);
     check_chrony(fingerprint, verdicts);
+    check_refclock_edges(fingerprint, verdicts);
     return verdicts;
 }
 
@@ -36,6 +47,14 @@ bool has_failure(const std::vector<Verdict>& verdicts) {
 
 std::string short_label(const SystemFingerprint& fingerprint) {
     const auto& kernel = fingerprint.kernel;
+    if (fingerprint.image) {
+        const auto& kernels = fingerprint.boot.kernels;
+        std::string label = "image (not booted)";
+        for (std::size_t i = 0; i < kernels.size(); ++i) {
+            label += (i == 0 ? ", kernels " : ", ") + kernels[i];
+        }
+        return kernel.threadirqs ? label + ", boots with threadirqs" : label;
+    }
     std::string label = kernel.release.empty() ? "unknown kernel" : kernel.release;
     std::string model = kernel.preemption;
     if (model == "full") {
@@ -77,6 +96,8 @@ std::string_view to_string(Severity severity) {
             return "warn";
         case Severity::fail:
             return "fail";
+        case Severity::unknown:
+            return "unknown";
     }
     return "fail";
 }

@@ -113,6 +113,21 @@ void write_pps(std::ostream& out, const SystemFingerprint& fp) {
     }
 }
 
+// config.txt's overlays: only when the root has one (a Raspberry Pi, its image).
+void write_boot_files(std::ostream& out, const BootConfig& boot) {
+    if (boot.config_file.empty()) {
+        return;
+    }
+    std::vector<std::string> overlays;
+    for (const auto& o : boot.overlays) {
+        overlays.push_back(o.section == "all" ? o.text : fmt::format("{} [{}]", o.text, o.section));
+    }
+    row(out, "config.txt",
+        fmt::format("{}: {}", boot.config_file,
+                    overlays.empty() ? std::string("no dtoverlay")
+                                     : fmt::format("dtoverlay {}", fmt::join(overlays, "; "))));
+}
+
 // The PHCs a PPS input could be wired to (a hardware reference for its bias) and linuxptp.
 void write_ptp(std::ostream& out, const PtpInfo& ptp) {
     if (ptp.clocks.empty()) {
@@ -144,17 +159,61 @@ void write_ptp(std::ostream& out, const PtpInfo& ptp) {
     row(out, "linuxptp", tools);
 }
 
+// Clocksource, CPU power management, PCIe links and EEE: all of the running system.
+void write_power(std::ostream& out, const SystemFingerprint& fp) {
+    if (fp.image) {
+        row(out, "power", "cannot tell from an image (clocksource, cpufreq, cpuidle, PCIe links)");
+        return;
+    }
+    const auto& power = fp.power;
+    row(out, "clocksource",
+        fmt::format("{} (available: {})", or_unknown(power.clocksource),
+                    or_unknown(power.available_clocksources)));
+    std::string governors;
+    for (const auto& g : power.governors) {
+        governors += fmt::format("{}cpu{} {}", governors.empty() ? "" : ", ", g.cpu, g.governor);
+    }
+    row(out, "cpufreq", governors.empty() ? "not exposed" : governors);
+    std::string idle;
+    for (const auto& s : power.idle_states) {
+        idle += fmt::format("{}{} {} µs ({}/{} CPUs)", idle.empty() ? "" : ", ", s.name,
+                            s.exit_latency_us, s.cpus_enabled, s.cpus_total);
+    }
+    row(out, "cpuidle", idle.empty() ? "not exposed" : idle);
+    if (!power.idle_states.empty()) {
+        row(out, "cpu_dma_latency",
+            power.cpu_dma_latency_us ? fmt::format("{} µs", *power.cpu_dma_latency_us)
+                                     : std::string("unreadable (needs root)"));
+    }
+    if (!fp.pcie.aspm_policy.empty()) {
+        row(out, "PCIe ASPM", "policy " + fp.pcie.aspm_policy);
+    }
+    for (const auto& nic : fp.eee) {
+        row(out, "EEE",
+            fmt::format("{} ({}): {}", nic.interface, nic.phc,
+                        nic.status.empty() ? "unknown, " + nic.unknown_reason : nic.status));
+    }
+}
+
 void write_fingerprint(std::ostream& out, const SystemFingerprint& fp) {
     const auto& kernel = fp.kernel;
     out << "System (what the checks read)\n";
     if (fp.sysroot != "/") {
         row(out, "sysroot", fp.sysroot);
     }
-    row(out, "kernel", fmt::format("{}  {}", or_unknown(kernel.release), kernel.version));
-    row(out, "preemption",
-        kernel.preemption.empty()
-            ? std::string(kUnknown)
-            : fmt::format("{} (from {})", kernel.preemption, kernel.preemption_source));
+    if (fp.image) {
+        row(out, "image", "not a running system: only its files are read");
+        row(out, "kernels",
+            fp.boot.kernels.empty()
+                ? "none in /lib/modules"
+                : fmt::format("{} (in /lib/modules)", fmt::join(fp.boot.kernels, ", ")));
+    } else {
+        row(out, "kernel", fmt::format("{}  {}", or_unknown(kernel.release), kernel.version));
+        row(out, "preemption",
+            kernel.preemption.empty()
+                ? std::string(kUnknown)
+                : fmt::format("{} (from {})", kernel.preemption, kernel.preemption_source));
+    }
     // The options that were given, then the ones that were not: "threadirqs, isolcpus=3; not
     // set: nohz_full, irqaffinity" reads at a glance where a row of yes/no/- does not.
     std::vector<std::string> given;
@@ -171,35 +230,34 @@ void write_fingerprint(std::ostream& out, const SystemFingerprint& fp) {
     }
     row(out, "boot options",
         fmt::format(
-            "{}{}{}", fmt::join(given, ", "), given.empty() || absent.empty() ? "" : "; ",
-            absent.empty() ? std::string() : fmt::format("not set: {}", fmt::join(absent, ", "))));
-    write_pps(out, fp);
-    const auto& power = fp.power;
-    row(out, "clocksource",
-        fmt::format("{} (available: {})", or_unknown(power.clocksource),
-                    or_unknown(power.available_clocksources)));
-    std::string governors;
-    for (const auto& g : power.governors) {
-        governors += fmt::format("{}cpu{} {}", governors.empty() ? "" : ", ", g.cpu, g.governor);
+            "{}{}{}{}", fmt::join(given, ", "), given.empty() || absent.empty() ? "" : "; ",
+            absent.empty() ? std::string() : fmt::format("not set: {}", fmt::join(absent, ", ")),
+            kernel.cmdline_source.empty() || kernel.cmdline_source == "/proc/cmdline"
+                ? std::string()
+                : fmt::format(" (from {})", kernel.cmdline_source)));
+    write_boot_files(out, fp.boot);
+    if (!fp.image) {
+        write_pps(out, fp);
     }
-    row(out, "cpufreq", governors.empty() ? "not exposed" : governors);
-    std::string idle;
-    for (const auto& s : power.idle_states) {
-        idle += fmt::format("{}{} {} µs ({}/{} CPUs)", idle.empty() ? "" : ", ", s.name,
-                            s.exit_latency_us, s.cpus_enabled, s.cpus_total);
-    }
-    row(out, "cpuidle", idle.empty() ? "not exposed" : idle);
+    write_power(out, fp);
     const auto& chrony = fp.chrony;
     row(out, "chrony",
         fmt::format("{}, {}{}", chrony.installed ? "installed" : "not installed",
-                    chrony.running ? fmt::format("running (PID {})", chrony.pid) : "not running",
+                    fp.image
+                        ? std::string(chrony.enabled ? "enabled at boot" : "not enabled at boot")
+                    : chrony.running ? fmt::format("running (PID {})", chrony.pid)
+                                     : "not running",
                     chrony.version.empty() ? "" : ", version " + chrony.version));
     for (const auto& r : chrony.refclocks) {
         row(out, "chrony refclock",
             fmt::format("{}  ({}:{}){}", r.text, r.file, r.line,
                         r.uses_device ? "  <- this device" : ""));
     }
-    write_ptp(out, fp.ptp);
+    if (fp.image) {
+        row(out, "linuxptp", "cannot tell from an image whether it runs");
+    } else {
+        write_ptp(out, fp.ptp);
+    }
 }
 
 std::string_view tag(Severity severity) {
@@ -210,6 +268,8 @@ std::string_view tag(Severity severity) {
             return "[WARN]";
         case Severity::fail:
             return "[FAIL]";
+        case Severity::unknown:
+            return "[ ?? ]";
     }
     return "[FAIL]";
 }
@@ -221,12 +281,13 @@ void write_doctor_text(std::ostream& out, const SystemFingerprint& fingerprint,
     // Read top to bottom: the outcome, the checklist in the order a PPS signal travels (device,
     // pulses, timestamp context, clock, CPU, chrony) with each fix under its check, and only
     // then the facts the checks were made from.
-    int counts[3] = {0, 0, 0};
+    int counts[4] = {0, 0, 0, 0};
     for (const auto& verdict : verdicts) {
         ++counts[static_cast<int>(verdict.severity)];
     }
     out << "ppsbench doctor: " << short_label(fingerprint) << "\n"
-        << fmt::format("{} fail, {} warn, {} ok\n", counts[2], counts[1], counts[0])
+        << fmt::format("{} fail, {} warn, {} ok{}\n", counts[2], counts[1], counts[0],
+                       counts[3] == 0 ? "" : fmt::format(", {} cannot tell", counts[3]))
         << "\nChecklist\n";
     const std::string indent(9, ' ');
     for (const auto& verdict : verdicts) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "ppsbench/core/error.hpp"
+#include "sysinfo/boot_files.hpp"
 #include "sysinfo/parse.hpp"
 #include "sysinfo/readers.hpp"
 #include "sysinfo/sysroot.hpp"
@@ -35,6 +36,23 @@ std::vector<Process> scan_processes(const SysRoot& root) {
 
 namespace {
 
+void set_cmdline(KernelInfo& kernel, std::string cmdline, std::string source) {
+    kernel.cmdline = std::move(cmdline);
+    kernel.cmdline_source = std::move(source);
+    kernel.threadirqs = detail::cmdline_parameter(kernel.cmdline, "threadirqs").has_value();
+    kernel.isolcpus = detail::cmdline_parameter(kernel.cmdline, "isolcpus");
+    kernel.nohz_full = detail::cmdline_parameter(kernel.cmdline, "nohz_full");
+    kernel.irqaffinity = detail::cmdline_parameter(kernel.cmdline, "irqaffinity");
+}
+
+// A mounted SD card or an unbooted tree: none of the files a running kernel provides. A
+// snapshot copied from a running system has them, the image's empty mount points do not.
+bool is_image(const SysRoot& root) {
+    return !root.is_live() && !root.exists("/proc/cmdline") &&
+           !root.exists("/proc/sys/kernel/osrelease") && !root.exists("/proc/interrupts") &&
+           root.list("/sys/class").empty();
+}
+
 KernelInfo read_kernel(const SysRoot& root) {
     KernelInfo kernel;
     kernel.release = root.read_line("/proc/sys/kernel/osrelease").value_or("");
@@ -56,11 +74,9 @@ KernelInfo read_kernel(const SysRoot& root) {
             kernel.preemption_source = "/sys/kernel/debug/sched/preempt";
         }
     }
-    kernel.cmdline = root.read_line("/proc/cmdline").value_or("");
-    kernel.threadirqs = detail::cmdline_parameter(kernel.cmdline, "threadirqs").has_value();
-    kernel.isolcpus = detail::cmdline_parameter(kernel.cmdline, "isolcpus");
-    kernel.nohz_full = detail::cmdline_parameter(kernel.cmdline, "nohz_full");
-    kernel.irqaffinity = detail::cmdline_parameter(kernel.cmdline, "irqaffinity");
+    if (auto cmdline = root.read_line("/proc/cmdline")) {
+        set_cmdline(kernel, std::move(*cmdline), "/proc/cmdline");
+    }
     if (const auto uptime = root.read_line("/proc/uptime")) {
         const auto words = core::split_whitespace(*uptime);
         if (!words.empty()) {
@@ -117,6 +133,12 @@ SystemFingerprint read_fingerprint(const FingerprintOptions& options) {
     fingerprint.requested_device = options.device;
     const auto processes = detail::scan_processes(root);
     fingerprint.kernel = read_kernel(root);
+    fingerprint.image = is_image(root);
+    fingerprint.boot = detail::read_boot_config(root);
+    if (fingerprint.image && !fingerprint.boot.cmdline_file.empty()) {
+        // The command line the image's kernel will boot with, in place of a running one's.
+        set_cmdline(fingerprint.kernel, fingerprint.boot.cmdline, fingerprint.boot.cmdline_file);
+    }
     for (const auto& entry : root.list("/sys/class/pps")) {
         if (entry.starts_with("pps")) {
             fingerprint.available_devices.push_back(entry);
@@ -140,6 +162,10 @@ SystemFingerprint read_fingerprint(const FingerprintOptions& options) {
     fingerprint.chrony = detail::read_chrony(root, options, processes,
                                              fingerprint.pps ? &*fingerprint.pps : nullptr);
     fingerprint.ptp = detail::read_ptp(root, processes);
+    fingerprint.pcie = detail::read_pcie(root);
+    if (!fingerprint.image) {
+        fingerprint.eee = detail::read_eee(root, options, fingerprint.ptp);
+    }
     return fingerprint;
 }
 

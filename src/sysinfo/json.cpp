@@ -96,6 +96,7 @@ json kernel_json(const KernelInfo& kernel) {
             {"preemption", text_or_null(kernel.preemption)},
             {"preemption_source", text_or_null(kernel.preemption_source)},
             {"cmdline", text_or_null(kernel.cmdline)},
+            {"cmdline_source", text_or_null(kernel.cmdline_source)},
             {"threadirqs", kernel.threadirqs},
             {"forced_irq_threading", kernel.forced_irq_threading()},
             {"isolcpus", optional_or_null(kernel.isolcpus)},
@@ -109,6 +110,10 @@ json power_json(const PowerInfo& power) {
     for (const auto& g : power.governors) {
         governors[std::to_string(g.cpu)] = g.governor;
     }
+    json resume = json::object();
+    for (const auto& r : power.resume_latencies) {
+        resume[std::to_string(r.cpu)] = optional_or_null(r.limit_us);
+    }
     json idle = json::array();
     for (const auto& s : power.idle_states) {
         idle.push_back({{"index", s.index},
@@ -120,7 +125,34 @@ json power_json(const PowerInfo& power) {
     return {{"clocksource", text_or_null(power.clocksource)},
             {"available_clocksources", text_or_null(power.available_clocksources)},
             {"cpufreq_governors", governors},
-            {"idle_states", idle}};
+            {"idle_states", idle},
+            {"cpu_dma_latency_us", optional_or_null(power.cpu_dma_latency_us)},
+            {"resume_latency_limits_us", resume}};
+}
+
+json pcie_json(const PcieInfo& pcie) {
+    json links = json::array();
+    for (const auto& l : pcie.gpio_links) {
+        links.push_back({{"address", l.address},
+                         {"name", l.name},
+                         {"l0s_aspm", optional_or_null(l.l0s)},
+                         {"l1_aspm", optional_or_null(l.l1)},
+                         {"l1_1_aspm", optional_or_null(l.l1_1)},
+                         {"l1_2_aspm", optional_or_null(l.l1_2)},
+                         {"clkpm", optional_or_null(l.clkpm)}});
+    }
+    return {{"aspm_policy", text_or_null(pcie.aspm_policy)}, {"gpio_links", std::move(links)}};
+}
+
+json eee_json(const std::vector<NicEee>& nics) {
+    json list = json::array();
+    for (const auto& n : nics) {
+        list.push_back({{"interface", n.interface},
+                        {"phc", n.phc},
+                        {"status", text_or_null(n.status)},
+                        {"unknown_reason", text_or_null(n.unknown_reason)}});
+    }
+    return list;
 }
 
 json chrony_json(const ChronyInfo& chrony) {
@@ -131,14 +163,34 @@ json chrony_json(const ChronyInfo& chrony) {
                              {"text", r.text},
                              {"driver", r.driver},
                              {"parameter", r.parameter},
-                             {"uses_device", r.uses_device}});
+                             {"uses_device", r.uses_device},
+                             {"driver_options", r.driver_options},
+                             {"width", text_or_null(r.width)},
+                             {"rate", text_or_null(r.rate)}});
     }
     return {{"installed", chrony.installed},
             {"version", text_or_null(chrony.version)},
             {"running", chrony.running},
             {"pid", chrony.running ? json(chrony.pid) : json(nullptr)},
+            {"enabled_by", text_or_null(chrony.enabled_by)},
             {"config_files", chrony.config_files},
             {"refclocks", refclocks}};
+}
+
+json boot_json(const BootConfig& boot) {
+    json overlays = json::array();
+    for (const auto& o : boot.overlays) {
+        overlays.push_back({{"file", o.file},
+                            {"line", o.line},
+                            {"text", o.text},
+                            {"name", o.name},
+                            {"section", o.section}});
+    }
+    return {{"cmdline_file", text_or_null(boot.cmdline_file)},
+            {"cmdline", boot.cmdline_file.empty() ? json(nullptr) : json(boot.cmdline)},
+            {"config_file", text_or_null(boot.config_file)},
+            {"overlays", std::move(overlays)},
+            {"kernels", boot.kernels}};
 }
 
 json ptp_json(const PtpInfo& ptp) {
@@ -175,13 +227,17 @@ nlohmann::json to_json(const SystemFingerprint& fingerprint) {
                             {"label", short_label(fingerprint)},
                             {"timestamp_context", to_string(timestamp_context(fingerprint))},
                             {"sysroot", fingerprint.sysroot},
+                            {"image", fingerprint.image},
+                            {"boot", boot_json(fingerprint.boot)},
                             {"kernel", kernel_json(fingerprint.kernel)},
                             {"requested_device", text_or_null(fingerprint.requested_device)},
                             {"available_devices", fingerprint.available_devices},
                             {"pps", fingerprint.pps ? pps_json(*fingerprint.pps) : json(nullptr)},
                             {"power", power_json(fingerprint.power)},
+                            {"pcie", pcie_json(fingerprint.pcie)},
                             {"chrony", chrony_json(fingerprint.chrony)},
-                            {"ptp", ptp_json(fingerprint.ptp)}});
+                            {"ptp", ptp_json(fingerprint.ptp)},
+                            {"eee", eee_json(fingerprint.eee)}});
 }
 
 nlohmann::json to_json(const Verdict& verdict) {
@@ -194,17 +250,19 @@ nlohmann::json to_json(const Verdict& verdict) {
 nlohmann::json doctor_json(const SystemFingerprint& fingerprint,
                            const std::vector<Verdict>& verdicts) {
     json list = json::array();
-    int counts[3] = {0, 0, 0};
+    int counts[4] = {0, 0, 0, 0};
     for (const auto& verdict : verdicts) {
         list.push_back(to_json(verdict));
         ++counts[static_cast<int>(verdict.severity)];
     }
-    return {{"schema", kDoctorSchema},
-            {"label", core::valid_utf8(short_label(fingerprint))},
-            {"timestamp_context", to_string(timestamp_context(fingerprint))},
-            {"system", to_json(fingerprint)},
-            {"verdicts", list},
-            {"summary", {{"ok", counts[0]}, {"warn", counts[1]}, {"fail", counts[2]}}}};
+    return {
+        {"schema", kDoctorSchema},
+        {"label", core::valid_utf8(short_label(fingerprint))},
+        {"timestamp_context", to_string(timestamp_context(fingerprint))},
+        {"system", to_json(fingerprint)},
+        {"verdicts", list},
+        {"summary",
+         {{"ok", counts[0]}, {"warn", counts[1]}, {"fail", counts[2]}, {"unknown", counts[3]}}}};
 }
 
 }  // namespace ppsbench::sysinfo

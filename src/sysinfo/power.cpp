@@ -1,11 +1,53 @@
 #include <fmt/format.h>
 #include <algorithm>
+#include <cstring>
 
 #include "sysinfo/parse.hpp"
 #include "sysinfo/readers.hpp"
 #include "sysinfo/sysroot.hpp"
 
 namespace ppsbench::sysinfo::detail {
+
+namespace {
+
+// The kernel's read of /dev/cpu_dma_latency returns the current target as a binary s32; a
+// saved snapshot may hold it as text.
+std::optional<std::int64_t> cpu_dma_latency(const std::string& bytes) {
+    if (bytes.size() == sizeof(std::int32_t)) {
+        std::int32_t value = 0;
+        std::memcpy(&value, bytes.data(), sizeof value);
+        return value;
+    }
+    if (const auto value = parse_integer(bytes)) {
+        return *value;
+    }
+    return std::nullopt;
+}
+
+// What holds CPUs out of deep idle states: /dev/cpu_dma_latency (opened and held by a process
+// such as cyclictest or `ppsbench run --rt`; reading it needs root) and per-CPU limits.
+void read_idle_holds(const SysRoot& root, const std::vector<int>& cpus, PowerInfo& power) {
+    if (const auto bytes = root.read("/dev/cpu_dma_latency", 64)) {
+        power.cpu_dma_latency_us = cpu_dma_latency(*bytes);
+    }
+    for (const int cpu : cpus) {
+        const auto text = root.read_line(
+            fmt::format("/sys/devices/system/cpu/cpu{}/power/pm_qos_resume_latency_us", cpu));
+        if (!text) {
+            continue;
+        }
+        // drivers/base/power/sysfs.c: "n/a" is a limit of 0, "0" means no limit.
+        CpuResumeLatency latency{cpu, std::nullopt};
+        if (*text == "n/a") {
+            latency.limit_us = 0;
+        } else if (const auto value = parse_integer(*text); value && *value > 0) {
+            latency.limit_us = static_cast<int>(*value);
+        }
+        power.resume_latencies.push_back(latency);
+    }
+}
+
+}  // namespace
 
 PowerInfo read_power(const SysRoot& root) {
     PowerInfo power;
@@ -54,6 +96,7 @@ PowerInfo read_power(const SysRoot& root) {
     }
     std::sort(power.idle_states.begin(), power.idle_states.end(),
               [](const auto& a, const auto& b) { return a.index < b.index; });
+    read_idle_holds(root, cpus, power);
     return power;
 }
 

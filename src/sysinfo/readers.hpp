@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ppsbench/sysinfo/fingerprint.hpp"
@@ -33,6 +34,17 @@ PowerInfo read_power(const SysRoot& root);
 // null) is the device whose refclock is looked for.
 ChronyInfo read_chrony(const SysRoot& root, const FingerprintOptions& options,
                        const std::vector<Process>& processes, const PpsDevice* pps);
+
+// The ASPM policy and the link states of the PCIe devices that carry GPIO interrupts
+// (pcie_eee.cpp); `selected_policy` picks "[powersave]" out of the policy line.
+PcieInfo read_pcie(const SysRoot& root);
+std::string selected_policy(std::string_view line);
+
+// `ethtool --show-eee` for each interface of a PHC (pcie_eee.cpp); `eee_status` is its
+// "EEE status:" line ("enabled - active", "disabled", "not supported").
+std::vector<NicEee> read_eee(const SysRoot& root, const FingerprintOptions& options,
+                             const PtpInfo& ptp);
+std::string eee_status(std::string_view ethtool_output);
 
 // The PTP hardware clocks in /sys/class/ptp and whether ts2phc, phc2sys or ptp4l run.
 PtpInfo read_ptp(const SysRoot& root, const std::vector<Process>& processes);

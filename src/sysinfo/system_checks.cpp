@@ -112,16 +112,35 @@ void check_cpufreq(const PowerInfo& power, std::vector<Verdict>& out) {
         "or write performance to /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor."));
 }
 
+namespace {
+
+// The CPUs whose per-CPU PM QoS limit keeps them out of states with `exit_latency_us`.
+std::vector<int> cpus_held_below(const PowerInfo& power, int exit_latency_us) {
+    std::vector<int> cpus;
+    for (const auto& latency : power.resume_latencies) {
+        if (latency.limit_us && *latency.limit_us < exit_latency_us) {
+            cpus.push_back(latency.cpu);
+        }
+    }
+    return cpus;
+}
+
+}  // namespace
+
 void check_cpuidle(const PowerInfo& power, std::vector<Verdict>& out) {
     if (power.idle_states.empty()) {
         return;
     }
     std::string deep;
+    int shallowest_deep = 0;
+    int cpus = 0;
     for (const auto& state : power.idle_states) {
         if (state.exit_latency_us >= kDeepIdleLatencyUs && state.cpus_enabled > 0) {
             deep += fmt::format("{}{} ({} µs exit latency, enabled on {}/{} CPUs)",
                                 deep.empty() ? "" : ", ", state.name, state.exit_latency_us,
                                 state.cpus_enabled, state.cpus_total);
+            shallowest_deep = shallowest_deep == 0 ? state.exit_latency_us : shallowest_deep;
+            cpus = std::max(cpus, state.cpus_total);
         }
     }
     if (deep.empty()) {
@@ -132,16 +151,50 @@ void check_cpuidle(const PowerInfo& power, std::vector<Verdict>& out) {
                                           deepest.name, deepest.exit_latency_us)));
         return;
     }
+    // A hold below the shallowest deep state keeps every deep state off.
+    const auto hold = power.cpu_dma_latency_us;
+    if (hold && *hold < shallowest_deep) {
+        out.push_back(verdict(
+            Severity::ok, "cpuidle",
+            fmt::format("deep idle states are enabled ({}) but held off: /dev/cpu_dma_latency is "
+                        "held at {} µs, so no CPU enters a state that takes longer to leave.",
+                        deep, *hold)));
+        return;
+    }
+    const auto held = cpus_held_below(power, shallowest_deep);
+    if (cpus > 0 && static_cast<int>(held.size()) >= cpus) {
+        out.push_back(verdict(Severity::ok, "cpuidle",
+                              fmt::format("deep idle states are enabled ({}) but every CPU's "
+                                          "pm_qos_resume_latency_us keeps it out of them.",
+                                          deep)));
+        return;
+    }
+    const std::string effect = fmt::format(
+        "deep idle states are enabled: {}. A PPS edge arrives once a second, usually while its "
+        "CPU sleeps, and waits for the CPU to wake before the handler runs, adding up to that "
+        "latency and its variation to the timestamp (a PC's serial PPS measured 107 µs late idle, "
+        "29 µs with cpu_dma_latency held at 0)",
+        deep);
+    const std::string fix = fmt::format(
+        "Keep CPUs out of deep states while measuring: hold /dev/cpu_dma_latency at 0 (a process "
+        "that writes 0 to it and keeps it open), `cpupower idle-set -D {}` (disables states with "
+        "at least that exit "
+        "latency), or boot with intel_idle.max_cstate=1 / processor.max_cstate=1 on x86.",
+        kDeepIdleLatencyUs);
+    if (!hold) {
+        out.push_back(verdict(Severity::unknown, "cpuidle",
+                              effect + ". Whether a process holds them off through "
+                                       "/dev/cpu_dma_latency cannot be told: reading it needs "
+                                       "root.",
+                              "Run doctor as root to read the hold. " + fix));
+        return;
+    }
     out.push_back(verdict(
         Severity::warn, "cpuidle",
-        fmt::format("deep idle states are enabled: {}. A PPS edge arrives once a second, usually "
-                    "while its CPU sleeps, and waits for the CPU to wake before the handler "
-                    "runs, adding up to that latency and its variation to the timestamp.",
-                    deep),
-        fmt::format("Keep CPUs out of deep states while measuring: `cpupower idle-set -D {}` "
-                    "(disables states with at least that exit latency), or boot with "
-                    "intel_idle.max_cstate=1 / processor.max_cstate=1 on x86.",
-                    kDeepIdleLatencyUs)));
+        fmt::format("{}, and nothing holds them off (/dev/cpu_dma_latency: {}{}).", effect,
+                    *hold >= 2000000000 ? std::string("no request") : std::to_string(*hold) + " µs",
+                    held.empty() ? "" : "; per-CPU limits only on CPU " + cpu_ranges(held)),
+        fix));
 }
 
 void check_chrony(const SystemFingerprint& fp, std::vector<Verdict>& out) {

@@ -81,5 +81,38 @@ TEST(ReadChronyConf, StopsAnIncludeLoopAtChronydsNestingLimit) {
     EXPECT_EQ(conf.directives.size(), 10U);
 }
 
+// The doctor's edge checks read a refclock's options from here (issue 24, item 7).
+TEST(ParseRefclock, SplitsDriverOptionsFlagsAndValues) {
+    const auto directives = parse_conf_text(
+        "refclock PHC /dev/ptp0:extpps:pin=1:clear width 0.2 poll 2 noselect refid PHC0\n"
+        "refclock PPS /dev/pps0 lock NMEA\n"
+        "server ntp.example.org iburst\n",
+        "c");
+    const auto phc = parse_refclock(directives[0]);
+    ASSERT_TRUE(phc);
+    EXPECT_EQ(phc->driver, "PHC");
+    EXPECT_EQ(phc->parameter, "/dev/ptp0");
+    EXPECT_EQ(phc->driver_options, (std::vector<std::string>{"extpps", "pin=1", "clear"}));
+    EXPECT_TRUE(phc->has_driver_option("clear"));
+    EXPECT_EQ(phc->number("width"), 0.2);
+    EXPECT_EQ(phc->number("poll"), 2.0);
+    EXPECT_EQ(phc->option("noselect"), "") << "a flag takes no value";
+    EXPECT_EQ(phc->option("refid"), "PHC0") << "the word after a flag is the next option";
+    const auto pps = parse_refclock(directives[1]);
+    ASSERT_TRUE(pps);
+    EXPECT_TRUE(pps->driver_options.empty());
+    EXPECT_FALSE(pps->has_driver_option("clear"));
+    EXPECT_FALSE(pps->option("width"));
+    EXPECT_FALSE(parse_refclock(directives[2]));
+}
+
+TEST(ParseRefclock, AWidthThatIsNotANumberHasNoNumber) {
+    const auto refclock =
+        parse_refclock(parse_conf_text("refclock PHC /dev/ptp0:extpps width 0.1s\n", "c")[0]);
+    ASSERT_TRUE(refclock);
+    EXPECT_EQ(refclock->option("width"), "0.1s");
+    EXPECT_FALSE(refclock->number("width"));
+}
+
 }  // namespace
 }  // namespace ppsbench::chrony

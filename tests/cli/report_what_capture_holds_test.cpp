@@ -29,6 +29,10 @@ TEST(ReportHolds, BothEdgesAreTwoRunsAndEdgeChoosesOne) {
     ASSERT_EQ(report.exit_code, 0) << report.err;
     EXPECT_TRUE(contains(report.out, "sim:hardirq (assert)")) << report.out;
     EXPECT_TRUE(contains(report.out, "sim:hardirq (clear)")) << report.out;
+    // Issue 24: with both edges, the pulse width (the sims' clear edge comes 0.1 P later).
+    const auto text = run_ppsbench({"report", both});
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_TRUE(contains(text.out, "(assert to clear) over 100 pulses: mean 100")) << text.out;
     const auto clear = run_ppsbench({"report", "--format", "csv", "--edge", "clear", both});
     ASSERT_EQ(clear.exit_code, 0) << clear.err;
     EXPECT_FALSE(contains(clear.out, "(assert)")) << clear.out;

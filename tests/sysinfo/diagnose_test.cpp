@@ -64,9 +64,16 @@ TEST(Diagnose, RtWithOldHandlerFailsNamingThreadAndBothFixes) {
     const auto fp = load("rpi-rt-old");
     const auto verdicts = diagnose(fp);
     const std::map<std::string, Severity> expected{
-        {"pps-device", S::ok},     {"pps-pulses", S::warn},   {"pps-timestamp-context", S::fail},
-        {"clocksource", S::ok},    {"cpufreq", S::ok},        {"cpuidle", S::ok},
-        {"chrony-running", S::ok}, {"chrony-refclock", S::ok}};
+        {"pps-device", S::ok},
+        {"pps-pulses", S::warn},
+        {"pps-timestamp-context", S::fail},
+        {"clocksource", S::ok},
+        {"cpufreq", S::ok},
+        {"cpuidle", S::ok},
+        {"chrony-running", S::ok},
+        {"chrony-refclock", S::ok},
+        // Issue 24: the thread pinned to CPU 3 while the interrupt arrives on CPU 0.
+        {"irq-thread-affinity", S::warn}};
     EXPECT_EQ(severities(verdicts), expected);
     EXPECT_TRUE(has_failure(verdicts));
     EXPECT_EQ(timestamp_context(fp), TimestampContext::thread);
@@ -102,9 +109,17 @@ TEST(Diagnose, ThreadirqsX86WithLdiscFailsAndFlagsPowerManagement) {
     const auto fp = load("x86-threadirqs");
     const auto verdicts = diagnose(fp);
     const std::map<std::string, Severity> expected{
-        {"pps-device", S::ok},    {"pps-pulses", S::warn},   {"pps-timestamp-context", S::fail},
-        {"pps-irq-cpu", S::warn}, {"clocksource", S::warn},  {"cpufreq", S::warn},
-        {"cpuidle", S::warn},     {"chrony-running", S::ok}, {"chrony-refclock", S::ok}};
+        {"pps-device", S::ok},
+        {"pps-pulses", S::warn},
+        {"pps-timestamp-context", S::fail},
+        {"pps-irq-cpu", S::warn},
+        {"clocksource", S::warn},
+        {"cpufreq", S::warn},
+        {"cpuidle", S::warn},
+        {"chrony-running", S::ok},
+        {"chrony-refclock", S::ok},
+        // Issue 24: both edges captured, the assert edge on the second and chrony on it.
+        {"chrony-refclock-edge", S::ok}};
     EXPECT_EQ(severities(verdicts), expected);
     const auto& context = find(verdicts, "pps-timestamp-context");
     EXPECT_THAT(context.message, HasSubstr("irq/4-ttyS0"));

@@ -104,6 +104,21 @@ TEST(DoctorCli, JsonIsParseableAndMatchesTheExitCode) {
     EXPECT_TRUE(found);
 }
 
+// Issue 24: a mounted Raspberry Pi OS image failed for a missing pps-gpio overlay and a stopped
+// chronyd although its boot files had the overlay and an image runs nothing.
+TEST(DoctorCli, AnImageIsReadAsAnImage) {
+    const auto result = run("doctor --sysroot '" + fixture("rpi-image").string() + "'");
+    EXPECT_EQ(result.exit_code, 0) << result.out;
+    EXPECT_THAT(result.out, HasSubstr("[ OK ] pps-device: the image's /boot/firmware/config.txt "
+                                      "loads `dtoverlay=pps-gpio,gpiopin=18`"));
+    EXPECT_THAT(result.out, HasSubstr("[ ?? ] running-system: cannot tell from an image"));
+    EXPECT_THAT(result.out, HasSubstr("boot options      threadirqs;"));
+    EXPECT_THAT(result.out, HasSubstr("/boot/firmware/cmdline.txt)"));
+    EXPECT_THAT(result.out, Not(HasSubstr("not set: threadirqs")));
+    EXPECT_THAT(result.out, Not(HasSubstr("[FAIL]")));
+    EXPECT_THAT(result.out, Not(HasSubstr("not running")));
+}
+
 TEST(DoctorCli, NoPpsFixtureFailsClearly) {
     const auto result = run("doctor " + sysroot("no-pps"));
     EXPECT_EQ(result.exit_code, 1);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ppsbench/analysis/bias.hpp"
+#include "ppsbench/analysis/pulse_width.hpp"
 #include "ppsbench/chrony/summary.hpp"
 #include "ppsbench/stats/analyze.hpp"
 #include "ppsbench/store/capture_file.hpp"
@@ -46,6 +47,8 @@ struct RunAnalysis {
     std::optional<chrony::ChronySummary> chrony;  // when the run sampled chronyd
     // The path's lateness against a hardware reference of the same two-source run (a PHC).
     std::optional<Bias> bias;
+    // Assert to clear, on the assert run of a capture of both edges (report's footnote).
+    std::optional<PulseWidth> pulse_width;
     // Problems met while reading or analysing (a torn last line, no end record), shown once.
     std::vector<std::string> warnings;
     std::optional<SavedSummary> saved;  // when read from a saved summary

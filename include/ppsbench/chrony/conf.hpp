@@ -48,6 +48,27 @@ std::vector<ConfDirective> parse_conf_text(std::string_view text, const std::str
 // descending). Unreadable files are skipped: the callers make best-effort lookups.
 ChronyConf read_chrony_conf(const std::string& path, const ConfFiles& files);
 
+// A `refclock DRIVER PARAMETER[:OPTION]... [OPTION [VALUE]]...` directive taken apart as chronyd
+// does (chrony.conf(5)): the driver's own options follow the parameter after ':'
+// ("/dev/pps0:clear",
+// "/dev/ptp0:extpps:pin=1"); the directive's options follow as words, each either a flag
+// (noselect, prefer, trust, require, tai, pps, local) or a name and its value (width 0.1).
+struct Refclock {
+    std::string driver;                       // as written: "PPS", "PHC", "SHM", "SOCK"
+    std::string parameter;                    // before the first ':' ("/dev/pps0")
+    std::vector<std::string> driver_options;  // "clear", "extpps", "pin=1"
+    std::vector<std::pair<std::string, std::string>> options;  // name, value ("" for a flag)
+
+    bool has_driver_option(std::string_view name) const;
+    // The value of option `name` ("width"), or nullopt when it is absent.
+    std::optional<std::string> option(std::string_view name) const;
+    // The option's value as a number; nullopt when absent or not a number.
+    std::optional<double> number(std::string_view name) const;
+};
+
+// Nothing for a directive that is not `refclock` or lacks its driver and parameter.
+std::optional<Refclock> parse_refclock(const ConfDirective& directive);
+
 // The refid of the `refclock PPS <device>` directive among `directives`, or nullopt. A refclock
 // without a `refid` option gets chrony's default: the driver name's first three letters and the
 // refclock's index among all refclock directives ("PPS0", "PPS1", ...). A `:clear` (or any other

@@ -11,7 +11,10 @@
 
 namespace ppsbench::sysinfo {
 
-enum class Severity { ok, warn, fail };
+// `unknown`: the check could not be made from what is readable (an image has no running
+// system; a setting needs root to read). It says so and how to find out; it never counts as a
+// failure, nor as a pass.
+enum class Severity { ok, warn, fail, unknown };
 
 struct Verdict {
     Severity severity = Severity::ok;
@@ -32,8 +35,10 @@ enum class TimestampContext {
 // The single judgement the threaded-IRQ diagnosis and the short label share.
 TimestampContext timestamp_context(const SystemFingerprint& fingerprint);
 
-// Verdicts in a fixed order (device, pulses, driver, timestamp context, IRQ neighbours,
-// clocksource, cpufreq, cpuidle, chrony).
+// Verdicts in a fixed order (device, pulses, driver, timestamp context, IRQ neighbours and
+// thread affinity, clocksource, cpufreq, cpuidle, PCIe power states, Energy-Efficient Ethernet,
+// chrony and the edge its refclock uses). On an image, what only a running system shows is one
+// `unknown` verdict instead.
 std::vector<Verdict> diagnose(const SystemFingerprint& fingerprint);
 
 bool has_failure(const std::vector<Verdict>& verdicts);

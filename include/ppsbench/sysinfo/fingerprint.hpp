@@ -103,6 +103,9 @@ struct KernelInfo {
     std::string preemption;  // "PREEMPT_RT", "full", "voluntary", "none", "PREEMPT_DYNAMIC"...
     std::string preemption_source;  // where `preemption` came from
     std::string cmdline;
+    // Where `cmdline` was read: /proc/cmdline on a running system; on an image, the boot file
+    // that holds the command line the kernel will get (cmdline.txt, /etc/default/grub).
+    std::string cmdline_source;
     bool threadirqs = false;
     std::optional<std::string> isolcpus;
     std::optional<std::string> nohz_full;
@@ -111,6 +114,25 @@ struct KernelInfo {
 
     // PREEMPT_RT always force-threads request_irq() handlers; `threadirqs` does on other kernels.
     bool forced_irq_threading() const { return preempt_rt || threadirqs; }
+};
+
+// A `dtoverlay=` line of a Raspberry Pi's config.txt, e.g. "pps-gpio,gpiopin=18".
+struct DtOverlay {
+    std::string file;
+    int line = 0;
+    std::string text;     // what follows "dtoverlay="
+    std::string name;     // "pps-gpio"
+    std::string section;  // the conditional section it is in ("all", "pi4"); "all" by default
+};
+
+// What an image's boot files say the booted system will be: the kernel command line
+// (cmdline.txt of a Raspberry Pi, GRUB_CMDLINE_LINUX* of a PC) and the Pi's overlays.
+struct BootConfig {
+    std::string cmdline_file;  // empty when none was found
+    std::string cmdline;
+    std::string config_file;  // config.txt, empty when none
+    std::vector<DtOverlay> overlays;
+    std::vector<std::string> kernels;  // /lib/modules/<release>, the kernels installed
 };
 
 struct IdleState {
@@ -126,11 +148,44 @@ struct CpuGovernor {
     std::string governor;
 };
 
+// A per-CPU PM QoS limit, /sys/devices/system/cpu/cpuN/power/pm_qos_resume_latency_us:
+// idle states whose exit latency exceeds it are not entered on that CPU.
+struct CpuResumeLatency {
+    int cpu = 0;
+    std::optional<int> limit_us;  // nullopt: no limit ("0" in sysfs); "n/a" reads as 0 µs
+};
+
 struct PowerInfo {
     std::string clocksource;
     std::string available_clocksources;
     std::vector<CpuGovernor> governors;  // empty without cpufreq
     std::vector<IdleState> idle_states;  // empty without cpuidle
+    // The system-wide hold on idle states: the current value of /dev/cpu_dma_latency (µs;
+    // 2000000000 when nobody holds it). Only root can open it: nullopt then.
+    std::optional<std::int64_t> cpu_dma_latency_us;
+    std::vector<CpuResumeLatency> resume_latencies;  // CPUs that expose the attribute
+};
+
+// A PCIe link's power states as /sys/bus/pci/devices/ADDR/link/ shows them (1 = enabled).
+struct PcieLink {
+    std::string address;  // "0000:01:00.0"
+    std::string name;     // what the device is to a PPS: "RP1 (Raspberry Pi 5 GPIO)"
+    std::optional<bool> l0s, l1, l1_1, l1_2, clkpm;
+};
+
+struct PcieInfo {
+    // /sys/module/pcie_aspm/parameters/policy, e.g. "default performance [powersave]": the
+    // selected one ("powersave"), empty when the kernel has no ASPM support or it is unreadable.
+    std::string aspm_policy;
+    std::vector<PcieLink> gpio_links;  // links that carry GPIO interrupts (the Pi 5's RP1)
+};
+
+// Energy-Efficient Ethernet on a NIC with a PTP clock, as `ethtool --show-eee` reports it.
+struct NicEee {
+    std::string interface;
+    std::string phc;             // "ptp0"
+    std::string status;          // "enabled - active", "disabled", "not supported"; empty: unknown
+    std::string unknown_reason;  // why status is empty
 };
 
 struct RefclockLine {
@@ -140,6 +195,11 @@ struct RefclockLine {
     std::string driver;  // "PPS", "SHM", "SOCK", "PHC"...
     std::string parameter;
     bool uses_device = false;  // names this PPS device (directly, or gpsd's chrony.ppsN.sock)
+    // What decides the edge chrony takes: the driver's options after ':' ("clear", "extpps"),
+    // and the `width` and `rate` options as written (empty when absent).
+    std::vector<std::string> driver_options;
+    std::string width;
+    std::string rate;
 };
 
 struct ChronyInfo {
@@ -147,6 +207,10 @@ struct ChronyInfo {
     std::string version;  // "4.3"; empty when not known
     bool running = false;
     int pid = 0;
+    // A systemd unit link that starts chronyd at boot (what an image can show instead of a
+    // running process), e.g. /etc/systemd/system/multi-user.target.wants/chrony.service.
+    bool enabled = false;
+    std::string enabled_by;
     std::vector<std::string> config_files;  // those read, in order
     std::vector<RefclockLine> refclocks;
 };
@@ -185,13 +249,20 @@ struct PtpInfo {
 
 struct SystemFingerprint {
     std::string sysroot;
+    // The root is an image (a mounted SD card, an unbooted tree): it has no /proc or /sys of a
+    // running system, so what only a running system shows cannot be told, and boot files say
+    // how it will boot.
+    bool image = false;
+    BootConfig boot;
     KernelInfo kernel;
     std::string requested_device;                // as given, or empty for "first found"
     std::vector<std::string> available_devices;  // ppsN in /sys/class/pps
     std::optional<PpsDevice> pps;
     PowerInfo power;
+    PcieInfo pcie;
     ChronyInfo chrony;
     PtpInfo ptp;
+    std::vector<NicEee> eee;  // one per interface of a PHC
 };
 
 // Runs a program (argv[0] is a path) and returns its standard output, or nothing on failure.
@@ -208,8 +279,8 @@ struct FingerprintOptions {
     std::chrono::milliseconds pulse_wait{1200};
     // How to wait; tests replace it (e.g. to advance a fixture's assert file).
     std::function<void(std::chrono::milliseconds)> sleep;
-    // How to run `chronyd --version`. When empty, programs are run only if sysroot is "/":
-    // a fixture tree's binaries are not this machine's.
+    // How to run `chronyd --version` and `ethtool --show-eee`. When empty, programs are run only if
+    // sysroot is "/": a fixture tree's binaries are not this machine's.
     CommandRunner run_command;
 };
 
