@@ -46,6 +46,19 @@ TEST(RunMeta, ReadsBackWhatItWrote) {
     EXPECT_EQ(back.edges, core::EdgeSelection::both);
 }
 
+TEST(RunMeta, ACpuLatencyHoldIsRecordedOnlyWhenOneWasHeld) {
+    RunMeta meta = live_run();
+    EXPECT_FALSE(to_json(meta).at("capture_process").contains("cpu_dma_latency_us"));
+    meta.capture_process->cpu_dma_latency_us = 0;  // 0 µs is a hold, not its absence
+    const auto json = to_json(meta);
+    EXPECT_EQ(json.at("capture_process").at("cpu_dma_latency_us"), 0);
+    EXPECT_EQ(run_meta_from_json(json).capture_process->cpu_dma_latency_us, 0U);
+    auto negative = json;
+    negative["capture_process"]["cpu_dma_latency_us"] = -1;
+    EXPECT_FALSE(run_meta_from_json(negative).capture_process->cpu_dma_latency_us)
+        << "a value the kernel could not have held is not read as one";
+}
+
 TEST(RunMeta, AnImportShowsItsStartToTheSecond) {
     RunMeta meta;
     meta.start_realtime_ns = 1'767'225'600'400'000'000;
