@@ -6,6 +6,7 @@
 
 #include "analysis_options.hpp"
 #include "command.hpp"
+#include "option_uses.hpp"
 #include "options.hpp"
 #include "output_files.hpp"
 #include "output_path.hpp"
@@ -116,6 +117,20 @@ analysis::GateLimits gate_limits(const GateArguments& a, const po::variables_map
     return limits;
 }
 
+// What each option needs to do something here (refuse_unused_options). A baseline only matters
+// to the relative limits, and --confidence only to --max-ratio (the bias growth's interval has
+// its own level).
+std::vector<OptionUse> gate_option_uses(const GateArguments& a, const po::variables_map& vm) {
+    const bool relative = given(vm, "max-ratio") || given(vm, "max-bias-growth");
+    return {{"baseline", relative,
+             "only --max-ratio and --max-bias-growth compare with a baseline, and neither is "
+             "given; drop it, or add one of them"},
+            {"confidence", given(vm, "max-ratio"),
+             "it is the level of --max-ratio's interval, and there is no --max-ratio; drop it"},
+            {"force", !a.junit.empty(), "there is no --junit file to overwrite; drop it"},
+            {"bin-width", false, "the gate judges no histogram; drop it"}};
+}
+
 // The current run and the baseline (none without --baseline), with their series: the ratio
 // rule bootstraps them.
 struct GateRuns {
@@ -171,6 +186,7 @@ class GateCommand final : public Command {
                 "rt.csv --max-ratio 1.25'");
         }
         const auto limits = gate_limits(arguments, vm);
+        refuse_unused_options(vm, gate_option_uses(arguments, vm));
         if (!arguments.junit.empty()) {
             check_output_path(arguments.junit, "--junit", arguments.force);
         }

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "option_uses.hpp"
 #include "options.hpp"
 #include "ppsbench/analysis/run_analysis.hpp"
 
@@ -21,6 +22,8 @@ struct OutputFiles {
 // A plot name that does not end in .svg is refused while the options are parsed, before any
 // work: the plots are SVG only, and 'p.png' holding SVG would mislead every viewer.
 void add_output_file_options(po::options_description& options, OutputFiles& outputs);
+// --force and --plot-log-counts do something only with a file to overwrite or a --plot.
+std::vector<OptionUse> output_file_uses(const OutputFiles& outputs);
 // Before any work: each named file can be created (output_path.hpp), --plot names an .svg.
 void check_output_files(const OutputFiles& outputs);
 
