@@ -173,7 +173,8 @@ std::optional<session::LiveMetricsOptions> live_metrics(const RunArguments& argu
 
 // What each option of run needs to do something; given without it, it is refused
 // (refuse_unused_options). --chrony auto with only sim:/replay: sources samples nothing either,
-// but whether a source is this host's hardware is known only once it is open.
+// but whether a source is this host's hardware is known only once it is open. --quiet with
+// --progress-interval is kept: a unit may set the interval and an admin add --quiet.
 std::vector<OptionUse> run_option_uses(const RunArguments& arguments, const po::variables_map& vm) {
     std::vector<OptionUse> uses = source_option_uses(arguments.source.specs);
     for (const char* option : {"chrony-socket", "chrony-interval", "chrony-refid"}) {
@@ -183,8 +184,6 @@ std::vector<OptionUse> run_option_uses(const RunArguments& arguments, const po::
     uses.push_back({"prometheus-interval", given(vm, "prometheus"),
                     "it sets how often --prometheus FILE is rewritten, and there is no "
                     "--prometheus; drop it, or add --prometheus FILE"});
-    uses.push_back({"progress-interval", !arguments.quiet,
-                    "--quiet turns the progress lines off; drop one of the two"});
     return uses;
 }
 

@@ -296,12 +296,14 @@ std::optional<Table> configuration_table(const std::vector<analysis::RunAnalysis
         table.columns.push_back(
             {"CPU wake-up limit held", "cpu_dma_latency_ns", Quantity::time_ns});
     }
+    bool any_kernel = false;
     for (const auto& run : runs) {
         const auto kernel = run.meta ? analysis::measured_kernel(*run.meta) : std::nullopt;
         const auto held = cpu_latency_held(run);
         if (!kernel && !held) {
             continue;
         }
+        any_kernel = any_kernel || kernel.has_value();
         // An empty source is none, as in the run's label (RunMeta reads a missing one as "").
         const std::string& source = run.meta->source;
         const analysis::MeasuredKernel fingerprint = kernel.value_or(analysis::MeasuredKernel{});
@@ -316,9 +318,11 @@ std::optional<Table> configuration_table(const std::vector<analysis::RunAnalysis
     if (table.rows.empty()) {
         return std::nullopt;
     }
-    table.footnotes.push_back(
-        "From the kernel fingerprint 'ppsbench run' records (ppsbench "
-        "doctor explains it: docs/doctor.md).");
+    if (any_kernel) {
+        table.footnotes.push_back(
+            "From the kernel fingerprint 'ppsbench run' records (ppsbench "
+            "doctor explains it: docs/doctor.md).");
+    }
     if (any_hold) {
         table.footnotes.push_back(
             "CPU wake-up limit held: the latency requested in /dev/cpu_dma_latency for the whole "

@@ -138,7 +138,9 @@ TEST_F(RealDevice, HoldsTheLimitUntilReleased) {
 TEST_F(RealDevice, TheRealtimeGuardHoldsItForTheRun) {
     const std::int32_t before = limit_in_force();
     {
-        const RealtimeGuard guard(RealtimeOptions{.cpu_dma_latency_us = 7});
+        RealtimeOptions options;
+        options.cpu_dma_latency_us = 7;
+        const RealtimeGuard guard(options);
         EXPECT_LE(limit_in_force(), 7);
     }
     EXPECT_EQ(limit_in_force(), before);

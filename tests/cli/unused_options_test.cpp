@@ -80,10 +80,7 @@ TEST(UnusedOptions, RunRefusesChronyAndLiveFigureOptionsThatHaveNothingToShape) 
          {with({"--chrony", "off", "--chrony-interval", "16s"}), "--chrony-interval 16s: " + off},
          {with({"--prometheus-interval", "30s"}),
           "--prometheus-interval 30s: it sets how often --prometheus FILE is rewritten, and "
-          "there is no --prometheus; drop it, or add --prometheus FILE"},
-         {with({"--quiet", "--progress-interval", "1m"}),
-          "--progress-interval 1m: --quiet turns the progress lines off; drop one of the "
-          "two"}});
+          "there is no --prometheus; drop it, or add --prometheus FILE"}});
 }
 
 TEST(UnusedOptions, ReportRefusesColumnsTablesAndBinsItWouldNotShow) {

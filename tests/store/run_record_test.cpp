@@ -18,7 +18,8 @@ RunMeta live_run() {
     meta.start_realtime_ns = 1'767'225'600'000'000'123;
     meta.host = "pi";
     meta.command_line = std::vector<std::string>{"--source", "gpio:gpiochip0:17"};
-    meta.capture_process = CaptureProcess{.sched_fifo_priority = 80, .cpu = {}, .mlock = true};
+    meta.capture_process = CaptureProcess{
+        .sched_fifo_priority = 80, .cpu = {}, .mlock = true, .cpu_dma_latency_us = {}};
     meta.planned_count = 600;
     meta.dual = DualLink{.path = "A", .peer_source = "pps:/dev/pps0", .peer_file = "d-2.csv"};
     return meta;
