@@ -117,15 +117,12 @@ analysis::GateLimits gate_limits(const GateArguments& a, const po::variables_map
     return limits;
 }
 
-// What each option needs to do something here (refuse_unused_options). A baseline only matters
-// to the relative limits, and --confidence only to --max-ratio (the bias growth's interval has
-// its own level).
+// What each option needs to do something here (refuse_unused_options). --confidence only
+// matters to --max-ratio (the bias growth's interval has its own level). A --baseline beside
+// absolute limits only is kept: its pulses are still checked against --min-pulses, and scripts
+// pass it whatever the limits.
 std::vector<OptionUse> gate_option_uses(const GateArguments& a, const po::variables_map& vm) {
-    const bool relative = given(vm, "max-ratio") || given(vm, "max-bias-growth");
-    return {{"baseline", relative,
-             "only --max-ratio and --max-bias-growth compare with a baseline, and neither is "
-             "given; drop it, or add one of them"},
-            {"confidence", given(vm, "max-ratio"),
+    return {{"confidence", given(vm, "max-ratio"),
              "it is the level of --max-ratio's interval, and there is no --max-ratio; drop it"},
             {"force", !a.junit.empty(), "there is no --junit file to overwrite; drop it"},
             {"bin-width", false, "the gate judges no histogram; drop it"}};

@@ -119,10 +119,6 @@ TEST(UnusedOptions, CompareAndGateRefuseWhatTheirVerdictsDoNotUse) {
          {{"compare", "--baseline", a, b, "--force"},
           "--force: there is no --plot, --plot-stability or --prometheus file to overwrite; drop "
           "it"},
-         {{"gate", "--baseline", a, b, "--max-sigma", "3us"},
-          "--baseline " + a +
-              ": only --max-ratio and --max-bias-growth compare with a baseline, and neither is "
-              "given; drop it, or add one of them"},
          {{"gate", b, "--max-sigma", "3us", "--confidence", "0.99"},
           "--confidence 0.99: it is the level of --max-ratio's interval, and there is no "
           "--max-ratio; drop it"},
