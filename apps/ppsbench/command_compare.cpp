@@ -43,8 +43,19 @@ void declare_options(po::options_description& options, CompareArguments& a) {
     add_output_file_options(options, a.outputs);
 }
 
+// What each option needs to do something here (refuse_unused_options).
+std::vector<OptionUse> compare_option_uses(const CompareArguments& a) {
+    std::vector<OptionUse> uses{
+        {"bin-width", false,
+         "compare shows no histogram whose bins it sets (--plot chooses round bins of its "
+         "own); drop it"}};
+    const auto files = output_file_uses(a.outputs);
+    uses.insert(uses.end(), files.begin(), files.end());
+    return uses;
+}
+
 // Refuses what cannot be done before any file is read.
-void check_arguments(const CompareArguments& a) {
+void check_arguments(const CompareArguments& a, const po::variables_map& vm) {
     if (a.inputs.paths.empty()) {
         throw core::UsageError(
             "name the runs to compare after the baseline, e.g. 'ppsbench compare "
@@ -53,6 +64,7 @@ void check_arguments(const CompareArguments& a) {
     if (!(a.confidence > 0 && a.confidence < 1)) {
         throw core::UsageError("--confidence: use a level between 0 and 1, e.g. 0.95");
     }
+    refuse_unused_options(vm, compare_option_uses(a));
     core::FilePlan plan;
     plan.read("--baseline", a.baseline_path);
     a.inputs.plan(plan);
@@ -103,7 +115,7 @@ class CompareCommand final : public Command {
                            args, options, positional, vm, hidden)) {
             return 0;
         }
-        check_arguments(arguments);
+        check_arguments(arguments, vm);
         const auto renderer = render::make_renderer(arguments.format);
         // A typo fails before files are read.
         auto columns = analysis::parse_metrics(arguments.metrics);

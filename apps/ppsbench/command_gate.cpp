@@ -7,6 +7,7 @@
 #include "analysis_options.hpp"
 #include "command.hpp"
 #include "input_files.hpp"
+#include "option_uses.hpp"
 #include "options.hpp"
 #include "output_files.hpp"
 #include "ppsbench/analysis/gate.hpp"
@@ -134,6 +135,17 @@ analysis::GateLimits gate_limits(const GateArguments& a, const po::variables_map
     return limits;
 }
 
+// What each option needs to do something here (refuse_unused_options). --confidence only
+// matters to --max-ratio (the bias growth's interval has its own level). A --baseline beside
+// absolute limits only is kept: its pulses are still checked against --min-pulses, and scripts
+// pass it whatever the limits.
+std::vector<OptionUse> gate_option_uses(const GateArguments& a, const po::variables_map& vm) {
+    return {{"confidence", given(vm, "max-ratio"),
+             "it is the level of --max-ratio's interval, and there is no --max-ratio; drop it"},
+            {"force", !a.junit.empty(), "there is no --junit file to overwrite; drop it"},
+            {"bin-width", false, "the gate judges no histogram; drop it"}};
+}
+
 // The current run and the baseline (none without --baseline), with their series: the ratio
 // rule bootstraps them.
 struct GateRuns {
@@ -223,6 +235,7 @@ class GateCommand final : public Command {
             return 0;
         }
         // The JUnit file is checked first: it is written even when the gate cannot judge.
+        refuse_unused_options(vm, gate_option_uses(arguments, vm));
         core::FilePlan plan;
         plan.read("--baseline", arguments.baseline_path);
         arguments.inputs.plan(plan);

@@ -4,6 +4,7 @@
 #include "command.hpp"
 #include "options.hpp"
 #include "ppsbench/analysis/latency_runs.hpp"
+#include "ppsbench/capture/cpu_dma_latency.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/file_plan.hpp"
@@ -26,6 +27,7 @@ struct LatencyArguments {
     std::string count;
     int rt_priority = 0;
     int cpu = -1;
+    std::string cpu_dma_latency;
 };
 
 void declare_options(po::options_description& options, LatencyArguments& arguments) {
@@ -51,6 +53,10 @@ void declare_options(po::options_description& options, LatencyArguments& argumen
         ("cpu", po::value(&arguments.cpu), "pin ppsbench to this CPU")
         ("mlock", po::bool_switch(&latency.realtime.lock_memory),
          "lock memory so the loop never page-faults (needs root or CAP_IPC_LOCK)")
+        ("cpu-dma-latency", po::value(&arguments.cpu_dma_latency),
+         "keep every CPU able to wake within this time while capturing, e.g. 0us: written to "
+         "/dev/cpu_dma_latency and held until the end, as cyclictest does (needs root or "
+         "access to that device)")
         ("no-histogram", "print the table only");
     // clang-format on
 }
@@ -98,6 +104,10 @@ session::LatencyOptions to_latency_options(const LatencyArguments& arguments,
     }
     if (vm.count("cpu") != 0U) {
         latency.realtime.cpu = arguments.cpu;
+    }
+    if (vm.count("cpu-dma-latency") != 0U) {
+        latency.realtime.cpu_dma_latency_us =
+            capture::parse_cpu_dma_latency(arguments.cpu_dma_latency, "--cpu-dma-latency");
     }
     return latency;
 }

@@ -57,11 +57,31 @@ void declare_options(po::options_description& options, ReportArguments& a) {
     add_output_file_options(options, a.outputs);
 }
 
+// What each option needs to do something here (refuse_unused_options). The JSON document holds
+// every figure whatever the columns and tables asked for.
+std::vector<OptionUse> report_option_uses(const ReportArguments& a) {
+    const bool json = a.format == "json";
+    std::vector<OptionUse> uses{
+        {"metrics", !a.verbose,
+         "--verbose shows every table whatever the columns; drop one of the two"},
+        {"metrics", !json,
+         "the JSON document holds every metric (docs/report-json.md); drop it, or use --format "
+         "text, markdown or csv"},
+        {"verbose", !json, "the JSON document holds every table's figures; drop it"},
+        {"bin-width", json && a.histogram,
+         "only the histograms of --format json --histogram take it (the text histogram and "
+         "--plot choose round bins of their own); drop it"}};
+    const auto files = output_file_uses(a.outputs);
+    uses.insert(uses.end(), files.begin(), files.end());
+    return uses;
+}
+
 // Refuses what cannot be done before any file is read.
-void check_arguments(const ReportArguments& a) {
+void check_arguments(const ReportArguments& a, const po::variables_map& vm) {
     if (a.inputs.paths.empty()) {
         throw core::UsageError("name at least one capture file, e.g. 'ppsbench report stock.csv'");
     }
+    refuse_unused_options(vm, report_option_uses(a));
     core::FilePlan plan;
     a.inputs.plan(plan);
     plan_output_files(a.outputs, plan);
@@ -135,7 +155,7 @@ class ReportCommand final : public Command {
                            args, options, positional, vm, hidden)) {
             return 0;
         }
-        check_arguments(arguments);
+        check_arguments(arguments, vm);
         const auto renderer = render::make_renderer(arguments.format);
         // A mistyped metric fails before any file is read.
         std::optional<std::vector<analysis::Metric>> chosen;

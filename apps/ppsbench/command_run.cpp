@@ -5,8 +5,10 @@
 
 #include "analysis_options.hpp"
 #include "command.hpp"
+#include "option_uses.hpp"
 #include "options.hpp"
 #include "ppsbench/analysis/latency_runs.hpp"
+#include "ppsbench/capture/cpu_dma_latency.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/file_plan.hpp"
 #include "ppsbench/core/option_value.hpp"
@@ -33,6 +35,7 @@ struct RunArguments {
     std::string timeout;
     int rt_priority = 0;
     int cpu = -1;
+    std::string cpu_dma_latency;
     bool quiet = false;
     std::string chrony_mode = "auto";
     std::string chrony_interval = "16s";
@@ -61,6 +64,10 @@ void declare_options(po::options_description& options, RunArguments& arguments) 
         ("cpu", po::value(&arguments.cpu), "pin the capture to this CPU")
         ("mlock", po::bool_switch(&run.realtime.lock_memory),
          "lock memory so the capture never page-faults (needs root or CAP_IPC_LOCK)")
+        ("cpu-dma-latency", po::value(&arguments.cpu_dma_latency),
+         "keep every CPU able to wake within this time while capturing, e.g. 0us: written to "
+         "/dev/cpu_dma_latency and held until the end, as cyclictest does (needs root or "
+         "access to that device)")
         ("quiet,q", po::bool_switch(&arguments.quiet),
          "no live status line (terminal) or progress lines (otherwise) on stderr")
         ("rotate", po::value(&arguments.rotate),
@@ -190,6 +197,22 @@ core::FilePlan plan_run_files(const RunArguments& arguments, const session::RunO
     return plan;
 }
 
+// What each option of run needs to do something; given without it, it is refused
+// (refuse_unused_options). --chrony auto with only sim:/replay: sources samples nothing either,
+// but whether a source is this host's hardware is known only once it is open. --quiet with
+// --progress-interval is kept: a unit may set the interval and an admin add --quiet.
+std::vector<OptionUse> run_option_uses(const RunArguments& arguments, const po::variables_map& vm) {
+    std::vector<OptionUse> uses = source_option_uses(arguments.source.specs);
+    for (const char* option : {"chrony-socket", "chrony-interval", "chrony-refid"}) {
+        uses.push_back({option, arguments.chrony_mode != "off",
+                        "chrony is not sampled with --chrony off; drop it, or use --chrony on"});
+    }
+    uses.push_back({"prometheus-interval", given(vm, "prometheus"),
+                    "it sets how often --prometheus FILE is rewritten, and there is no "
+                    "--prometheus; drop it, or add --prometheus FILE"});
+    return uses;
+}
+
 // Checks the typed words into the session's options: the sources, the run's length, its label
 // and files, then how it runs. Nothing is created here, so every refusal comes before a file
 // exists; with several mistakes the first in this order is reported.
@@ -201,6 +224,7 @@ session::RunOptions to_run_options(const RunArguments& arguments, const po::vari
             fmt::format("{} --source options; give one, or two to compare two paths of one edge",
                         source.specs.size()));
     }
+    refuse_unused_options(vm, run_option_uses(arguments, vm));
     run.source_spec = source.spec();
     run.source = to_source_options(source, vm);
     run.limits = planned_limits(arguments, vm, run.source.period);
@@ -217,6 +241,10 @@ session::RunOptions to_run_options(const RunArguments& arguments, const po::vari
     }
     if (vm.count("cpu") != 0U) {
         run.realtime.cpu = arguments.cpu;
+    }
+    if (vm.count("cpu-dma-latency") != 0U) {
+        run.realtime.cpu_dma_latency_us =
+            capture::parse_cpu_dma_latency(arguments.cpu_dma_latency, "--cpu-dma-latency");
     }
     run.chrony = chrony_mode(arguments.chrony_mode);
     run.chrony_sampler.interval = chrony_interval(arguments.chrony_interval);

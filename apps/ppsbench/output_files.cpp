@@ -52,6 +52,16 @@ void add_output_file_options(po::options_description& options, OutputFiles& outp
     // clang-format on
 }
 
+std::vector<OptionUse> output_file_uses(const OutputFiles& outputs) {
+    const bool any_file =
+        !outputs.plot.empty() || !outputs.stability_plot.empty() || !outputs.prometheus.empty();
+    return {{"force", any_file,
+             "there is no --plot, --plot-stability or --prometheus file to overwrite; drop it"},
+            {"plot-log-counts", !outputs.plot.empty(),
+             "it sets --plot's histogram axis, and there is no --plot; drop it, or add --plot "
+             "FILE.svg"}};
+}
+
 void plan_output_files(const OutputFiles& outputs, core::FilePlan& plan) {
     // The .svg names were checked by svg_name() while the options were parsed.
     if (!outputs.plot.empty()) {

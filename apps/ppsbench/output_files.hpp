@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "option_uses.hpp"
 #include "options.hpp"
 #include "ppsbench/analysis/run_analysis.hpp"
 #include "ppsbench/core/file_plan.hpp"
@@ -22,6 +23,8 @@ struct OutputFiles {
 // A plot name that does not end in .svg is refused while the options are parsed, before any
 // work: the plots are SVG only, and 'p.png' holding SVG would mislead every viewer.
 void add_output_file_options(po::options_description& options, OutputFiles& outputs);
+// --force and --plot-log-counts do something only with a file to overwrite or a --plot.
+std::vector<OptionUse> output_file_uses(const OutputFiles& outputs);
 // Declares the plots (records) and the Prometheus file (state) in the command's file plan.
 void plan_output_files(const OutputFiles& outputs, core::FilePlan& plan);
 // Each through core::write_file_atomically.

@@ -11,14 +11,6 @@ namespace ppsbench::analysis {
 
 namespace {
 
-const std::vector<double>* headline_series(const RunAnalysis& run) {
-    if (!run.stats.series) {
-        return nullptr;
-    }
-    const auto& series = *run.stats.series;
-    return run.stats.offset_ns ? &series.offset_ns : &series.detrended_ns;
-}
-
 bool is_time(Quantity q) {
     return q == Quantity::time_ns;
 }
@@ -59,8 +51,8 @@ SigmaRatio sigma_ratio(const RunAnalysis& run, const RunAnalysis& baseline, doub
     r.confidence = confidence;
     r.ratio = a.stddev / b.stddev;
     r.f_interval = stats::stddev_ratio_f_interval(a.stddev, a.count, b.stddev, b.count, confidence);
-    const auto* sa = headline_series(run);
-    const auto* sb = headline_series(baseline);
+    const auto* sa = run.stats.headline_series();
+    const auto* sb = baseline.stats.headline_series();
     if (sa != nullptr && sb != nullptr) {
         stats::BootstrapOptions options;
         options.seed = seed;

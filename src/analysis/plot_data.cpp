@@ -7,17 +7,6 @@
 
 namespace ppsbench::analysis {
 
-namespace {
-
-const std::vector<double>* headline_series(const RunAnalysis& run) {
-    if (!run.stats.series) {
-        return nullptr;
-    }
-    return run.stats.offset_ns ? &run.stats.series->offset_ns : &run.stats.series->detrended_ns;
-}
-
-}  // namespace
-
 Plot make_plot(const std::vector<RunAnalysis>& runs, std::size_t max_points) {
     Plot plot;
     plot.value_name = std::all_of(runs.begin(), runs.end(),
@@ -30,7 +19,7 @@ Plot make_plot(const std::vector<RunAnalysis>& runs, std::size_t max_points) {
     double hi = -INFINITY;
     double width = INFINITY;
     for (const auto& run : runs) {
-        const auto* series = headline_series(run);
+        const auto* series = run.stats.headline_series();
         if (series == nullptr || series->empty()) {
             continue;
         }
@@ -57,7 +46,7 @@ Plot make_plot(const std::vector<RunAnalysis>& runs, std::size_t max_points) {
         pr.p2p_ns = headline.peak_to_peak;
         pr.median_ns = headline.median;
         pr.p99_abs_ns = headline.abs_percentiles.p99;
-        const auto* series = headline_series(run);
+        const auto* series = run.stats.headline_series();
         if (series != nullptr && !series->empty()) {
             stats::HistogramOptions options;
             options.bin_width = width;

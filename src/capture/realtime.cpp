@@ -65,6 +65,9 @@ RealtimeGuard::RealtimeGuard(const RealtimeOptions& options) {
             }
             unlock_memory_ = true;
         }
+        if (options.cpu_dma_latency_us) {
+            latency_hold_.emplace(*options.cpu_dma_latency_us);
+        }
     } catch (...) {
         restore();  // a half-applied setup is undone before the error reaches the user
         throw;
@@ -76,6 +79,7 @@ RealtimeGuard::~RealtimeGuard() {
 }
 
 void RealtimeGuard::restore() noexcept {
+    latency_hold_.reset();
     if (unlock_memory_) {
         munlockall();
         unlock_memory_ = false;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -69,6 +70,7 @@ SimModel parse_sim_model(std::string_view spec) {
                                  fmt::join(sim_model_names(), ", ")));
     }
     std::string_view rest = comma == std::string_view::npos ? "" : spec.substr(comma + 1);
+    std::vector<std::string_view> given;
     while (!rest.empty()) {
         const auto next = rest.find(',');
         const std::string_view knob = rest.substr(0, next);
@@ -79,6 +81,11 @@ SimModel parse_sim_model(std::string_view spec) {
         }
         const std::string_view key = knob.substr(0, eq);
         const std::string_view value = knob.substr(eq + 1);
+        // As an option given twice on the command line: the last one would win unseen.
+        if (std::find(given.begin(), given.end(), key) != given.end()) {
+            reject(spec, fmt::format("'{}' is given twice; give each knob once", key));
+        }
+        given.push_back(key);
         if (key == "missed") {
             model.missed_rate = parse_rate(spec, key, value);
         } else if (key == "outliers") {

@@ -1,8 +1,10 @@
 #include "ppsbench/capture/source_factory.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <array>
 #include <functional>
+#include <vector>
 
 #include "ppsbench/core/error.hpp"
 #include "sources/gpio_source.hpp"
@@ -21,32 +23,44 @@ using Opener = std::unique_ptr<PulseSource> (*)(std::string_view spec, std::stri
 struct Scheme {
     std::string_view name;
     std::string_view example;
+    // The SourceOptions it reads (source_option_names); `run` refuses the others when given.
+    std::array<std::string_view, source_option_names.size()> reads;
     Opener open;
 };
 
 // Adding a source: one file under sources/ and one row here.
 const std::array<Scheme, 5> schemes{{
-    {"pps", "pps:/dev/pps0",
+    {"pps",
+     "pps:/dev/pps0",
+     {"edge", "period"},
      [](std::string_view spec, std::string_view rest,
         const SourceOptions& options) -> std::unique_ptr<PulseSource> {
          return std::make_unique<PpsDeviceSource>(std::string(spec), std::string(rest), options);
      }},
-    {"gpio", "gpio:gpiochip0:17",
+    {"gpio",
+     "gpio:gpiochip0:17",
+     {"edge", "period", "bias"},
      [](std::string_view spec, std::string_view rest,
         const SourceOptions& options) -> std::unique_ptr<PulseSource> {
          return std::make_unique<GpioSource>(std::string(spec), parse_gpio_spec(rest), options);
      }},
-    {"ptp", "ptp:/dev/ptp0",
+    {"ptp",
+     "ptp:/dev/ptp0",
+     {"edge", "period"},
      [](std::string_view spec, std::string_view rest,
         const SourceOptions& options) -> std::unique_ptr<PulseSource> {
          return std::make_unique<PtpSource>(std::string(spec), parse_ptp_spec(rest), options);
      }},
-    {"replay", "replay:stock.csv",
+    {"replay",
+     "replay:stock.csv",
+     {"edge", "period", "pace"},
      [](std::string_view spec, std::string_view rest,
         const SourceOptions& options) -> std::unique_ptr<PulseSource> {
          return std::make_unique<ReplaySource>(std::string(spec), std::string(rest), options);
      }},
-    {"sim", "sim:threaded",
+    {"sim",
+     "sim:threaded",
+     {"edge", "period", "seed", "pace"},
      [](std::string_view spec, std::string_view rest,
         const SourceOptions& options) -> std::unique_ptr<PulseSource> {
          return std::make_unique<SimSource>(std::string(spec), parse_sim_model(rest), options);
@@ -62,7 +76,45 @@ std::string known_schemes() {
     return text;
 }
 
+// The row of `spec`'s scheme; a bare /dev/ppsN is pps:. Null for no known scheme.
+const Scheme* scheme_of(std::string_view spec) {
+    const auto colon = spec.find(':');
+    const std::string_view name = colon != std::string_view::npos
+                                      ? spec.substr(0, colon)
+                                      : (spec.starts_with("/dev/pps") ? "pps" : "");
+    for (const auto& scheme : schemes) {
+        if (scheme.name == name) {
+            return &scheme;
+        }
+    }
+    return nullptr;
+}
+
+bool reads(const Scheme& scheme, std::string_view option) {
+    return std::find(scheme.reads.begin(), scheme.reads.end(), option) != scheme.reads.end();
+}
+
 }  // namespace
+
+bool source_reads(std::string_view spec, std::string_view option) {
+    const Scheme* scheme = scheme_of(spec);
+    return scheme == nullptr || reads(*scheme, option);
+}
+
+std::string sources_reading(std::string_view option) {
+    std::vector<std::string> names;
+    for (const auto& scheme : schemes) {
+        if (reads(scheme, option)) {
+            names.push_back(fmt::format("{}:", scheme.name));
+        }
+    }
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        text += i == 0 ? "" : (i + 1 == names.size() ? " and " : ", ");
+        text += names[i];
+    }
+    return text;
+}
 
 std::unique_ptr<PulseSource> open_source(std::string_view spec, const SourceOptions& options) {
     const auto colon = spec.find(':');

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ppsbench/core/round_number.hpp"
 #include "ppsbench/stats/quantile.hpp"
 
 namespace ppsbench::latency {
@@ -16,13 +17,7 @@ double nice_width(double raw) {
     if (!(raw > 1.0)) {
         return 1.0;  // integer nanoseconds: narrower bins say nothing more
     }
-    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-    for (const double step : {1.0, 2.0, 5.0, 10.0}) {
-        if (step * decade >= raw) {
-            return step * decade;
-        }
-    }
-    return 10.0 * decade;
+    return core::round_up_1_2_5(raw);
 }
 
 // The latency binning rule on stats' histogram: a fixed width and range. Widths are whole

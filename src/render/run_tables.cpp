@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "ppsbench/analysis/metrics.hpp"
+#include "ppsbench/core/round_number.hpp"
 #include "ppsbench/render/units.hpp"
 #include "ppsbench/stats/histogram.hpp"
 #include "saved_figures.hpp"
@@ -283,6 +284,18 @@ std::optional<Table> chrony_table(const std::vector<analysis::RunAnalysis>& runs
     return table;
 }
 
+namespace {
+
+// The CPU wake-up latency a run held (run --cpu-dma-latency), in µs.
+std::optional<std::uint32_t> cpu_latency_held(const analysis::RunAnalysis& run) {
+    if (!run.meta || !run.meta->capture_process) {
+        return std::nullopt;
+    }
+    return run.meta->capture_process->cpu_dma_latency_us;
+}
+
+}  // namespace
+
 std::optional<Table> configuration_table(const std::vector<analysis::RunAnalysis>& runs) {
     Table table;
     table.title = "What was measured";
@@ -290,48 +303,47 @@ std::optional<Table> configuration_table(const std::vector<analysis::RunAnalysis
                      {"kernel", "kernel", Quantity::text},
                      {"PPS timestamp taken in", "timestamp_context", Quantity::text},
                      {"source", "source", Quantity::text}};
+    // A column only when some run held a limit: the others were measured without one.
+    const bool any_hold = std::any_of(runs.begin(), runs.end(),
+                                      [](const auto& run) { return cpu_latency_held(run); });
+    if (any_hold) {
+        table.columns.push_back(
+            {"CPU wake-up limit held", "cpu_dma_latency_ns", Quantity::time_ns});
+    }
+    bool any_kernel = false;
     for (const auto& run : runs) {
         const auto kernel = run.meta ? analysis::measured_kernel(*run.meta) : std::nullopt;
-        if (!kernel) {
+        const auto held = cpu_latency_held(run);
+        if (!kernel && !held) {
             continue;
         }
+        any_kernel = any_kernel || kernel.has_value();
         // An empty source is none, as in the run's label (RunMeta reads a missing one as "").
         const std::string& source = run.meta->source;
-        table.rows.push_back({run_cell(run), Cell::of_text(kernel->label.value_or("—")),
-                              Cell::of_text(kernel->timestamp_context.value_or("—")),
+        const analysis::MeasuredKernel fingerprint = kernel.value_or(analysis::MeasuredKernel{});
+        table.rows.push_back({run_cell(run), Cell::of_text(fingerprint.label.value_or("—")),
+                              Cell::of_text(fingerprint.timestamp_context.value_or("—")),
                               Cell::of_text(source.empty() ? "—" : source)});
+        if (any_hold) {
+            table.rows.back().push_back(held ? Cell::of(static_cast<double>(*held) * 1000.0)
+                                             : Cell{});
+        }
     }
     if (table.rows.empty()) {
         return std::nullopt;
     }
-    table.footnotes.push_back(
-        "From the kernel fingerprint 'ppsbench run' records (ppsbench "
-        "doctor explains it: docs/doctor.md).");
+    if (any_kernel) {
+        table.footnotes.push_back(
+            "From the kernel fingerprint 'ppsbench run' records (ppsbench "
+            "doctor explains it: docs/doctor.md).");
+    }
+    if (any_hold) {
+        table.footnotes.push_back(
+            "CPU wake-up limit held: the latency requested in /dev/cpu_dma_latency for the whole "
+            "capture (run --cpu-dma-latency), keeping CPUs out of slower idle states.");
+    }
     return table;
 }
-
-namespace {
-
-const std::vector<double>* headline_series(const analysis::RunAnalysis& run) {
-    if (!run.stats.series) {
-        return nullptr;
-    }
-    return run.stats.offset_ns ? &run.stats.series->offset_ns : &run.stats.series->detrended_ns;
-}
-
-// A round bin width (1, 2 or 5 × 10^k ns) giving at most `bins` bins over `span`.
-double round_bin_width(double span, std::size_t bins) {
-    const double raw = std::max(span / static_cast<double>(bins), 1.0);
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 5.0}) {
-        if (raw <= m * magnitude) {
-            return m * magnitude;
-        }
-    }
-    return 10 * magnitude;
-}
-
-}  // namespace
 
 std::string ascii_histograms(const std::vector<analysis::RunAnalysis>& runs, std::size_t width) {
     // One set of bins for every run, with round edges, so the runs of one report can be compared
@@ -339,7 +351,8 @@ std::string ascii_histograms(const std::vector<analysis::RunAnalysis>& runs, std
     double lo = INFINITY;
     double hi = -INFINITY;
     for (const auto& run : runs) {
-        if (const auto* series = headline_series(run); series != nullptr && !series->empty()) {
+        if (const auto* series = run.stats.headline_series();
+            series != nullptr && !series->empty()) {
             const auto [mn, mx] = std::minmax_element(series->begin(), series->end());
             lo = std::min(lo, *mn);
             hi = std::max(hi, *mx);
@@ -348,7 +361,8 @@ std::string ascii_histograms(const std::vector<analysis::RunAnalysis>& runs, std
     if (!std::isfinite(lo)) {
         return "";
     }
-    const double bin = round_bin_width(hi - lo, 20);
+    // A round width (1, 2 or 5 × 10^k ns, at least 1 ns) giving at most 20 bins.
+    const double bin = core::round_up_1_2_5(std::max((hi - lo) / 20.0, 1.0));
     const double lower = std::floor(lo / bin) * bin;
     // The last edge lies above the maximum: bins are [low, high).
     const double upper = (std::floor(hi / bin) + 1) * bin;
@@ -372,7 +386,7 @@ std::string ascii_histograms(const std::vector<analysis::RunAnalysis>& runs, std
         "Offset histograms: bins [from, to) in {}, {} wide, the same bins for every run\n",
         unit.suffix, format_in_unit(bin, unit));
     for (const auto& run : runs) {
-        const auto* series = headline_series(run);
+        const auto* series = run.stats.headline_series();
         if (series == nullptr || series->empty()) {
             continue;
         }

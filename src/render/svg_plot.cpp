@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ppsbench/core/round_number.hpp"
 #include "ppsbench/render/svg_plot.hpp"
 #include "ppsbench/render/units.hpp"
 #include "xml.hpp"
@@ -21,15 +22,7 @@ std::vector<double> ticks(double lo, double hi, int count) {
     if (!(span > 0)) {
         return {lo};
     }
-    const double raw = span / count;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = magnitude;
-    for (double m : {1.0, 2.0, 5.0, 10.0}) {
-        if (raw <= m * magnitude) {
-            step = m * magnitude;
-            break;
-        }
-    }
+    const double step = core::round_up_1_2_5(span / count);
     std::vector<double> result;
     for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) {
         result.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);

@@ -138,7 +138,8 @@ store::RunMeta make_run_metadata(const RunOptions& options, const capture::Sourc
     meta.capture_process =
         store::CaptureProcess{.sched_fifo_priority = options.realtime.rt_priority,
                               .cpu = options.realtime.cpu,
-                              .mlock = options.realtime.lock_memory};
+                              .mlock = options.realtime.lock_memory,
+                              .cpu_dma_latency_us = options.realtime.cpu_dma_latency_us};
     meta.planned_count = options.limits.count;
     meta.planned_duration = options.limits.duration;
     return meta;

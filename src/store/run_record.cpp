@@ -9,14 +9,6 @@ namespace ppsbench::store {
 
 namespace {
 
-constexpr std::array<std::pair<StopReason, std::string_view>, 5> stop_reasons{{
-    {StopReason::count_reached, "count"},
-    {StopReason::duration_elapsed, "duration"},
-    {StopReason::interrupted, "interrupted"},
-    {StopReason::end_of_stream, "end_of_stream"},
-    {StopReason::rotated, "rotated"},
-}};
-
 // The lenient readers: a key that is missing or of another type leaves `out` as it was.
 template <typename T>
 void read(const nlohmann::json& json, std::string_view key, T& out) {
@@ -92,24 +84,6 @@ void read_duration(const nlohmann::json& json, std::string_view key,
 
 }  // namespace
 
-std::string_view to_string(StopReason reason) {
-    for (const auto& [value, name] : stop_reasons) {
-        if (value == reason) {
-            return name;
-        }
-    }
-    return "unknown";
-}
-
-std::optional<StopReason> parse_stop_reason(std::string_view text) {
-    for (const auto& [value, name] : stop_reasons) {
-        if (name == text) {
-            return value;
-        }
-    }
-    return std::nullopt;
-}
-
 nlohmann::json to_json(const RunMeta& meta) {
     nlohmann::json j = {
         {"tool", "ppsbench"},
@@ -145,6 +119,9 @@ nlohmann::json to_json(const RunMeta& meta) {
             process["cpu"] = *meta.capture_process->cpu;
         }
         process["mlock"] = meta.capture_process->mlock;
+        if (meta.capture_process->cpu_dma_latency_us) {
+            process["cpu_dma_latency_us"] = *meta.capture_process->cpu_dma_latency_us;
+        }
         j["capture_process"] = std::move(process);
     }
     if (meta.planned_count) {
@@ -221,6 +198,7 @@ RunMeta run_meta_from_json(const nlohmann::json& json) {
         read(*it, "sched_fifo_priority", process.sched_fifo_priority);
         read(*it, "cpu", process.cpu);
         read(*it, "mlock", process.mlock);
+        read(*it, "cpu_dma_latency_us", process.cpu_dma_latency_us);
         meta.capture_process = process;
     }
     read(json, "planned_count", meta.planned_count);

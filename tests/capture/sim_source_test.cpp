@@ -136,5 +136,21 @@ TEST(SimSource, RejectsUnknownModelsAndKnobsNamingTheAlternatives) {
     }
 }
 
+TEST(SimSource, AKnobGivenTwiceIsRefusedNotLeftToTheLastOne) {
+    for (const char* twice : {"sim:hardirq,freq=1,freq=2", "sim:hardirq,missed=0.1,missed=0.1",
+                              "sim:threaded,step=1ms,freq=1,step=2ms"}) {
+        try {
+            open_source(twice, {});
+            FAIL() << "accepted " << twice;
+        } catch (const core::UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find("is given twice; give each knob once"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+    EXPECT_NO_THROW(open_source("sim:hardirq,missed=0.1,outliers=0.1", {}))
+        << "different knobs are not a repeat";
+}
+
 }  // namespace
 }  // namespace ppsbench::capture

@@ -18,7 +18,8 @@ RunMeta live_run() {
     meta.start_realtime_ns = 1'767'225'600'000'000'123;
     meta.host = "pi";
     meta.command_line = std::vector<std::string>{"--source", "gpio:gpiochip0:17"};
-    meta.capture_process = CaptureProcess{.sched_fifo_priority = 80, .cpu = {}, .mlock = true};
+    meta.capture_process = CaptureProcess{
+        .sched_fifo_priority = 80, .cpu = {}, .mlock = true, .cpu_dma_latency_us = {}};
     meta.planned_count = 600;
     meta.dual = DualLink{.path = "A", .peer_source = "pps:/dev/pps0", .peer_file = "d-2.csv"};
     return meta;
@@ -44,6 +45,19 @@ TEST(RunMeta, ReadsBackWhatItWrote) {
     EXPECT_EQ(back.period, 500ms);
     EXPECT_EQ(back.clock, core::ClockId::monotonic);
     EXPECT_EQ(back.edges, core::EdgeSelection::both);
+}
+
+TEST(RunMeta, ACpuLatencyHoldIsRecordedOnlyWhenOneWasHeld) {
+    RunMeta meta = live_run();
+    EXPECT_FALSE(to_json(meta).at("capture_process").contains("cpu_dma_latency_us"));
+    meta.capture_process->cpu_dma_latency_us = 0;  // 0 µs is a hold, not its absence
+    const auto json = to_json(meta);
+    EXPECT_EQ(json.at("capture_process").at("cpu_dma_latency_us"), 0);
+    EXPECT_EQ(run_meta_from_json(json).capture_process->cpu_dma_latency_us, 0U);
+    auto negative = json;
+    negative["capture_process"]["cpu_dma_latency_us"] = -1;
+    EXPECT_FALSE(run_meta_from_json(negative).capture_process->cpu_dma_latency_us)
+        << "a value the kernel could not have held is not read as one";
 }
 
 TEST(RunMeta, AnImportShowsItsStartToTheSecond) {

@@ -7,11 +7,11 @@
 
 #include "ppsbench/capture/pulse_source.hpp"
 #include "ppsbench/core/pulse_sink.hpp"
-#include "ppsbench/store/run_record.hpp"
+#include "ppsbench/store/stop_reason.hpp"
 
 namespace ppsbench::capture {
 
-// Why the loop stopped; the capture file's end record stores it (store/run_record.hpp).
+// Why the loop stopped; the capture file's end record stores it (store/stop_reason.hpp).
 using store::StopReason;
 using store::to_string;
 

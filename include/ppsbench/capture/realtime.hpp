@@ -1,6 +1,9 @@
 #pragma once
 
+#include <cstdint>
 #include <optional>
+
+#include "ppsbench/capture/cpu_dma_latency.hpp"
 
 namespace ppsbench::capture {
 
@@ -9,11 +12,14 @@ struct RealtimeOptions {
     std::optional<int> rt_priority;  // SCHED_FIFO priority 1..99
     std::optional<int> cpu;          // pin to this CPU
     bool lock_memory = false;        // mlockall: no page faults in the capture path
+    // Held in /dev/cpu_dma_latency: no CPU idle state slower to leave than this (µs).
+    std::optional<std::uint32_t> cpu_dma_latency_us;
 };
 
 // Applies the options for the lifetime of the object and restores the previous scheduling
-// policy, affinity and memory locking afterwards (as cyclictest restores what it changes).
-// Throws core::InputError with the fix (root or CAP_SYS_NICE / CAP_IPC_LOCK, a valid CPU).
+// policy, affinity and memory locking and releases the CPU latency hold afterwards (as
+// cyclictest restores what it changes). Throws core::InputError with the fix (root or
+// CAP_SYS_NICE / CAP_IPC_LOCK, a valid CPU, access to /dev/cpu_dma_latency).
 class RealtimeGuard {
   public:
     explicit RealtimeGuard(const RealtimeOptions& options);
@@ -30,6 +36,7 @@ class RealtimeGuard {
     int saved_policy_ = 0;
     int saved_priority_ = 0;
     unsigned char saved_affinity_[128]{};  // a cpu_set_t, kept opaque to spare the header
+    std::optional<CpuDmaLatencyHold> latency_hold_;
 };
 
 }  // namespace ppsbench::capture

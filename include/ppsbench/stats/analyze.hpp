@@ -109,6 +109,13 @@ struct RunStatistics {
 
     // The series people quote: offsets on a realtime clock, residuals on a monotonic one.
     const Summary& headline() const { return offset_ns ? *offset_ns : detrended_ns; }
+    // The per-pulse values headline() summarises; null unless AnalysisOptions::keep_series.
+    const std::vector<double>* headline_series() const {
+        if (!series) {
+            return nullptr;
+        }
+        return offset_ns ? &series->offset_ns : &series->detrended_ns;
+    }
     const Summary& headline_without_outliers() const {
         return offset_ns_without_outliers ? *offset_ns_without_outliers
                                           : detrended_ns_without_outliers;

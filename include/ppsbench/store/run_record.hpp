@@ -10,26 +10,18 @@
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/pulse.hpp"
 #include "ppsbench/core/utc_time.hpp"
+#include "ppsbench/store/stop_reason.hpp"
 #include "ppsbench/version.hpp"
 
 namespace ppsbench::store {
-
-// Why a capture ended. Defined here, with the record that stores it; the capture loop decides it.
-enum class StopReason {
-    count_reached,     // --count pulses captured
-    duration_elapsed,  // --duration passed
-    interrupted,       // Ctrl-C or SIGTERM
-    end_of_stream,     // a finite source ran out (replay, an import)
-    rotated,           // not the run's end: --rotate closed this file, the run went on in the next
-};
-std::string_view to_string(StopReason reason);
-std::optional<StopReason> parse_stop_reason(std::string_view text);
 
 // The real-time settings the capture thread ran under.
 struct CaptureProcess {
     std::optional<int> sched_fifo_priority;
     std::optional<int> cpu;
     bool mlock = false;
+    // The CPU wake-up latency held in /dev/cpu_dma_latency during the capture (µs).
+    std::optional<std::uint32_t> cpu_dma_latency_us;
 };
 
 // One path of a two-source run, and where its partner's file is.
