@@ -21,6 +21,7 @@ enum class StopReason {
     interrupted,       // Ctrl-C or SIGTERM
     end_of_stream,     // a finite source ran out (replay, an import)
     rotated,           // not the run's end: --rotate closed this file, the run went on in the next
+    hangup,            // SIGHUP: the terminal or ssh session went away
 };
 std::string_view to_string(StopReason reason);
 std::optional<StopReason> parse_stop_reason(std::string_view text);
@@ -51,7 +52,10 @@ struct LatencyDrive {
 
 // One file of a `run --rotate`: its place in the run's chain of files.
 struct Rotation {
-    std::uint64_t index = 0;  // 0 for the run's first file
+    // The same in every file of one run (32 hex digits, random), so the parts of a run can be
+    // found and joined even when renamed; empty in files from before it existed.
+    std::string run_id;
+    std::uint64_t index = 0;  // the part number: 0 for the run's first file
     core::Duration interval{0};
     std::optional<std::string> previous_file;  // absent in the first file
 };
