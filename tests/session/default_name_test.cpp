@@ -57,9 +57,32 @@ TEST_F(DefaultName, ANameAnotherRunHoldsIsNeverTaken) {
     EXPECT_EQ(testing::read_text(first), "another run's capture");
 }
 
+// As root (CI's containers), the same through the binary run as nobody in a root-owned folder.
+TEST_F(DefaultName, AnUnwritableDirectoryIsOneLineNamingTheFixEvenForARun) {
+    if (::geteuid() != 0 || !std::filesystem::exists("/usr/bin/setpriv")) {
+        GTEST_SKIP() << "needs root and setpriv to become nobody";
+    }
+    std::filesystem::permissions(
+        dir_.path(), std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                         std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                         std::filesystem::perms::others_exec);
+    const auto result = testing::run_program(
+        {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c",
+         "cd '" + dir_.path().string() + "' && exec '" + PPSBENCH_BINARY +
+             "' run -s sim:hardirq --count 5"});
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_TRUE(testing::contains(result.err,
+                                  "cannot create the default output in the current "
+                                  "directory"))
+        << result.err;
+    EXPECT_TRUE(testing::contains(result.err, "give -o FILE in a writable directory"))
+        << result.err;
+    EXPECT_TRUE(std::filesystem::is_empty(dir_.path()));
+}
+
 TEST_F(DefaultName, AnUnwritableDirectoryIsOneLineNamingTheFix) {
     if (::geteuid() == 0) {
-        GTEST_SKIP() << "root writes anywhere";
+        GTEST_SKIP() << "root writes anywhere (the test above covers root)";
     }
     std::filesystem::permissions(
         dir_.path(), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
