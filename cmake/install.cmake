@@ -1,31 +1,32 @@
 # What `cmake --install` (and the Debian package) puts on a system: the program, its man pages,
 # shell completion, the udev rule and system user for device access, the systemd units, the
-# docs and examples. Paths follow GNUInstallDirs; the system-integration directories come from
-# udev's and systemd's pkg-config files when present and can be overridden (debian/rules does).
+# docs and examples. Paths follow GNUInstallDirs. The system-integration directories are
+# relative to the install prefix by default, so `cmake --install build --prefix DIR` and
+# `DESTDIR=DIR cmake --install build` put every file under DIR and never touch the running
+# system; a distribution passes its own absolute paths (debian/rules does).
 include(GNUInstallDirs)
 
-function(ppsbench_system_dir var description pc_module pc_variable fallback)
-  if(NOT DEFINED ${var})
-    set(dir "")
-    if(PKG_CONFIG_FOUND)
-      pkg_get_variable(dir ${pc_module} ${pc_variable})
+# Build trees configured before these defaults held absolute paths read from udev's and
+# systemd's pkg-config files (outside any --prefix). Such a cache is recognised by the bash
+# completion entry it also has, without PPSBENCH_INSTALL_LAYOUT; its old values are dropped.
+if(DEFINED CACHE{PPSBENCH_BASHCOMPLETIONDIR} AND NOT DEFINED CACHE{PPSBENCH_INSTALL_LAYOUT})
+  foreach(var PPSBENCH_SYSTEMDUNITDIR PPSBENCH_SYSUSERSDIR PPSBENCH_UDEVRULESDIR)
+    if(DEFINED CACHE{${var}})
+      message(STATUS "ppsbench: ${var} now defaults relative to the prefix (was ${${var}})")
+      unset(${var} CACHE)
     endif()
-    if(dir STREQUAL "")
-      set(dir ${fallback})
-    endif()
-    set(${var} ${dir} CACHE PATH ${description})
-  endif()
-endfunction()
-
-ppsbench_system_dir(PPSBENCH_SYSTEMDUNITDIR "systemd system units" systemd
-  systemdsystemunitdir ${CMAKE_INSTALL_PREFIX}/lib/systemd/system)
-ppsbench_system_dir(PPSBENCH_SYSUSERSDIR "sysusers.d files" systemd
-  sysusersdir ${CMAKE_INSTALL_PREFIX}/lib/sysusers.d)
-ppsbench_system_dir(PPSBENCH_UDEVRULESDIR "udev rules" udev
-  udevdir ${CMAKE_INSTALL_PREFIX}/lib/udev)
-if(NOT PPSBENCH_UDEVRULESDIR MATCHES "rules\\.d$")
-  set(PPSBENCH_UDEVRULESDIR ${PPSBENCH_UDEVRULESDIR}/rules.d CACHE PATH "udev rules" FORCE)
+  endforeach()
 endif()
+set(PPSBENCH_INSTALL_LAYOUT 2 CACHE INTERNAL "system directories relative to the prefix")
+
+set(PPSBENCH_SYSTEMDUNITDIR lib/systemd/system CACHE STRING
+  "systemd system units (relative to the prefix, or absolute)")
+set(PPSBENCH_SYSUSERSDIR lib/sysusers.d CACHE STRING
+  "sysusers.d files (relative to the prefix, or absolute)")
+set(PPSBENCH_UDEVRULESDIR lib/udev/rules.d CACHE STRING
+  "udev rules (relative to the prefix, or absolute)")
+set(PPSBENCH_ENVIRONMENTDIR etc/default CACHE STRING
+  "the services' EnvironmentFile, ppsbench (relative to the prefix, or absolute)")
 set(PPSBENCH_BASHCOMPLETIONDIR ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
   CACHE PATH "bash completion scripts")
 set(PPSBENCH_ZSHCOMPLETIONDIR ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions
@@ -53,14 +54,18 @@ install(FILES ${dist}/sysusers/ppsbench.conf DESTINATION ${PPSBENCH_SYSUSERSDIR}
 # The services start the installed program with the installed settings file: a --prefix
 # install's units name its own ppsbench, not a fixed /usr/bin one.
 set(PPSBENCH_BINDIR ${CMAKE_INSTALL_FULL_BINDIR})
-set(PPSBENCH_DEFAULTDIR ${CMAKE_INSTALL_FULL_SYSCONFDIR}/default)
+if(IS_ABSOLUTE "${PPSBENCH_ENVIRONMENTDIR}")
+  set(PPSBENCH_DEFAULTDIR ${PPSBENCH_ENVIRONMENTDIR})
+else()
+  set(PPSBENCH_DEFAULTDIR ${CMAKE_INSTALL_PREFIX}/${PPSBENCH_ENVIRONMENTDIR})
+endif()
 foreach(unit ppsbench-monitor.service ppsbench-nightly.service)
   configure_file(${dist}/systemd/${unit} ${CMAKE_CURRENT_BINARY_DIR}/systemd/${unit} @ONLY)
 endforeach()
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/systemd/ppsbench-monitor.service
   ${CMAKE_CURRENT_BINARY_DIR}/systemd/ppsbench-nightly.service
   ${dist}/systemd/ppsbench-nightly.timer DESTINATION ${PPSBENCH_SYSTEMDUNITDIR})
-install(FILES ${dist}/systemd/ppsbench.default DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/default
+install(FILES ${dist}/systemd/ppsbench.default DESTINATION ${PPSBENCH_ENVIRONMENTDIR}
   RENAME ppsbench)
 
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})

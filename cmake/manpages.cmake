@@ -1,7 +1,9 @@
 # Man pages: ppsbench(1) and ppsbench-COMMAND(1), made at build time by help2man from the built
 # program's --help plus the hand-written sections in dist/man/NAME.h2m (examples, files, see
 # also). The options in a page therefore come from --help itself; tests/install checks that
-# every command has a page and every option of its --help is in it.
+# every command has a page and every option of its --help is in it. help2man-page.sh runs
+# help2man with --locale=C.UTF-8: its default is C whatever the build's locale, and in C it
+# turns σ, µ, − and → into "??" (the test fails on any "??").
 find_program(HELP2MAN_EXECUTABLE help2man)
 if(HELP2MAN_EXECUTABLE)
   option(PPSBENCH_MAN_PAGES "Generate man pages with help2man" ON)

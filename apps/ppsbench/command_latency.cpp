@@ -46,8 +46,9 @@ void declare_options(po::options_description& options, LatencyArguments& argumen
         ("duration", po::value(&arguments.duration), "measure for this long (instead of --count)")
         ("label", po::value(&latency.label), "name of this run in reports, e.g. stock, rt")
         ("output,o", po::value(&latency.output_path),
-         "capture file to write (default ppsbench-latency-<UTC time>.csv)")
-        ("force", po::bool_switch(&latency.overwrite), "overwrite an existing output file")
+         "capture file to write (default ppsbench-latency-<UTC time to the ms>.csv, a new file)")
+        ("force", po::bool_switch(&latency.overwrite),
+         "overwrite an existing output file (never one a run is still writing)")
         ("rt-priority", po::value(&arguments.rt_priority),
          "run at SCHED_FIFO priority 1-99 (needs root or CAP_SYS_NICE)")
         ("cpu", po::value(&arguments.cpu), "pin ppsbench to this CPU")

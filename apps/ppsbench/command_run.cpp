@@ -54,9 +54,9 @@ void declare_options(po::options_description& options, RunArguments& arguments) 
         ("count", po::value(&arguments.count), "capture this many pulses (instead of --duration)")
         ("label", po::value(&run.label), "name of this run in reports, e.g. stock, rt")
         ("output,o", po::value(&run.output_path),
-         "capture file to write (default ppsbench-<UTC time>.csv)")
+         "capture file to write (default ppsbench-<UTC time to the ms>.csv, a new file)")
         ("force", po::bool_switch(&run.overwrite),
-         "overwrite an existing output file (never the replayed capture)")
+         "overwrite an existing output file (never the replayed capture, nor one a run is still writing)")
         ("timeout", po::value(&arguments.timeout),
          "give up if no first pulse arrives within this time (default 3 periods, at least 3s)")
         ("rt-priority", po::value(&arguments.rt_priority),
@@ -342,7 +342,9 @@ class RunCommand final : public Command {
                 "Capture pulses into a capture file (CSV with a JSON metadata header; "
                 "docs/capture-file.md), then print the run's summary.\nWithout --duration or "
                 "--count a device runs until Ctrl-C; a simulation makes an hour of pulses.\n"
-                "Ctrl-C or SIGTERM stops cleanly: every pulse captured so far is kept.\n\n" +
+                "Ctrl-C, SIGTERM or SIGHUP stops cleanly: every pulse captured so far is kept\n"
+                "(a SIGHUP ignored by nohup stays ignored). A file-size limit ends it with exit 1\n"
+                "and every complete line kept.\n\n" +
                     std::string(source_specs_help),
                 args, options, {}, vm)) {
             return 0;

@@ -1,6 +1,7 @@
 // ppsbench: measure PPS timestamp jitter and compare it across kernels and configurations.
 // This file only dispatches to a subcommand and maps typed errors to exit codes.
 #include <fmt/format.h>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -62,6 +63,10 @@ std::string error_prefix(const std::string& command) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // A file-size limit (ulimit -f) would otherwise kill the process with SIGXFSZ mid-line, with
+    // no message and no end record; ignored, the write fails with EFBIG and the writer keeps
+    // every complete line and says so (exit 1), as for a full disk.
+    std::signal(SIGXFSZ, SIG_IGN);
     const std::vector<std::string> args(argv + 1, argv + argc);
     std::string command_name;
     try {

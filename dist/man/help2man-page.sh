@@ -20,7 +20,10 @@ else
     fi
 fi
 
-"${HELP2MAN:-help2man}" --no-info --no-discard-stderr --section=1 --manual="ppsbench manual" \
+# --locale: help2man's own default is C, whatever the environment says, and in C it prints "??"
+# for σ, µ, − and →.
+"${HELP2MAN:-help2man}" --no-info --no-discard-stderr --locale=C.UTF-8 --section=1 \
+    --manual="ppsbench manual" \
     --source="ppsbench $version" --version-string="$page $version" \
     --help-option="$help_option" --name="$summary" --include="$include" \
     --output="$output.tmp" "$ppsbench"

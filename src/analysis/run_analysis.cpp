@@ -139,7 +139,12 @@ RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettin
     run.simulated = file.simulated();
     run.meta = file.run_meta;
     run.warnings = file.warnings;
-    if (!file.end()) {
+    if (!file.end() && file.writer) {
+        run.warnings.push_back(fmt::format(
+            "{}: still being written by {}: these figures cover the {} pulses complete so far; "
+            "report again when that run has ended",
+            file.path, *file.writer, file.pulses.size()));
+    } else if (!file.end()) {
         run.warnings.push_back(fmt::format(
             "{}: no end record: the run did not finish cleanly (crash or power cut); every "
             "complete line is used",

@@ -2,13 +2,25 @@
 
 #include <fmt/format.h>
 #include <ctime>
+#include <random>
 
 #include "ppsbench/core/clock.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/session/worker_thread.hpp"
 
 namespace ppsbench::session {
 
 namespace {
+
+// 128 random bits as 32 hex digits: the same in every file of one --rotate run.
+std::string new_run_id() {
+    std::random_device entropy;  // /dev/urandom with libstdc++
+    std::string id;
+    for (int word = 0; word < 4; ++word) {
+        id += fmt::format("{:08x}", static_cast<std::uint32_t>(entropy()));
+    }
+    return id;
+}
 
 std::int64_t next_seam(std::int64_t now_ns, core::Duration interval) {
     const std::int64_t step = interval.count();
@@ -60,7 +72,9 @@ CaptureFiles::CaptureFiles(std::string path, store::RunMeta meta, bool overwrite
     next_seam_ns_ = next_seam(now, *rotate_);
     paths_.push_back(rotated_file_name(pattern_, now));
     store::RunMeta file_meta = meta_;
-    file_meta.rotation = store::Rotation{.index = 0, .interval = *rotate_, .previous_file = {}};
+    run_id_ = new_run_id();
+    file_meta.rotation =
+        store::Rotation{.run_id = run_id_, .index = 0, .interval = *rotate_, .previous_file = {}};
     writer_ = std::make_unique<store::CaptureWriter>(paths_.back(), file_meta, overwrite_);
 }
 
@@ -101,8 +115,8 @@ void CaptureFiles::rotate_locked(std::int64_t now_ns) {
     std::string next_path = rotated_file_name(pattern_, now_ns);
     store::RunMeta file_meta = meta_;
     file_meta.start_realtime_ns = now_ns;
-    file_meta.rotation =
-        store::Rotation{.index = index, .interval = *rotate_, .previous_file = paths_.back()};
+    file_meta.rotation = store::Rotation{
+        .run_id = run_id_, .index = index, .interval = *rotate_, .previous_file = paths_.back()};
     std::unique_ptr<store::CaptureWriter> next;
     try {
         next = std::make_unique<store::CaptureWriter>(next_path, file_meta, overwrite_);
@@ -126,7 +140,8 @@ void CaptureFiles::rotate_locked(std::int64_t now_ns) {
     end.end_realtime_ns = now_ns;
     end.rotation = store::RotatedFileEnd{
         .pulses_in_file = old->pulses_written(), .next_file = paths_.back(), .files = {}};
-    closer_ = std::thread([this, old = std::move(old), end = std::move(end)]() mutable {
+    // A worker thread: the stop signals stay with the capture thread.
+    closer_ = start_worker_thread([this, old = std::move(old), end = std::move(end)]() mutable {
         try {
             old->write_end(end);
             old->close();

@@ -1,8 +1,5 @@
 #include "ppsbench/session/chrony_monitor.hpp"
 
-#include <pthread.h>
-#include <csignal>
-
 #include "ppsbench/chrony/json.hpp"
 
 namespace ppsbench::session {
@@ -10,16 +7,13 @@ namespace ppsbench::session {
 ChronyMonitor::ChronyMonitor(chrony::SamplerOptions options, Record record)
     : sampler_(std::move(options)), record_(std::move(record)) {
     take_sample();
-    // Ctrl-C must reach the capture thread, whose blocking wait it interrupts; the sampling
-    // thread (and the chronyc it starts, which inherits the mask) keeps SIGINT/SIGTERM blocked.
-    sigset_t stop_signals;
-    sigset_t previous;
-    sigemptyset(&stop_signals);
-    sigaddset(&stop_signals, SIGINT);
-    sigaddset(&stop_signals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stop_signals, &previous);
-    thread_ = std::thread([this] { loop(); });
-    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    // On a worker thread, so Ctrl-C reaches the capture thread (and the chronyc it starts,
+    // which inherits the mask, is not interrupted by it either).
+    const auto interval = sampler_.options().interval;
+    worker_.emplace(PeriodicWorker::Clock::now() + interval, [this, interval](auto) {
+        take_sample();
+        return PeriodicWorker::Clock::now() + interval;  // a slow chronyc delays, never piles up
+    });
 }
 
 ChronyMonitor::~ChronyMonitor() {
@@ -43,32 +37,12 @@ void ChronyMonitor::take_sample() {
     record_(nlohmann::json(sample));
 }
 
-void ChronyMonitor::loop() {
-    std::unique_lock lock(mutex_);
-    while (!stopping_) {
-        wake_.wait_for(lock, sampler_.options().interval, [this] { return stopping_; });
-        if (stopping_) {
-            break;
-        }
-        lock.unlock();
-        take_sample();
-        lock.lock();
-    }
-}
-
 void ChronyMonitor::stop() {
-    {
-        const std::lock_guard lock(mutex_);
-        if (stopping_) {
-            return;
-        }
-        stopping_ = true;
+    if (!worker_) {
+        return;
     }
-    wake_.notify_all();
-    if (thread_.joinable()) {
-        thread_.join();
-    }
-    take_sample();  // the end of the run
+    worker_.reset();  // joins
+    take_sample();    // the end of the run
 }
 
 std::vector<std::string> ChronyMonitor::notices() const {

@@ -268,6 +268,7 @@ DualRunOutcome execute_dual_run(const RunOptions& options, const std::array<std:
 
     DualRunOutcome outcome;
     for (std::size_t i = 0; i < 2; ++i) {
+        paths[i].progress.stop_reason = signals.stop_reason(paths[i].progress.stop_reason);
         outcome.paths[i] = finish_path(paths[i], outputs[i], signals.signal_number());
     }
     return outcome;

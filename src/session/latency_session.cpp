@@ -3,23 +3,20 @@
 #include <fmt/format.h>
 #include <unistd.h>
 #include <array>
+#include <memory>
 
 #include "ppsbench/capture/signals.hpp"
 #include "ppsbench/core/clock.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/utc_time.hpp"
 #include "ppsbench/latency/cpu_idle.hpp"
+#include "ppsbench/session/default_name.hpp"
 #include "ppsbench/session/run_session.hpp"
 #include "ppsbench/store/capture_writer.hpp"
 
 namespace ppsbench::session {
 
 namespace {
-
-std::string default_output_path() {
-    return fmt::format("ppsbench-latency-{}.csv",
-                       core::format_utc_compact(core::realtime_now_ns()));
-}
 
 // Each record becomes one pulse line with its drive and wake times; one write(2) per edge, like
 // the capture loop, and no allocation.
@@ -68,10 +65,23 @@ LatencyOutcome execute_latency(const LatencyOptions& options) {
     meta.period = 2 * options.limits.interval;
 
     LatencyOutcome outcome;
-    outcome.output_path = options.output_path.empty() ? default_output_path() : options.output_path;
+    const bool default_name = options.output_path.empty();
+    outcome.output_path =
+        default_name ? claim_default_output("ppsbench-latency-") : options.output_path;
     const std::vector<std::string> columns(latency::record_columns.begin(),
                                            latency::record_columns.end());
-    store::CaptureWriter writer(outcome.output_path, meta, options.overwrite, columns);
+    std::unique_ptr<store::CaptureWriter> file;
+    try {
+        // A claimed default name is an empty file of this run's: the writer takes it over.
+        file = std::make_unique<store::CaptureWriter>(outcome.output_path, meta,
+                                                      options.overwrite || default_name, columns);
+    } catch (...) {
+        if (default_name) {
+            ::unlink(outcome.output_path.c_str());
+        }
+        throw;
+    }
+    store::CaptureWriter& writer = *file;
     RecordWriter records(writer);
     const capture::StopOnSignals signals;
     latency::SystemClock clock;
@@ -89,6 +99,7 @@ LatencyOutcome execute_latency(const LatencyOptions& options) {
         }
         throw;
     }
+    outcome.progress.stop_reason = signals.stop_reason(outcome.progress.stop_reason);
     const auto cpu_end = latency::read_cpu_times(options.proc_stat);
     store::EndRecord end;
     end.stop_reason = outcome.progress.stop_reason;

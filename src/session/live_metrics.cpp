@@ -45,7 +45,11 @@ LiveMetrics::LiveMetrics(LiveMetricsOptions options, const capture::SourceInfo& 
     offsets_spare_.reserve(capacity);
     // A metrics path that cannot be written is said before the capture starts.
     write_prometheus();
-    thread_ = std::thread([this] { loop(); });
+    // Off the capture thread, on a worker that leaves the stop signals to the capture thread.
+    next_interval_ = PeriodicWorker::Clock::now() + options_.interval;
+    next_progress_ = PeriodicWorker::Clock::now() + options_.progress_interval;
+    worker_.emplace(std::min(next_interval_, next_progress_),
+                    [this](auto now) { return tick(now); });
 }
 
 LiveMetrics::~LiveMetrics() {
@@ -91,34 +95,22 @@ void LiveMetrics::chrony_sample(const nlohmann::json& sample) {
     }
 }
 
-void LiveMetrics::loop() {
-    auto next_interval = std::chrono::steady_clock::now() + options_.interval;
-    auto next_progress = std::chrono::steady_clock::now() + options_.progress_interval;
-    std::unique_lock lock(mutex_);
-    while (!stopping_) {
-        wake_.wait_until(lock, std::min(next_interval, next_progress),
-                         [this] { return stopping_; });
-        if (stopping_) {
-            break;
+PeriodicWorker::Clock::time_point LiveMetrics::tick(PeriodicWorker::Clock::time_point now) {
+    if (now >= next_interval_) {
+        close_interval();
+        try {
+            write_prometheus();
+        } catch (const core::Error& e) {
+            // The capture goes on (its file is what matters); say it once per failure.
+            std::fprintf(stderr, "ppsbench: %s\n", e.what());
         }
-        const auto now = std::chrono::steady_clock::now();
-        lock.unlock();
-        if (now >= next_interval) {
-            close_interval();
-            try {
-                write_prometheus();
-            } catch (const core::Error& e) {
-                // The capture goes on (its file is what matters); say it once per failure.
-                std::fprintf(stderr, "ppsbench: %s\n", e.what());
-            }
-            next_interval += options_.interval;
-        }
-        if (now >= next_progress) {
-            print_progress();
-            next_progress += options_.progress_interval;
-        }
-        lock.lock();
+        next_interval_ += options_.interval;
     }
+    if (now >= next_progress_) {
+        print_progress();
+        next_progress_ += options_.progress_interval;
+    }
+    return std::min(next_interval_, next_progress_);
 }
 
 void LiveMetrics::close_interval() {
@@ -174,17 +166,10 @@ void LiveMetrics::print_progress() const {
 }
 
 void LiveMetrics::stop() {
-    {
-        const std::lock_guard lock(mutex_);
-        if (stopping_) {
-            return;
-        }
-        stopping_ = true;
+    if (!worker_) {
+        return;
     }
-    wake_.notify_all();
-    if (thread_.joinable()) {
-        thread_.join();
-    }
+    worker_.reset();  // joins
     // The final figures: the partial interval counts as the last one.
     close_interval();
     write_prometheus();

@@ -4,6 +4,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <algorithm>
+#include <memory>
 #include <optional>
 
 #include "ppsbench/analysis/run_analysis.hpp"
@@ -11,6 +12,7 @@
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/session/capture_files.hpp"
 #include "ppsbench/session/chrony_monitor.hpp"
+#include "ppsbench/session/default_name.hpp"
 #include "ppsbench/session/status_line.hpp"
 #include "ppsbench/store/capture_writer.hpp"
 #include "ppsbench/sysinfo/fingerprint.hpp"
@@ -22,10 +24,6 @@
 namespace ppsbench::session {
 
 namespace {
-
-std::string default_output_path() {
-    return fmt::format("ppsbench-{}.csv", core::format_utc_compact(core::realtime_now_ns()));
-}
 
 std::string host_name() {
     char name[256] = {};
@@ -168,13 +166,25 @@ RunOutcome execute_run(const RunOptions& options) {
     RunOptions run = options;
     run.limits = effective_limits(options.limits, {&info});
     RunOutcome outcome;
-    outcome.output_path = options.output_path.empty() ? default_output_path() : options.output_path;
     outcome.simulated = info.simulated;
     store::RunMeta meta = make_run_metadata(run, info);
     if (info.host_hardware) {
         meta.system = system_fingerprint(info);
     }
-    CaptureFiles sink(outcome.output_path, meta, options.overwrite, options.rotate);
+    const bool default_name = options.output_path.empty();
+    outcome.output_path = default_name ? claim_default_output("ppsbench-") : options.output_path;
+    std::unique_ptr<CaptureFiles> files;
+    try {
+        // A claimed default name is an empty file of this run's: the writer takes it over.
+        files = std::make_unique<CaptureFiles>(outcome.output_path, meta,
+                                               options.overwrite || default_name, options.rotate);
+    } catch (...) {
+        if (default_name) {
+            ::unlink(outcome.output_path.c_str());
+        }
+        throw;
+    }
+    CaptureFiles& sink = *files;
     std::optional<LiveMetrics> live;
     if (options.live) {
         // Labelled as `report` will label the capture.
@@ -222,6 +232,7 @@ RunOutcome execute_run(const RunOptions& options) {
         remove_if_empty(sink);
         throw;
     }
+    progress->stop_reason = signals.stop_reason(progress->stop_reason);
     status.finish();
     if (chrony) {
         chrony->stop();

@@ -9,6 +9,7 @@
 
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/unique_fd.hpp"
+#include "store/capture_lock.hpp"
 #include "store/capture_parser.hpp"
 
 namespace ppsbench::store {
@@ -30,6 +31,9 @@ CaptureFile read_capture_file(const std::string& path) {
         throw core::InputError(fmt::format(
             "{}: cannot open: {}{}", path, core::errno_message(err),
             err == ENOENT ? "; check the path (capture files come from 'ppsbench run -o')" : ""));
+    }
+    if (detail::is_being_written(in.get())) {
+        file.writer = detail::lock_holder(in.get());
     }
     struct stat st {};
     if (::fstat(in.get(), &st) == 0) {

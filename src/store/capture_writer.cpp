@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
 #include <cerrno>
@@ -10,6 +11,7 @@
 
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/store/capture_file.hpp"
+#include "store/capture_lock.hpp"
 
 namespace ppsbench::store {
 
@@ -36,6 +38,21 @@ std::string create_error(const std::string& path, int err) {
     }
 }
 
+// A write that failed mid-run: what happened, what the file keeps, what to do.
+std::string write_error(const std::string& path, int err, std::uint64_t pulses_kept) {
+    if (err == EFBIG) {
+        // SIGXFSZ is ignored (main), so a file-size limit arrives here instead of killing us.
+        return fmt::format(
+            "{}: the file-size limit (ulimit -f) was reached while writing; the file keeps every "
+            "complete line ({} pulses at most); raise the limit or use --rotate",
+            path, pulses_kept);
+    }
+    return fmt::format(
+        "{}: {} while writing; the file keeps every complete line ({} pulses at most); free "
+        "space or choose another -o",
+        path, err == ENOSPC ? "disk full" : core::errno_message(err), pulses_kept);
+}
+
 // Appends one pulse line to buf at pos; returns the new pos. No allocation.
 std::size_t format_pulse(char* buf, std::size_t pos, const core::Pulse& pulse) {
     char* out = buf + pos;
@@ -60,6 +77,25 @@ std::size_t format_row(char* buf, std::size_t pos, const core::Pulse& pulse,
     }
     *out++ = '\n';
     return static_cast<std::size_t>(out - buf);
+}
+
+// Locks the capture for this writer, then empties what --force replaces. Throws
+// core::InputError naming the holder when a run is still writing it: --force never replaces that.
+void take_lock_and_truncate(core::UniqueFd& fd, const std::string& path) {
+    if (!detail::try_lock_for_writing(fd.get())) {
+        const std::string holder = detail::lock_holder(fd.get());
+        fd.reset();
+        throw core::InputError(fmt::format(
+            "{}: {} is still writing this capture; even --force does not replace a capture "
+            "being written: choose another -o, or stop that run first",
+            path, holder));
+    }
+    struct stat st {};
+    if (::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        ::ftruncate(fd.get(), 0) != 0) {
+        throw core::InputError(
+            fmt::format("{}: cannot replace the file: {}", path, core::errno_message(errno)));
+    }
 }
 
 bool valid_column_name(std::string_view name) {
@@ -99,11 +135,14 @@ CaptureWriter::CaptureWriter(std::string path, const nlohmann::json& meta, bool 
             path_));
     }
     const std::string text = fmt::format("{}\n# meta {}\n{}\n", magic_line, meta_text, header);
-    const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
+    // No O_TRUNC: the file is emptied only once its lock is ours, so a second run with --force
+    // cannot empty the first run's capture under it.
+    const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? 0 : O_EXCL);
     fd_.reset(::open(path_.c_str(), flags, 0644));
     if (!fd_.valid()) {
         throw core::InputError(create_error(path_, errno));
     }
+    take_lock_and_truncate(fd_, path_);
     write_bytes(text);  // throwing, fd_ closes the file as the constructor unwinds
 }
 
@@ -191,11 +230,14 @@ void CaptureWriter::write_bytes(std::string_view bytes) {
             if (::ftruncate(fd_.get(), static_cast<off_t>(bytes_written_ + keep)) != 0) {
                 // Nothing more to do: the reader tolerates a torn last line.
             }
-            const std::uint64_t safe = pulses_written_ + kept_lines;
-            throw core::MeasurementError(fmt::format(
-                "{}: {} while writing; the file keeps every complete line ({} pulses at most); "
-                "free space or choose another -o",
-                path_, err == ENOSPC ? "disk full" : core::errno_message(err), safe));
+            // The kept lines stay: a later write (the end record) cuts back to here, not
+            // before them. After the header, every complete line written here is a pulse.
+            const bool after_header = bytes_written_ > 0;
+            bytes_written_ += keep;
+            if (after_header) {
+                pulses_written_ += kept_lines;
+            }
+            throw core::MeasurementError(write_error(path_, err, pulses_written_));
         }
         done += static_cast<std::size_t>(n);
     }

@@ -153,6 +153,9 @@ nlohmann::json to_json(const RunMeta& meta) {
     if (meta.rotation) {
         j["rotation"] = {{"index", meta.rotation->index},
                          {"interval_ns", meta.rotation->interval.count()}};
+        if (!meta.rotation->run_id.empty()) {
+            j["rotation"]["run_id"] = meta.rotation->run_id;
+        }
         if (meta.rotation->previous_file) {
             j["rotation"]["previous_file"] = *meta.rotation->previous_file;
         }
@@ -222,6 +225,7 @@ RunMeta run_meta_from_json(const nlohmann::json& json) {
     read(json, "import", meta.import);
     if (const auto it = json.find("rotation"); it != json.end() && it->is_object()) {
         Rotation rotation;
+        read(*it, "run_id", rotation.run_id);
         read(*it, "index", rotation.index);
         read_duration(*it, "interval_ns", rotation.interval);
         read(*it, "previous_file", rotation.previous_file);

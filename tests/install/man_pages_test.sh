@@ -1,7 +1,7 @@
 #!/bin/sh
 # The man pages and --help must not drift apart: ppsbench(1) and one ppsbench-COMMAND(1) page
 # for every command `ppsbench --help` lists, each naming every option of that command's --help,
-# each with a NAME line man-db's whatis can index (lexgrog).
+# each with a NAME line man-db's whatis can index (lexgrog), none printing "??" for σ or µ.
 # Usage: man_pages_test.sh PPSBENCH MAN-DIR
 set -eu
 ppsbench=$1 man_dir=$2
@@ -28,6 +28,10 @@ check_page() {  # PAGE-NAME HELP-ARGS...
     lexgrog "$file" >/dev/null 2>&1 || fail "$page: whatis cannot read its NAME section"
     text=$(render "$file")
     [ -n "$text" ] || fail "$page: renders empty"
+    # help2man outside a UTF-8 locale turns σ, µ, − and → into "??".
+    if printf '%s\n' "$text" | grep -q '??'; then
+        fail "$page: prints ?? where --help has a non-ASCII character: $(printf '%s\n' "$text" | grep -m1 '??')"
+    fi
     count=0
     for option in $("$ppsbench" "$@" | options_of); do
         count=$((count + 1))

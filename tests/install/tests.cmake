@@ -27,3 +27,17 @@ add_test(NAME install.grafana_dashboard
   COMMAND ${BASH_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/grafana_dashboard_test.sh
     $<TARGET_FILE:ppsbench> ${PROJECT_SOURCE_DIR})
 set_tests_properties(install.grafana_dashboard PROPERTIES LABELS install)
+# Every installed file under --prefix DIR, and under DESTDIR (needs the whole build: man pages).
+add_test(NAME install.prefix
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/install_prefix_test.sh ${CMAKE_COMMAND}
+    ${PROJECT_BINARY_DIR})
+set_tests_properties(install.prefix PROPERTIES LABELS install)
+# The udev rule on plain Debian and beside Raspberry Pi OS's 99-com.rules (a fixture copy).
+find_program(PYTHON3_EXECUTABLE python3)
+if(PYTHON3_EXECUTABLE)
+  add_test(NAME install.udev_rules
+    COMMAND ${PYTHON3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/udev_rules_test.py
+      ${PROJECT_SOURCE_DIR}/dist/udev/60-ppsbench.rules
+      ${CMAKE_CURRENT_LIST_DIR}/fixtures/99-com.rules)
+  set_tests_properties(install.udev_rules PROPERTIES LABELS install)
+endif()

@@ -119,14 +119,19 @@ TEST(EndRecord, RoundTripsEveryVariant) {
 
 TEST(RunMeta, ARotatedFileNamesItsPlaceInTheChain) {
     RunMeta meta = live_run();
-    meta.rotation = Rotation{.index = 2, .interval = 1h, .previous_file = "pps-0100.csv"};
+    meta.rotation = Rotation{.run_id = "0123456789abcdef0123456789abcdef",
+                             .index = 2,
+                             .interval = 1h,
+                             .previous_file = "pps-0100.csv"};
     const auto json = to_json(meta);
-    EXPECT_EQ(json.at("rotation"), (nlohmann::json{{"index", 2},
+    EXPECT_EQ(json.at("rotation"), (nlohmann::json{{"run_id", "0123456789abcdef0123456789abcdef"},
+                                                   {"index", 2},
                                                    {"interval_ns", 3'600'000'000'000},
                                                    {"previous_file", "pps-0100.csv"}}));
     EXPECT_EQ(to_json(run_meta_from_json(json)), json);
-    meta.rotation = Rotation{.index = 0, .interval = 1h, .previous_file = {}};
+    meta.rotation = Rotation{.run_id = {}, .index = 0, .interval = 1h, .previous_file = {}};
     EXPECT_FALSE(to_json(meta).at("rotation").contains("previous_file")) << "the first file";
+    EXPECT_FALSE(to_json(meta).at("rotation").contains("run_id")) << "as files from before it";
 }
 
 TEST(EndRecord, ARotatedFileSaysWhereTheRunWentOn) {

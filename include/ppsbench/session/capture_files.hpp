@@ -28,7 +28,8 @@ class CaptureFiles final : public core::PulseSink {
     // `path`: the file, or with `rotate` a strftime pattern (UTC) expanded at each file's start.
     // Seams fall on multiples of `rotate` since the Unix epoch (1d: midnight UTC), so the files
     // of several servers line up. Each rotated file carries `meta` with its own start time and
-    // its store::Rotation (index, interval, previous file).
+    // its store::Rotation (the run's id, the part's index, interval, previous file). Every file
+    // is locked while it is written (store::CaptureWriter): a second run cannot replace it.
     CaptureFiles(std::string path, store::RunMeta meta, bool overwrite,
                  std::optional<core::Duration> rotate);
     ~CaptureFiles() override;
@@ -57,6 +58,7 @@ class CaptureFiles final : public core::PulseSink {
     bool overwrite_;
     std::optional<core::Duration> rotate_;
     std::string pattern_;
+    std::string run_id_;  // with --rotate: in every file's store::Rotation
     std::int64_t next_seam_ns_ = INT64_MAX;
     std::uint64_t pulses_before_ = 0;  // in files already closed
     std::vector<std::string> paths_;

@@ -1,16 +1,15 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "ppsbench/chrony/sampler.hpp"
+#include "ppsbench/session/worker_thread.hpp"
 
 namespace ppsbench::session {
 
@@ -40,16 +39,13 @@ class ChronyMonitor {
 
   private:
     void take_sample();
-    void loop();
 
     chrony::ChronySampler sampler_;
     Record record_;
     std::atomic<std::int64_t> latest_rms_{no_value};
-    mutable std::mutex mutex_;  // guards notices_ and stopping_
-    std::condition_variable wake_;
+    mutable std::mutex mutex_;  // guards notices_
     std::vector<std::string> notices_;
-    bool stopping_ = false;
-    std::thread thread_;
+    std::optional<PeriodicWorker> worker_;  // last: it calls take_sample() until stopped
 };
 
 }  // namespace ppsbench::session

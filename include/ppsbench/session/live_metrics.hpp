@@ -1,19 +1,19 @@
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "ppsbench/capture/capture_loop.hpp"
 #include "ppsbench/capture/pulse_source.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/session/live_figure.hpp"
+#include "ppsbench/session/worker_thread.hpp"
 #include "ppsbench/stats/summary.hpp"
 
 namespace ppsbench::session {
@@ -66,7 +66,8 @@ class LiveMetrics {
         std::uint64_t missed = 0;
         std::uint64_t outliers = 0;
     };
-    void loop();
+    // One round of the worker: the interval's figures and/or a progress line, whichever is due.
+    PeriodicWorker::Clock::time_point tick(PeriodicWorker::Clock::time_point now);
     void close_interval();
     void write_prometheus() const;
     void print_progress() const;
@@ -77,9 +78,10 @@ class LiveMetrics {
     bool simulated_;
     std::int64_t start_realtime_ns_;
 
-    mutable std::mutex mutex_;  // guards everything below
-    std::condition_variable wake_;
-    bool stopping_ = false;
+    PeriodicWorker::Clock::time_point next_interval_;  // the worker's own
+    PeriodicWorker::Clock::time_point next_progress_;
+
+    mutable std::mutex mutex_;  // guards everything below but worker_
     LiveFigure figure_;
     std::uint64_t missed_seen_ = 0;
     core::Duration elapsed_{0};
@@ -91,7 +93,7 @@ class LiveMetrics {
     std::uint64_t offsets_dropped_ = 0;  // beyond the capacity (not judged for outliers)
     std::string chrony_status_;
     std::optional<std::int64_t> chrony_rms_ns_;
-    std::thread thread_;
+    std::optional<PeriodicWorker> worker_;  // last: it runs tick() until stopped
 };
 
 }  // namespace ppsbench::session

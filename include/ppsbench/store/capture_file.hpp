@@ -53,6 +53,9 @@ struct CaptureFile {
     std::vector<Note> notes;
     // Problems tolerated while reading (a torn last line), for the report to show once.
     std::vector<std::string> warnings;
+    // Set when a run still holds the file's writer lock as it is read: who ("pid 4711 (ppsbench
+    // run ...)"). The pulses are those complete so far; no end record is expected yet.
+    std::optional<std::string> writer;
 
     // Sets both forms of the metadata, for a file built in memory (the demo).
     void set_meta(RunMeta typed);

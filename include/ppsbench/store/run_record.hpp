@@ -43,7 +43,10 @@ struct LatencyDrive {
 
 // One file of a `run --rotate`: its place in the run's chain of files.
 struct Rotation {
-    std::uint64_t index = 0;  // 0 for the run's first file
+    // The same in every file of one run (32 hex digits, random), so the parts of a run can be
+    // found and joined even when renamed; empty in files from before it existed.
+    std::string run_id;
+    std::uint64_t index = 0;  // the part number: 0 for the run's first file
     core::Duration interval{0};
     std::optional<std::string> previous_file;  // absent in the first file
 };

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * gpioevents: read N rising-edge events from one GPIO line through the character device's v1
  * uAPI (what libgpiod 1.6 uses) and print their kernel timestamps (CLOCK_MONOTONIC on 6.1).

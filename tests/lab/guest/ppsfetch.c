@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ppsfetch: fetch N assert events from an RFC 2783 PPS device and print them exactly as the
  * kernel reported them, for comparison with the ppsbench_lab module's records.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ppsbench_lab - a test PPS source with a known ground truth, for ppsbench's real-kernel lab.
  *
