@@ -14,6 +14,7 @@
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/option_value.hpp"
 #include "ppsbench/render/gate_text.hpp"
+#include "ppsbench/render/html_page.hpp"
 
 namespace ppsbench::app {
 namespace {
@@ -33,6 +34,7 @@ struct GateArguments {
     std::string min_pulses = std::to_string(analysis::GateLimits::default_min_pulses);
     double confidence = analysis::GateLimits{}.confidence;
     std::string junit;
+    std::string html;
     bool force = false;
     AnalysisArguments analysis;
 };
@@ -63,8 +65,9 @@ void declare_options(po::options_description& options, GateArguments& a) {
              ->default_value(a.confidence, human_default(a.confidence)),
          "confidence level for the ratio rule")
         ("junit", po::value(&a.junit), "also write the checks as JUnit XML to this file")
-        ("force", po::bool_switch(&a.force), "overwrite an existing --junit file");
+        ("force", po::bool_switch(&a.force), "overwrite an existing --junit or --html file");
     // clang-format on
+    add_html_option(options, a.html);
     add_analysis_options(options, a.analysis);
 }
 
@@ -139,6 +142,17 @@ GateRuns load_gate_runs(const GateArguments& a, const po::variables_map& vm) {
     return runs;
 }
 
+// --html: the verdict page of the baseline (when given) and the current run.
+void write_gate_page(const std::string& path, const analysis::GateResult& result,
+                     const GateRuns& runs) {
+    if (path.empty()) {
+        return;
+    }
+    auto all = runs.baseline;
+    all.push_back(runs.current.front());
+    write_html_file(path, render::gate_page(result, all), all);
+}
+
 class GateCommand final : public Command {
   public:
     std::string_view name() const override { return "gate"; }
@@ -174,6 +188,9 @@ class GateCommand final : public Command {
         if (!arguments.junit.empty()) {
             check_output_path(arguments.junit, "--junit", arguments.force);
         }
+        if (!arguments.html.empty()) {
+            check_output_path(arguments.html, "--html", arguments.force);
+        }
         const auto runs = load_gate_runs(arguments, vm);
         std::vector<analysis::Metric> limited;
         for (const auto& limit : limits.maxima) {
@@ -191,6 +208,7 @@ class GateCommand final : public Command {
             render::write_junit("ppsbench gate " + current.label, render::gate_junit(result), xml);
             write_file_atomically(arguments.junit, xml.str(), "--junit");
         }
+        write_gate_page(arguments.html, result, runs);
         return result.failed() ? static_cast<int>(core::ExitCode::failed) : 0;
     }
 };

@@ -71,8 +71,28 @@ void add_output_file_options(po::options_description& options, OutputFiles& outp
          "line per run, with the white PM, flicker PM and white FM slopes")
         ("prometheus", po::value(&outputs.prometheus),
          "write the figures in Prometheus text format (node_exporter textfile collector)")
-        ("force", po::bool_switch(&outputs.force), "overwrite existing --plot/--plot-stability/--prometheus files");
+        ("force", po::bool_switch(&outputs.force),
+         "overwrite existing --plot/--plot-stability/--prometheus/--html files");
     // clang-format on
+    add_html_option(options, outputs.html);
+}
+
+void add_html_option(po::options_description& options, std::string& path) {
+    options.add_options()(
+        "html", po::value(&path),
+        "write one self-contained HTML page (FILE.html): the tables, the plots, each run's "
+        "configuration and the definitions; no script, nothing fetched (docs/cli.md)");
+}
+
+void write_html_file(const std::string& path, render::HtmlPage page,
+                     const std::vector<analysis::RunAnalysis>& runs, bool log_counts) {
+    if (path.empty()) {
+        return;
+    }
+    page.log_counts = log_counts;
+    std::ostringstream html;
+    render::write_html_page(page, runs, html);
+    write_file_atomically(path, html.str(), "--html");
 }
 
 void check_output_files(const OutputFiles& outputs) {
@@ -85,6 +105,9 @@ void check_output_files(const OutputFiles& outputs) {
     }
     if (!outputs.prometheus.empty()) {
         check_output_path(outputs.prometheus, "--prometheus", outputs.force);
+    }
+    if (!outputs.html.empty()) {
+        check_output_path(outputs.html, "--html", outputs.force);
     }
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ppsbench/render/html_page.hpp"
+#include "ppsbench/render/run_tables.hpp"
 #include "ppsbench/render/units.hpp"
 
 namespace ppsbench::render {
@@ -113,6 +115,19 @@ std::vector<JunitCase> gate_junit(const analysis::GateResult& result) {
         cases.push_back({check_name(check), "ppsbench.gate", check.failed, message, message});
     }
     return cases;
+}
+
+HtmlPage gate_page(const analysis::GateResult& result,
+                   const std::vector<analysis::RunAnalysis>& runs) {
+    HtmlPage page;
+    page.title = "ppsbench gate";
+    page.tables.push_back(runs_table(runs, default_metrics(runs)));
+    page.tables.front().title = runs.size() > 1 ? "Baseline and current run" : "Current run";
+    page.gate_failed = result.failed();
+    for (const auto& check : result.checks) {
+        page.checks.push_back({check_name(check), check_message(check), check.failed});
+    }
+    return page;
 }
 
 }  // namespace ppsbench::render
