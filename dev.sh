@@ -31,7 +31,7 @@ build_packages=(cmake ninja-build g++ pkg-config libgpiod-dev libboost-program-o
 # Only the tests need these: a real chronyd, numpy as an independent oracle, clang-format,
 # setpriv (util-linux) to test permission errors without root, xmllint/rsvg for SVG checks.
 test_packages=(chrony python3-numpy python3-prometheus-client clang-format util-linux libxml2-utils
-  librsvg2-bin)
+  librsvg2-bin chromium tidy cmark-gfm)
 # The fuzz harnesses (fuzz/): Debian's clang with its libFuzzer/sanitizer runtimes (only
 # recommended by clang, so named here) and llvm-symbolizer for readable crash reports.
 fuzz_packages=(clang libclang-rt-14-dev llvm-14)
