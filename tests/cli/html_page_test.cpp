@@ -23,7 +23,8 @@ const std::string fixtures = std::string(PPSBENCH_SOURCE_DIR) + "/tests/report/f
 const std::string lab = std::string(PPSBENCH_SOURCE_DIR) + "/examples/lab/captures/";
 
 // Every markup a label could try: raw HTML, emphasis, a link, a cell end, an entity, an autolink.
-const std::string hostile_label = "<script>alert(1)</script> *x* [x](http://y) | &lt; www.z.org";
+const std::string hostile_label =
+    "<script>alert(1)</script> *x* _y_ [x](http://y) | &lt; www.z.org";
 
 std::size_t count_of(const std::string& text, const std::string& part) {
     std::size_t n = 0;
@@ -134,7 +135,7 @@ TEST(HtmlPage, ALabelIsTextNotMarkup) {
     ASSERT_EQ(result.exit_code, 0) << result.err;
     const auto page = read_text(dir.file("page.html"));
     EXPECT_TRUE(contains(page,
-                         "&lt;script&gt;alert(1)&lt;/script&gt; *x* [x](http://y) | "
+                         "&lt;script&gt;alert(1)&lt;/script&gt; *x* _y_ [x](http://y) | "
                          "&amp;lt; www.z.org"));
     EXPECT_FALSE(contains(page, "<script"));
 }
@@ -155,7 +156,7 @@ TEST(MarkdownTable, ALabelRendersAsItsOwnTextThroughCmarkGfm) {
     ASSERT_EQ(html.exit_code, 0) << html.err;
     // The row's label cell, exactly the label as text (HTML-escaped by cmark-gfm).
     EXPECT_TRUE(contains(html.out,
-                         "<td>&lt;script&gt;alert(1)&lt;/script&gt; *x* [x](http://y) | "
+                         "<td>&lt;script&gt;alert(1)&lt;/script&gt; *x* _y_ [x](http://y) | "
                          "&amp;lt; www.z.org (simulated)</td>"))
         << html.out;
     const auto table = html.out.substr(0, html.out.find("</table>"));
