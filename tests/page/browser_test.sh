@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The --html page in a real browser: Debian's headless Chromium renders it (network-isolated
 # with `unshare -n` where the kernel allows it), and the test asserts what a reader would see:
-# the screenshot is not blank, light and dark both paint, the DOM holds the tables and both
+# the screenshot is not blank, light and dark both paint, it prints, the DOM holds the tables and both
 # plots, the console shows no error, and nothing was fetched. Debian's tidy checks the markup.
 # Exit 77 (ctest: SKIPPED) with the reason when Chromium or tidy cannot run here.
 # Usage: browser_test.sh PPSBENCH SOURCE-DIR
@@ -135,6 +135,14 @@ for path, want_dark in ((sys.argv[1], False), (sys.argv[2], True)):
         print(f"FAIL: {path}: no plot colour drawn"); ok = False
 sys.exit(0 if ok else 1)
 PY
+
+# Print: Chromium lays the page out for paper (@media print) and writes a PDF of it.
+chrome --print-to-pdf="$work/page.pdf" --no-pdf-header-footer "file://$page" >/dev/null \
+    2>"$work/pdf.log" || fail "print to PDF: $(tail -1 "$work/pdf.log")"
+if [ "$(head -c 4 "$work/page.pdf" 2>/dev/null)" != "%PDF" ] ||
+    [ "$(grep -ac '/Type /Page\b' "$work/page.pdf")" -lt 2 ]; then
+    fail "the printed page is not a PDF of at least two pages"
+fi
 
 [ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
 echo "browser_test: the page renders, light and dark, with its tables and plots, nothing fetched"
