@@ -133,9 +133,11 @@ class CompareCommand final : public Command {
         print_warnings(runs);
         const auto comparison =
             analysis::compare(runs.front(), others, columns, arguments.confidence);
-        renderer->render_comparison(comparison, render::comparison_table(comparison, runs),
-                                    std::cout);
+        const auto table = render::comparison_table(comparison, runs);
+        renderer->render_comparison(comparison, table, std::cout);
         write_output_files(arguments.outputs, runs);
+        write_html_file(arguments.outputs.html, render::HtmlPage::of("ppsbench compare", {table}),
+                        runs, arguments.outputs.plot_log_counts);
         return 0;
     }
 };

@@ -17,6 +17,7 @@
 #include "ppsbench/core/file_plan.hpp"
 #include "ppsbench/core/option_value.hpp"
 #include "ppsbench/render/gate_text.hpp"
+#include "ppsbench/render/html_page.hpp"
 
 namespace ppsbench::app {
 namespace {
@@ -37,6 +38,7 @@ struct GateArguments {
     std::string min_pulses = std::to_string(analysis::GateLimits::default_min_pulses);
     double confidence = analysis::GateLimits{}.confidence;
     std::string junit;
+    std::string html;
     bool force = false;
     AnalysisArguments analysis;
 };
@@ -76,8 +78,9 @@ void declare_options(po::options_description& options, GateArguments& a) {
          "empty or ppsbench's own); a gate that cannot judge (exit 2) writes one <error> case "
          "with the reason")
         ("force", po::bool_switch(&a.force),
-         "replace a --junit file ppsbench did not write (never an input)");
+         "overwrite an existing --html file, or a --junit file ppsbench did not write (never an input)");
     // clang-format on
+    add_html_option(options, a.html);
     add_analysis_options(options, a.analysis);
 }
 
@@ -142,7 +145,8 @@ analysis::GateLimits gate_limits(const GateArguments& a, const po::variables_map
 std::vector<OptionUse> gate_option_uses(const GateArguments& a, const po::variables_map& vm) {
     return {{"confidence", given(vm, "max-ratio"),
              "it is the level of --max-ratio's interval, and there is no --max-ratio; drop it"},
-            {"force", !a.junit.empty(), "there is no --junit file to overwrite; drop it"},
+            {"force", !a.junit.empty() || !a.html.empty(),
+             "there is no --junit or --html file to overwrite; drop it"},
             {"bin-width", false, "the gate judges no histogram; drop it"}};
 }
 
@@ -168,6 +172,17 @@ GateRuns load_gate_runs(const GateArguments& a, const po::variables_map& vm) {
             "choose one with --edge assert or --edge clear");
     }
     return runs;
+}
+
+// --html: the verdict page of the baseline (when given) and the current run.
+void write_gate_page(const std::string& path, const analysis::GateResult& result,
+                     const GateRuns& runs) {
+    if (path.empty()) {
+        return;
+    }
+    auto all = runs.baseline;
+    all.push_back(runs.current.front());
+    write_html_file(path, render::gate_page(result, all), all);
 }
 
 // The verdict and the JUnit file; exit 1 on a regression.
@@ -198,6 +213,7 @@ int judge(const GateArguments& arguments, const po::variables_map& vm) {
         render::write_junit("ppsbench gate " + current.label, render::gate_junit(result), xml);
         core::write_file_atomically(arguments.junit, xml.str(), "--junit");
     }
+    write_gate_page(arguments.html, result, runs);
     return result.failed() ? static_cast<int>(core::ExitCode::failed) : 0;
 }
 
@@ -241,6 +257,9 @@ class GateCommand final : public Command {
         arguments.inputs.plan(plan);
         if (!arguments.junit.empty()) {
             plan.write("--junit", arguments.junit, core::OutputKind::junit_state);
+        }
+        if (!arguments.html.empty()) {
+            plan.write("--html", arguments.html, core::OutputKind::record);
         }
         plan.check(arguments.force);
         try {

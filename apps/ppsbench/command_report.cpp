@@ -173,6 +173,10 @@ class ReportCommand final : public Command {
         print_report(arguments, *renderer, report,
                      report_tables(report, arguments.verbose, chosen));
         write_output_files(arguments.outputs, report.runs);
+        write_html_file(arguments.outputs.html,
+                        render::HtmlPage::of("ppsbench report",
+                                             report_tables(report, arguments.verbose, chosen)),
+                        report.runs, arguments.outputs.plot_log_counts);
         return 0;
     }
 };

@@ -47,19 +47,39 @@ void add_output_file_options(po::options_description& options, OutputFiles& outp
          "write the figures in Prometheus text format (node_exporter textfile collector); "
          "replaced on every run when it is empty or ppsbench's own")
         ("force", po::bool_switch(&outputs.force),
-         "overwrite existing --plot/--plot-stability files (or a --prometheus file ppsbench "
+         "overwrite existing --plot/--plot-stability/--html files (or a --prometheus file ppsbench "
          "did not write); never an input");
     // clang-format on
+    add_html_option(options, outputs.html);
+}
+
+void add_html_option(po::options_description& options, std::string& path) {
+    options.add_options()(
+        "html", po::value(&path),
+        "write one self-contained HTML page (FILE.html): the tables, the plots, each run's "
+        "configuration and the definitions; no script, nothing fetched (docs/cli.md)");
+}
+
+void write_html_file(const std::string& path, render::HtmlPage page,
+                     const std::vector<analysis::RunAnalysis>& runs, bool log_counts) {
+    if (path.empty()) {
+        return;
+    }
+    page.log_counts = log_counts;
+    std::ostringstream html;
+    render::write_html_page(page, runs, html);
+    core::write_file_atomically(path, html.str(), "--html");
 }
 
 std::vector<OptionUse> output_file_uses(const OutputFiles& outputs) {
-    const bool any_file =
-        !outputs.plot.empty() || !outputs.stability_plot.empty() || !outputs.prometheus.empty();
+    const bool any_file = !outputs.plot.empty() || !outputs.stability_plot.empty() ||
+                          !outputs.prometheus.empty() || !outputs.html.empty();
     return {{"force", any_file,
-             "there is no --plot, --plot-stability or --prometheus file to overwrite; drop it"},
-            {"plot-log-counts", !outputs.plot.empty(),
-             "it sets --plot's histogram axis, and there is no --plot; drop it, or add --plot "
-             "FILE.svg"}};
+             "there is no --plot, --plot-stability, --prometheus or --html file to overwrite; "
+             "drop it"},
+            {"plot-log-counts", !outputs.plot.empty() || !outputs.html.empty(),
+             "it sets the histogram axis of --plot and --html, and there is neither; drop it, or "
+             "add --plot FILE.svg"}};
 }
 
 void plan_output_files(const OutputFiles& outputs, core::FilePlan& plan) {
@@ -72,6 +92,9 @@ void plan_output_files(const OutputFiles& outputs, core::FilePlan& plan) {
     }
     if (!outputs.prometheus.empty()) {
         plan.write("--prometheus", outputs.prometheus, core::OutputKind::prometheus_state);
+    }
+    if (!outputs.html.empty()) {
+        plan.write("--html", outputs.html, core::OutputKind::record);
     }
 }
 

@@ -7,17 +7,20 @@
 #include "options.hpp"
 #include "ppsbench/analysis/run_analysis.hpp"
 #include "ppsbench/core/file_plan.hpp"
+#include "ppsbench/render/html_page.hpp"
 
 namespace ppsbench::app {
 
-// Files report and compare can write besides the table: SVG plots and Prometheus metrics.
+// Files report and compare can write besides the table: SVG plots, Prometheus metrics and the
+// HTML page.
 struct OutputFiles {
     std::string plot;            // --plot FILE.svg
     std::string stability_plot;  // --plot-stability FILE.svg
     bool plot_log_counts = false;
     std::string prometheus;  // --prometheus FILE.prom
-    bool force = false;      // --force: overwrite existing plots
-    bool wants_series() const { return !plot.empty(); }
+    std::string html;        // --html FILE.html: the page for people
+    bool force = false;      // --force: overwrite existing plots and pages
+    bool wants_series() const { return !plot.empty() || !html.empty(); }
 };
 
 // A plot name that does not end in .svg is refused while the options are parsed, before any
@@ -29,5 +32,12 @@ std::vector<OptionUse> output_file_uses(const OutputFiles& outputs);
 void plan_output_files(const OutputFiles& outputs, core::FilePlan& plan);
 // Each through core::write_file_atomically.
 void write_output_files(const OutputFiles& outputs, const std::vector<analysis::RunAnalysis>& runs);
+
+// --html FILE, declared on its own for gate (report and compare get it with the files above).
+void add_html_option(po::options_description& options, std::string& path);
+// Writes `page` for `runs` to `path` (atomically, as the other files); nothing when `path` is
+// empty. --plot-log-counts shapes the page's histogram as it does --plot's.
+void write_html_file(const std::string& path, render::HtmlPage page,
+                     const std::vector<analysis::RunAnalysis>& runs, bool log_counts = false);
 
 }  // namespace ppsbench::app

@@ -200,6 +200,7 @@ __ppsbench_candidates() {
             --plot) __ppsbench_files "$value" svg ;;
             --prometheus) __ppsbench_files "$value" prom ;;
             --junit) __ppsbench_files "$value" xml ;;
+            --html) __ppsbench_files "$value" html ;;
             --output | --log) __ppsbench_files "$value" ;;
             --sysroot) COMPREPLY=($(compgen -d -S / -- "$value")) ;;
             --device) COMPREPLY=($(compgen -W "$(compgen -G '/dev/pps[0-9]*')" -- "$value")) ;;

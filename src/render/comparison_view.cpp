@@ -24,9 +24,9 @@ std::string verdict(const analysis::Comparison& comparison, const analysis::Comp
     const char* judgement = run.sigma.direction() > 0   ? "worse, not noise"
                             : run.sigma.direction() < 0 ? "better, not noise"
                                                         : "within noise";
-    return fmt::format("{}: σ {} {} ({:.0f} % CI {}), {}", run.run->label,
+    return fmt::format("{}: σ {} {} ({} % CI {}), {}", run.run->label,
                        format_ratio(run.sigma.ratio), comparison.baseline->label,
-                       comparison.confidence * 100, interval_text(ci), judgement);
+                       confidence_percent(comparison.confidence), interval_text(ci), judgement);
 }
 
 Table comparison_table(const analysis::Comparison& comparison,

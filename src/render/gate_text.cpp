@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ppsbench/render/html_page.hpp"
+#include "ppsbench/render/run_tables.hpp"
 #include "ppsbench/render/units.hpp"
 
 namespace ppsbench::render {
@@ -16,18 +18,19 @@ std::string ratio_message(const GateCheck& check) {
     const auto& ratio = check.ratio;
     const auto ci = ratio.conservative();
     return fmt::format(
-        "σ {} vs baseline {}: ratio {:.3f}, {:.0f} % CI {:.3f}–{:.3f} (F {:.3f}–{:.3f}, "
+        "σ {} vs baseline {}: ratio {:.3f}, {} % CI {:.3f}–{:.3f} (F {:.3f}–{:.3f}, "
         "bootstrap {}); {}",
         format_ns(check.sigma_ns), format_ns(check.baseline_sigma_ns), ratio.ratio,
-        ratio.confidence * 100, ci.lo, ci.hi, ratio.f_interval.lo, ratio.f_interval.hi,
+        confidence_percent(ratio.confidence), ci.lo, ci.hi, ratio.f_interval.lo,
+        ratio.f_interval.hi,
         std::isfinite(ratio.bootstrap.lo)
             ? fmt::format("{:.3f}–{:.3f}", ratio.bootstrap.lo, ratio.bootstrap.hi)
             : std::string("n/a"),
-        check.failed ? fmt::format("the lower bound {:.3f} is above {:.2f}: a regression", ci.lo,
-                                   check.limit)
-        : ratio.ratio > check.limit
-            ? fmt::format("above {:.2f} but not statistically supported: pass", check.limit)
-            : std::string("pass"));
+        check.failed ? fmt::format("the lower bound {:.3f} is above {}: a regression", ci.lo,
+                                   ratio_limit_text(check.limit))
+        : ratio.ratio > check.limit ? fmt::format("above {} but not statistically supported: pass",
+                                                  ratio_limit_text(check.limit))
+                                    : std::string("pass"));
 }
 
 std::string growth_message(const GateCheck& check) {
@@ -69,7 +72,7 @@ std::string format_value(analysis::Quantity quantity, double value) {
 
 std::string check_name(const GateCheck& check) {
     if (check.kind == GateCheck::Kind::sigma_ratio) {
-        return fmt::format("σ ratio vs {} ≤ {:.2f}", check.what, check.limit);
+        return fmt::format("σ ratio vs {} ≤ {}", check.what, ratio_limit_text(check.limit));
     }
     if (check.kind == GateCheck::Kind::bias_growth) {
         return fmt::format("median bias growth vs {} ≤ {}", check.what, format_ns(check.limit));
@@ -146,6 +149,19 @@ std::vector<JunitCase> gate_junit(const analysis::GateResult& result) {
         cases.push_back({check_name(check), "ppsbench.gate", check.failed, message, message});
     }
     return cases;
+}
+
+HtmlPage gate_page(const analysis::GateResult& result,
+                   const std::vector<analysis::RunAnalysis>& runs) {
+    HtmlPage page;
+    page.title = "ppsbench gate";
+    page.tables.push_back(runs_table(runs, default_metrics(runs)));
+    page.tables.front().title = runs.size() > 1 ? "Baseline and current run" : "Current run";
+    page.gate_failed = result.failed();
+    for (const auto& check : result.checks) {
+        page.checks.push_back({check_name(check), check_message(check), check.failed});
+    }
+    return page;
 }
 
 }  // namespace ppsbench::render

@@ -1,3 +1,5 @@
+#include <string_view>
+
 #include "column_layout.hpp"
 #include "ppsbench/render/renderer.hpp"
 
@@ -5,11 +7,28 @@ namespace ppsbench::render {
 
 namespace {
 
-// A '|' inside a cell would end it early in GitHub-flavoured Markdown.
-std::string escape(const std::string& text) {
+bool alphanumeric(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+// Labels, file names and notes come from users, so they are text, never markup: CommonMark
+// makes any ASCII punctuation after a backslash a literal character. Escaped are the characters
+// that start markup (emphasis, code, links, raw HTML, entities, GFM strikethrough) and '|',
+// which would end a table cell early; an '_' inside a word (PREEMPT_RT) cannot emphasise and
+// stays as typed. GFM's autolinks need no punctuation, so "http://" and "www." are broken by
+// escaping their ':' or '.' (rendered as the same text).
+std::string escape(std::string_view text) {
     std::string escaped;
-    for (char c : text) {
-        if (c == '|') {
+    escaped.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const bool markup = std::string_view("\\`*[]<|~&").find(c) != std::string_view::npos;
+        const bool emphasis = c == '_' && !(i > 0 && i + 1 < text.size() &&
+                                            alphanumeric(text[i - 1]) && alphanumeric(text[i + 1]));
+        const bool url_scheme = c == ':' && text.substr(i + 1, 2) == "//";
+        const bool www = c == '.' && i >= 3 &&
+                         (text.substr(i - 3, 3) == "www" || text.substr(i - 3, 3) == "WWW");
+        if (markup || emphasis || url_scheme || www) {
             escaped += '\\';
         }
         escaped += c;

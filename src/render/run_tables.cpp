@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "event_tables.hpp"
 #include "ppsbench/analysis/metrics.hpp"
 #include "ppsbench/core/round_number.hpp"
 #include "ppsbench/render/units.hpp"
@@ -139,56 +140,6 @@ Table residuals_table(const std::vector<analysis::RunAnalysis>& runs) {
     table.footnotes = {
         "Detrended: residuals of a least-squares fit of timestamp against pulse "
         "index. Period jitter: (t_k − t_{k−1}) − P over consecutive pulses."};
-    return table;
-}
-
-Table events_table(const std::vector<analysis::RunAnalysis>& runs) {
-    Table table;
-    table.title = "Events";
-    table.columns = {{"run", "run", Quantity::text},
-                     {"missed (sequence)", "missed_by_sequence", Quantity::count},
-                     {"missed (time)", "missed_by_time", Quantity::count},
-                     {"duplicates", "duplicates", Quantity::count},
-                     {"out of order", "out_of_order", Quantity::count}};
-    for (const auto& run : runs) {
-        const auto& s = run.stats;
-        table.rows.push_back(
-            {run_cell(run), Cell::of(unless_saved(run, static_cast<double>(s.missed_by_sequence))),
-             Cell::of(unless_saved(run, static_cast<double>(s.missed_by_time))),
-             Cell::of(analysis::find_metric("duplicates").value(run)),
-             Cell::of(analysis::find_metric("out_of_order").value(run))});
-    }
-    return table;
-}
-
-// Each step removed, its size and the pulse it came at; "none" when there was none.
-std::string clock_steps_text(const stats::RunStatistics& stats) {
-    std::string steps;
-    for (const auto& step : stats.clock_steps) {
-        steps += fmt::format("{}{} at pulse {}", steps.empty() ? "" : "; ",
-                             format_ns(step.size_ns, true), step.pulse);
-    }
-    return steps.empty() ? "none" : steps;
-}
-
-Table outliers_table(const std::vector<analysis::RunAnalysis>& runs) {
-    Table table;
-    table.title = "Outliers and clock steps";
-    table.columns = {{"run", "run", Quantity::text},
-                     {"outliers", "outliers", Quantity::count},
-                     {"outlier threshold", "outlier_threshold_ns", Quantity::time_ns},
-                     {"clock steps", "clock_steps", Quantity::text}};
-    for (const auto& run : runs) {
-        const auto& s = run.stats;
-        table.rows.push_back(
-            {run_cell(run), Cell::of(analysis::find_metric("outliers").value(run)),
-             Cell::of(unless_saved(run, s.outliers.threshold_ns)),
-             Cell::of_text(run.saved ? saved_clock_steps_text(*run.saved) : clock_steps_text(s))});
-    }
-    table.footnotes = {
-        "Outliers are flagged, never dropped: |x − median| > k·robust σ; figures "
-        "are given with and without them. Clock steps are removed before the "
-        "statistics (docs/methodology.md)."};
     return table;
 }
 

@@ -321,6 +321,7 @@ void write_run_marks(const analysis::StabilityPlot& plot, const Panel& panel, co
     for (std::size_t r = 0; r < plot.runs.size(); ++r) {
         const auto& run = plot.runs[r];
         const auto& values = run.*panel.values;
+        const auto style = run_style(r);
         std::string points;
         std::string markers;
         for (std::size_t i = 0; i < values.size() && i < run.tau_s.size(); ++i) {
@@ -330,11 +331,11 @@ void write_run_marks(const analysis::StabilityPlot& plot, const Panel& panel, co
             const double px = x.map(run.tau_s[i]);
             const double py = y.map(values[i]);
             points += fmt::format("{}{:.1f},{:.1f}", points.empty() ? "" : " ", px, py);
-            markers += fmt::format(R"~(<circle cx="{:.1f}" cy="{:.1f}" r="2.5"/>)~", px, py);
+            markers += marker_svg(style, px, py);
         }
         out << fmt::format(
-                   R"~(<g stroke="{0}" fill="{0}"><polyline points="{1}" fill="none" stroke-width="1.6"/>{2}</g>)~",
-                   run_colour(r), points, markers)
+                   R"~(<g stroke="{0}" fill="{0}"><polyline points="{1}" fill="none" stroke-width="1.6"{3}/>{2}</g>)~",
+                   style.colour, points, markers, dash_attribute(style))
             << "\n";
     }
 }
@@ -356,9 +357,11 @@ void write_legend(const analysis::StabilityPlot& plot, const std::vector<LegendE
     out << "<g id=\"legend\">\n";
     for (const auto& entry : legend) {
         if (entry.run < plot.runs.size()) {
+            const auto style = run_style(entry.run);
             out << fmt::format(
-                R"~(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="{3}" stroke-width="2"/><circle cx="{4}" cy="{1}" r="2.5" fill="{3}"/>)~",
-                entry.x, entry.y - 4, entry.x + 22, run_colour(entry.run), entry.x + 11);
+                R"~(<g stroke="{3}" fill="{3}"><line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke-width="2"{4}/>{5}</g>)~",
+                entry.x, entry.y - 4, entry.x + 22, style.colour, dash_attribute(style),
+                marker_svg(style, entry.x + 11, entry.y - 4));
         } else {
             out << fmt::format(
                 R"~(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#888" stroke-dasharray="5 4"/>)~",

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "ppsbench/core/round_number.hpp"
 #include "ppsbench/render/svg_plot.hpp"
@@ -12,9 +13,33 @@ namespace ppsbench::render {
 namespace {
 
 constexpr double width = 960;
-constexpr double height = 760;
 constexpr double panel_left = 90;
 constexpr double panel_right = 940;
+constexpr double strips_top = 410;
+constexpr double strip_gap = 8;
+constexpr double legend_row = 18;
+
+// Where the parts go for n runs. A strip is at least 36 px high, so its name and its two scale
+// labels never overprint the next strip's; past six runs the legend would cover the
+// histograms, so it leaves the panel for two columns under the plot.
+struct Layout {
+    double strips_bottom = 660;
+    bool legend_inside = true;
+    double legend_top = 62;
+    double height = 760;
+};
+
+Layout layout_for(std::size_t runs) {
+    constexpr double min_strip = 36;
+    const double n = static_cast<double>(std::max<std::size_t>(1, runs));
+    Layout layout;
+    layout.strips_bottom = std::max(660.0, strips_top + n * min_strip + (n - 1) * strip_gap);
+    layout.legend_inside = runs <= 6;
+    const double rows = layout.legend_inside ? 0 : std::ceil(static_cast<double>(runs + 1) / 2);
+    layout.legend_top = layout.legend_inside ? 62 : layout.strips_bottom + 70;
+    layout.height = layout.strips_bottom + 100 + rows * legend_row;
+    return layout;
+}
 
 // Round tick steps (1, 2, 5 × 10^k) giving about `count` ticks over [lo, hi].
 std::vector<double> ticks(double lo, double hi, int count) {
@@ -78,7 +103,7 @@ void y_axis(std::ostream& out, const Axis& y, double x, const std::string& label
 }
 
 // The title across the top; a plot that includes simulated runs says so.
-void write_title(const analysis::Plot& plot, std::ostream& out) {
+void write_title(const analysis::Plot& plot, double height, std::ostream& out) {
     out << fmt::format(
                R"~(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">)~",
                width, height)
@@ -150,7 +175,8 @@ void write_histogram_panel(const analysis::Plot& plot, std::ostream& out) {
     out << "<g id=\"histogram\">\n";
     for (std::size_t r = 0; r < plot.runs.size(); ++r) {
         const auto& run = plot.runs[r];
-        const char* colour = run_colour(r);
+        const auto style = run_style(r);
+        const char* colour = style.colour;
         std::string points = fmt::format("{:.1f},{:.1f}", hx.map(plot.bins_lower_ns), bar_y(0));
         for (std::size_t b = 0; b < run.bin_counts.size(); ++b) {
             const double left = plot.bins_lower_ns + plot.bin_width_ns * static_cast<double>(b);
@@ -161,8 +187,8 @@ void write_histogram_panel(const analysis::Plot& plot, std::ostream& out) {
         points += fmt::format(" {:.1f},{:.1f}", hx.map(bins_hi), bar_y(0));
         // Outlines only, no fill over fill: every run's shape stays visible through the others.
         out << fmt::format(
-                   R"~(<polygon points="{}" fill="{}" fill-opacity="0.08" stroke="{}" stroke-width="1.5"/>)~",
-                   points, colour, colour)
+                   R"~(<polygon points="{}" fill="{}" fill-opacity="0.08" stroke="{}" stroke-width="1.5"{}/>)~",
+                   points, colour, colour, dash_attribute(style))
             << "\n";
     }
     write_histogram_marks(plot, hx, out);
@@ -187,9 +213,10 @@ void write_histogram_panel(const analysis::Plot& plot, std::ostream& out) {
     out << "</g>\n";
 }
 
-void write_timeseries_panel(const analysis::Plot& plot, std::ostream& out) {
+void write_timeseries_panel(const analysis::Plot& plot, const Layout& layout, std::ostream& out) {
     // Time series: one strip per run on a shared value axis (small multiples), so no run hides
-    // another, the baseline included.
+    // another, the baseline included. Each strip carries its run's name, so its line is solid
+    // in every case: a dash pattern would break up a noisy series.
     double t_hi = 0;
     double v_lo = INFINITY;
     double v_hi = -INFINITY;
@@ -210,10 +237,10 @@ void write_timeseries_panel(const analysis::Plot& plot, std::ostream& out) {
     const TimeUnit vunit = choose_time_unit(values);
     const double pad = (v_hi - v_lo) * 0.05 + 1;
     const Axis tx{0, t_hi > 0 ? t_hi : 1, panel_left, panel_right};
-    const double area_top = 410;
-    const double area_bottom = 660;
+    const double area_top = strips_top;
+    const double area_bottom = layout.strips_bottom;
     const double strips = static_cast<double>(std::max<std::size_t>(1, plot.runs.size()));
-    const double gap = 8;
+    const double gap = strip_gap;
     const double strip = (area_bottom - area_top - gap * (strips - 1)) / strips;
     out << "<g id=\"timeseries\">\n";
     for (std::size_t r = 0; r < plot.runs.size(); ++r) {
@@ -239,8 +266,9 @@ void write_timeseries_panel(const analysis::Plot& plot, std::ostream& out) {
                    R"~(<polyline points="{}" fill="none" stroke="{}" stroke-width="0.8"/>)~",
                    points, colour)
             << "\n"
-            << fmt::format(R"~(<text x="{}" y="{:.1f}" font-size="11" fill="{}">{}</text>)~",
-                           panel_left + 6, bottom - strip + 13, colour, xml_escape(run.label))
+            << fmt::format(
+                   R"~(<text x="{}" y="{:.1f}" font-size="11" fill="{}" stroke="white" stroke-width="3" paint-order="stroke">{}</text>)~",
+                   panel_left + 6, bottom - strip + 13, colour, xml_escape(run.label))
             << "\n";
         // The shared scale, written on every strip: its top and bottom values.
         out << fmt::format(
@@ -259,27 +287,50 @@ void write_timeseries_panel(const analysis::Plot& plot, std::ostream& out) {
     out << "</g>\n";
 }
 
-void write_legend(const analysis::Plot& plot, std::ostream& out) {
-    // Legend, top right of the histogram panel: each run with its σ and peak-to-peak, then what
-    // the marks are.
+// A run's swatch: a short line in its colour and pattern, as its histogram outline is drawn.
+std::string swatch(std::size_t run, double x, double y) {
+    const auto style = run_style(run);
+    return fmt::format(
+        R"~(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="3"{}/>)~", x, y, x + 22,
+        y, style.colour, dash_attribute(style));
+}
+
+std::string legend_text(const analysis::PlotRun& run) {
+    return fmt::format("{} — σ {}, p-p {}", xml_escape(run.label),
+                       xml_escape(format_ns(run.sigma_ns)), xml_escape(format_ns(run.p2p_ns)));
+}
+
+void write_legend(const analysis::Plot& plot, const Layout& layout, std::ostream& out) {
+    // Each run with its σ and peak-to-peak, then what the marks are: top right of the histogram
+    // panel, right-aligned against its edge so a long label grows to the left; or, for many
+    // runs, in two columns under the plot.
     out << "<g id=\"legend\">\n";
-    // Right-aligned against the panel's edge, so a long label grows to the left.
-    const double swatch_x = panel_right - 16;
-    for (std::size_t r = 0; r < plot.runs.size(); ++r) {
-        const auto& run = plot.runs[r];
-        const double y = 62 + 18 * static_cast<double>(r);
-        out << fmt::format(R"~(<rect x="{}" y="{}" width="14" height="10" fill="{}"/>)~", swatch_x,
-                           y, run_colour(r))
-            << fmt::format(
-                   R"~(<text x="{}" y="{}" text-anchor="end" stroke="white" stroke-width="3" paint-order="stroke">{} — σ {}, p-p {}</text>)~",
-                   swatch_x - 6, y + 9, xml_escape(run.label), xml_escape(format_ns(run.sigma_ns)),
-                   xml_escape(format_ns(run.p2p_ns)))
+    const std::size_t n = plot.runs.size();
+    const auto place = [&](std::size_t entry) {
+        if (layout.legend_inside) {
+            return std::pair{panel_right - 24,
+                             layout.legend_top + legend_row * static_cast<double>(entry)};
+        }
+        const double column = (panel_right - panel_left) / 2;
+        return std::pair{panel_left + column * static_cast<double>(entry % 2),
+                         layout.legend_top + legend_row * static_cast<double>(entry / 2)};
+    };
+    for (std::size_t r = 0; r < n; ++r) {
+        const auto [x, y] = place(r);
+        out << swatch(r, x, y + 5)
+            << (layout.legend_inside
+                    ? fmt::format(
+                          R"~(<text x="{}" y="{}" text-anchor="end" stroke="white" stroke-width="3" paint-order="stroke">{}</text>)~",
+                          x - 6, y + 9, legend_text(plot.runs[r]))
+                    : fmt::format(R"~(<text x="{}" y="{}">{}</text>)~", x + 28, y + 9,
+                                  legend_text(plot.runs[r])))
             << "\n";
     }
-    const double marks_y = 62 + 18 * static_cast<double>(plot.runs.size());
+    const auto [x, y] = place(n);
     out << fmt::format(
-               R"~(<text x="{0}" y="{1}" text-anchor="end" fill="#555" stroke="white" stroke-width="3" paint-order="stroke">marks: ▲ p50   ┆ ±|offset| p99</text>)~",
-               swatch_x + 14, marks_y + 9)
+               R"~(<text x="{}" y="{}" text-anchor="{}" fill="#555" stroke="white" stroke-width="3" paint-order="stroke">marks: ▲ p50   ┆ ±|offset| p99</text>)~",
+               layout.legend_inside ? x + 22 : x + 28, y + 9,
+               layout.legend_inside ? "end" : "start")
         << "\n";
     out << "</g>\n";
 }
@@ -288,10 +339,11 @@ void write_legend(const analysis::Plot& plot, std::ostream& out) {
 
 // The offset plot: a histogram panel on top, a time-series strip per run below, a legend.
 void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
-    write_title(plot, out);
+    const Layout layout = layout_for(plot.runs.size());
+    write_title(plot, layout.height, out);
     write_histogram_panel(plot, out);
-    write_timeseries_panel(plot, out);
-    write_legend(plot, out);
+    write_timeseries_panel(plot, layout, out);
+    write_legend(plot, layout, out);
     out << "</svg>\n";
 }
 

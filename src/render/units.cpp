@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace ppsbench::render {
 
@@ -90,6 +91,22 @@ std::string format_cell(const Cell& cell, Quantity quantity, const TimeUnit& uni
             return cell.absent() ? absent : fmt::format("{:.3e}", cell.value);
     }
     return cell.text;
+}
+
+std::string confidence_percent(double level) {
+    // Ten significant digits hide the binary fraction (0.95 × 100 = 95.00000000000001) and keep
+    // every digit a person types; a level closer to 1 than that gets the digits it needs to
+    // stay below 100.
+    const double percent = level * 100;
+    std::string text = fmt::format("{:.10g}", percent);
+    for (int digits = 11; percent < 100 && std::stod(text) >= 100 && digits <= 17; ++digits) {
+        text = fmt::format("{:.{}g}", percent, digits);
+    }
+    return text;
+}
+
+std::string ratio_limit_text(double limit) {
+    return std::fabs(limit) < 1e6 ? fmt::format("{:.2f}", limit) : fmt::format("{:.3g}", limit);
 }
 
 }  // namespace ppsbench::render

@@ -22,4 +22,28 @@ inline const char* run_colour(std::size_t run) {
     return run_colours[run % run_colours.size()];
 }
 
+// Past seven runs the colours repeat, so each round of the palette has its own line pattern and
+// marker: runs 1 and 8 share blue, but one is solid with circles, the other dashed with squares.
+// 21 runs are told apart; the legend shows both.
+struct RunStyle {
+    const char* colour;
+    const char* dash;    // "" for a solid line
+    std::size_t marker;  // 0 circle, 1 square, 2 triangle
+};
+
+inline RunStyle run_style(std::size_t run) {
+    constexpr std::array<const char*, 3> dashes = {"", "7 3", "2 2"};
+    const std::size_t round = (run / run_colours.size()) % dashes.size();
+    return {run_colour(run), dashes[round], round};
+}
+
+// A data point in the run's marker shape, centred on (x, y), filled by the enclosing group.
+std::string marker_svg(const RunStyle& style, double x, double y);
+
+// ` stroke-dasharray="7 3"`, or nothing for a solid line.
+inline std::string dash_attribute(const RunStyle& style) {
+    return *style.dash == '\0' ? std::string()
+                               : std::string(R"( stroke-dasharray=")") + style.dash + '"';
+}
+
 }  // namespace ppsbench::render

@@ -86,5 +86,25 @@ TEST(Renderers, AbsentFiguresAreDashesInTextNullInJsonEmptyInCsv) {
     EXPECT_NE(json.str().find("\"rms_ns\": null"), std::string::npos) << json.str();
 }
 
+// Issue 27: --confidence 0.999999 printed "100 % CI", an interval no finite sample has.
+TEST(ConfidencePercent, KeepsEveryDigitGivenAndNeverRoundsUpTo100) {
+    EXPECT_EQ(confidence_percent(0.95), "95");
+    EXPECT_EQ(confidence_percent(0.9), "90");
+    EXPECT_EQ(confidence_percent(0.999), "99.9");
+    EXPECT_EQ(confidence_percent(0.999999), "99.9999");
+    EXPECT_EQ(confidence_percent(0.5), "50");
+    for (double level = 0.9; level < 1; level = 1 - (1 - level) / 10) {
+        EXPECT_NE(confidence_percent(level), "100") << level;
+    }
+}
+
+// Issue 27: --max-ratio 1e308 printed a number of 309 digits in the check's name.
+TEST(RatioLimitText, TwoDecimalsAsTypedAndExponentFormWhenHuge) {
+    EXPECT_EQ(ratio_limit_text(1.25), "1.25");
+    EXPECT_EQ(ratio_limit_text(1.5), "1.50");
+    EXPECT_EQ(ratio_limit_text(1e308), "1e+308");
+    EXPECT_LE(ratio_limit_text(std::numeric_limits<double>::max()).size(), 10U);
+}
+
 }  // namespace
 }  // namespace ppsbench::render

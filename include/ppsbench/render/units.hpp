@@ -25,6 +25,14 @@ std::string format_in_unit(double ns, const TimeUnit& unit, bool sign = false);
 // How text and Markdown show one cell of a column (the column's unit already chosen).
 std::string format_cell(const Cell& cell, Quantity quantity, const TimeUnit& unit);
 
+// A confidence level as a percentage with the digits it was given: 0.95 → "95", 0.999 → "99.9",
+// 0.999999 → "99.9999", never rounded up to a "100 %" that no interval has.
+std::string confidence_percent(double level);
+
+// A ratio limit as people typed it, "1.25", "1.50"; from 10⁶ on in exponent form ("1e+308"),
+// not a number of 300 digits.
+std::string ratio_limit_text(double limit);
+
 // "×3.26" with two decimals below 10, one below 100.
 std::string format_ratio(double ratio);
 
