@@ -7,18 +7,12 @@
 
 #include "event_tables.hpp"
 #include "ppsbench/analysis/metrics.hpp"
-#include "ppsbench/core/round_number.hpp"
 #include "ppsbench/render/units.hpp"
-#include "ppsbench/stats/histogram.hpp"
 #include "saved_figures.hpp"
 
 namespace ppsbench::render {
 
 namespace {
-
-std::string row_label(const analysis::RunAnalysis& run) {
-    return run.simulated ? run.label + " (simulated)" : run.label;
-}
 
 Cell run_cell(const analysis::RunAnalysis& run) {
     return Cell::of_run({run.label, run.simulated, run.file});
@@ -294,72 +288,6 @@ std::optional<Table> configuration_table(const std::vector<analysis::RunAnalysis
             "capture (run --cpu-dma-latency), keeping CPUs out of slower idle states.");
     }
     return table;
-}
-
-std::string ascii_histograms(const std::vector<analysis::RunAnalysis>& runs, std::size_t width) {
-    // One set of bins for every run, with round edges, so the runs of one report can be compared
-    // by eye: same rows, same unit, about 20 rows over the range all of them cover.
-    double lo = INFINITY;
-    double hi = -INFINITY;
-    for (const auto& run : runs) {
-        if (const auto* series = run.stats.headline_series();
-            series != nullptr && !series->empty()) {
-            const auto [mn, mx] = std::minmax_element(series->begin(), series->end());
-            lo = std::min(lo, *mn);
-            hi = std::max(hi, *mx);
-        }
-    }
-    if (!std::isfinite(lo)) {
-        return "";
-    }
-    // A round width (1, 2 or 5 × 10^k ns, at least 1 ns) giving at most 20 bins.
-    const double bin = core::round_up_1_2_5(std::max((hi - lo) / 20.0, 1.0));
-    const double lower = std::floor(lo / bin) * bin;
-    // The last edge lies above the maximum: bins are [low, high).
-    const double upper = (std::floor(hi / bin) + 1) * bin;
-    const double edges[] = {lower, upper};
-    const TimeUnit unit = [&] {
-        TimeUnit u = choose_time_unit(edges);
-        // Enough decimals to tell the edges apart at this bin width.
-        const double step = bin / u.ns_per_unit;
-        u.decimals = step >= 1 ? 0 : (step >= 0.1 ? 1 : 2);
-        return u;
-    }();
-    const auto edge_text = [&](double ns) {
-        const double v = ns / unit.ns_per_unit;
-        return std::round(std::fabs(v) * std::pow(10.0, unit.decimals)) == 0
-                   ? fmt::format("{:.{}f}", 0.0, unit.decimals)
-                   : fmt::format("{:+.{}f}", v, unit.decimals);
-    };
-    const std::size_t edge_width = std::max(edge_text(lower).size(), edge_text(upper).size());
-    const std::size_t label_width = 2 * edge_width + 4;
-    std::string text = fmt::format(
-        "Offset histograms: bins [from, to) in {}, {} wide, the same bins for every run\n",
-        unit.suffix, format_in_unit(bin, unit));
-    for (const auto& run : runs) {
-        const auto* series = run.stats.headline_series();
-        if (series == nullptr || series->empty()) {
-            continue;
-        }
-        stats::HistogramOptions options;
-        options.bin_width = bin;
-        options.lower = lower;
-        options.upper = upper;
-        options.max_bins = 100000;
-        const auto h = stats::make_histogram(*series, options);
-        const std::uint64_t peak = *std::max_element(h.counts.begin(), h.counts.end());
-        text += fmt::format("\n{}: {} pulses\n", row_label(run), series->size());
-        text +=
-            fmt::format("  {:<{}} │ pulses\n", fmt::format("bin ({})", unit.suffix), label_width);
-        for (std::size_t i = 0; i < h.counts.size(); ++i) {
-            const double from = lower + bin * static_cast<double>(i);
-            const auto bar = peak == 0 ? 0 : (h.counts[i] * width + peak - 1) / peak;
-            text += fmt::format("  [{:>{}}, {:>{}}) │{:<{}} {}\n", edge_text(from), edge_width,
-                                edge_text(from + bin), edge_width, std::string(bar, '#'), width,
-                                h.counts[i]);
-        }
-    }
-    return text;
 }
 
 }  // namespace ppsbench::render

@@ -32,6 +32,48 @@ class RecordWriter final : public latency::LatencySink {
     store::CaptureWriter& writer_;
 };
 
+// The run's metadata: as a run of the sense path, plus the drive line and its interval.
+store::RunMeta latency_metadata(const LatencyOptions& options, const capture::SourceInfo& sense,
+                                const latency::DriveSpec& drive_spec,
+                                const nlohmann::json& drive_details) {
+    RunOptions as_run;
+    as_run.source_spec = options.sense_spec;
+    as_run.realtime = options.realtime;
+    as_run.label = options.label;
+    as_run.command_line = options.command_line;
+    as_run.limits.count = options.limits.count;
+    as_run.limits.duration = options.limits.duration;
+    store::RunMeta meta = make_run_metadata(as_run, sense);
+    meta.latency =
+        store::LatencyDrive{.drive = fmt::format("{}:{}", drive_spec.chip, drive_spec.line),
+                            .drive_details = drive_details,
+                            .interval = options.limits.interval};
+    // The driven signal is a square wave: each edge recurs every two intervals.
+    meta.period = 2 * options.limits.interval;
+    return meta;
+}
+
+// The record file: -o, or a default name claimed for this run alone (outcome.output_path).
+std::unique_ptr<store::CaptureWriter> create_latency_file(const LatencyOptions& options,
+                                                          const store::RunMeta& meta,
+                                                          LatencyOutcome& outcome) {
+    const bool default_name = options.output_path.empty();
+    outcome.output_path =
+        default_name ? claim_default_output("ppsbench-latency-") : options.output_path;
+    const std::vector<std::string> columns(latency::record_columns.begin(),
+                                           latency::record_columns.end());
+    try {
+        // A claimed default name is an empty file of this run's: the writer takes it over.
+        return std::make_unique<store::CaptureWriter>(outcome.output_path, meta,
+                                                      options.overwrite || default_name, columns);
+    } catch (...) {
+        if (default_name) {
+            ::unlink(outcome.output_path.c_str());
+        }
+        throw;
+    }
+}
+
 }  // namespace
 
 LatencyOutcome execute_latency(const LatencyOptions& options) {
@@ -49,38 +91,11 @@ LatencyOutcome execute_latency(const LatencyOptions& options) {
     const auto cpu_start = latency::read_cpu_times(options.proc_stat);
     const capture::RealtimeGuard realtime(options.realtime);
 
-    RunOptions as_run;
-    as_run.source_spec = options.sense_spec;
-    as_run.realtime = options.realtime;
-    as_run.label = options.label;
-    as_run.command_line = options.command_line;
-    as_run.limits.count = options.limits.count;
-    as_run.limits.duration = options.limits.duration;
-    store::RunMeta meta = make_run_metadata(as_run, sense->info());
-    meta.latency =
-        store::LatencyDrive{.drive = fmt::format("{}:{}", drive_spec.chip, drive_spec.line),
-                            .drive_details = drive->details(),
-                            .interval = options.limits.interval};
-    // The driven signal is a square wave: each edge recurs every two intervals.
-    meta.period = 2 * options.limits.interval;
+    const store::RunMeta meta =
+        latency_metadata(options, sense->info(), drive_spec, drive->details());
 
     LatencyOutcome outcome;
-    const bool default_name = options.output_path.empty();
-    outcome.output_path =
-        default_name ? claim_default_output("ppsbench-latency-") : options.output_path;
-    const std::vector<std::string> columns(latency::record_columns.begin(),
-                                           latency::record_columns.end());
-    std::unique_ptr<store::CaptureWriter> file;
-    try {
-        // A claimed default name is an empty file of this run's: the writer takes it over.
-        file = std::make_unique<store::CaptureWriter>(outcome.output_path, meta,
-                                                      options.overwrite || default_name, columns);
-    } catch (...) {
-        if (default_name) {
-            ::unlink(outcome.output_path.c_str());
-        }
-        throw;
-    }
+    const auto file = create_latency_file(options, meta, outcome);
     store::CaptureWriter& writer = *file;
     RecordWriter records(writer);
     const capture::StopOnSignals signals;

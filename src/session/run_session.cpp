@@ -155,6 +155,37 @@ capture::CaptureLimits effective_limits(const capture::CaptureLimits& asked,
     return limits;
 }
 
+// The capture's file: -o, or a default name claimed for this run alone (outcome.output_path).
+std::unique_ptr<CaptureFiles> create_capture_files(const RunOptions& options,
+                                                   const store::RunMeta& meta,
+                                                   RunOutcome& outcome) {
+    const bool default_name = options.output_path.empty();
+    outcome.output_path = default_name ? claim_default_output("ppsbench-") : options.output_path;
+    try {
+        // A claimed default name is an empty file of this run's: the writer takes it over.
+        return std::make_unique<CaptureFiles>(outcome.output_path, meta,
+                                              options.overwrite || default_name, options.rotate);
+    } catch (...) {
+        if (default_name) {
+            ::unlink(outcome.output_path.c_str());
+        }
+        throw;
+    }
+}
+
+// chrony first, then the live figures: their last update includes chrony's final sample.
+void stop_samplers(std::optional<ChronyMonitor>& chrony, std::optional<LiveMetrics>& live,
+                   RunOutcome& outcome) {
+    if (chrony) {
+        chrony->stop();
+        outcome.chrony_notices = chrony->notices();
+        chrony.reset();
+    }
+    if (live) {
+        live->stop();
+    }
+}
+
 RunOutcome execute_run(const RunOptions& options) {
     // Open the source first: a device that cannot be used must not leave an empty file behind.
     auto source = capture::open_source(options.source_spec, options.source);
@@ -171,19 +202,7 @@ RunOutcome execute_run(const RunOptions& options) {
     if (info.host_hardware) {
         meta.system = system_fingerprint(info);
     }
-    const bool default_name = options.output_path.empty();
-    outcome.output_path = default_name ? claim_default_output("ppsbench-") : options.output_path;
-    std::unique_ptr<CaptureFiles> files;
-    try {
-        // A claimed default name is an empty file of this run's: the writer takes it over.
-        files = std::make_unique<CaptureFiles>(outcome.output_path, meta,
-                                               options.overwrite || default_name, options.rotate);
-    } catch (...) {
-        if (default_name) {
-            ::unlink(outcome.output_path.c_str());
-        }
-        throw;
-    }
+    const auto files = create_capture_files(options, meta, outcome);
     CaptureFiles& sink = *files;
     std::optional<LiveMetrics> live;
     if (options.live) {
@@ -234,14 +253,7 @@ RunOutcome execute_run(const RunOptions& options) {
     }
     progress->stop_reason = signals.stop_reason(progress->stop_reason);
     status.finish();
-    if (chrony) {
-        chrony->stop();
-        outcome.chrony_notices = chrony->notices();
-        chrony.reset();
-    }
-    if (live) {
-        live->stop();  // after chrony's final sample, so the last figures include it
-    }
+    stop_samplers(chrony, live, outcome);
     outcome.progress = *progress;
     store::EndRecord end = end_record(*progress, signals.signal_number(), outcome.failure);
     end.end_realtime_ns = core::realtime_now_ns();
