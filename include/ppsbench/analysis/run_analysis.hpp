@@ -41,8 +41,8 @@ struct MeasuredKernel {
 std::optional<MeasuredKernel> measured_kernel(const store::RunMeta& meta);
 
 struct AnalysisSettings {
-    // --period: overrides the recorded period; refused when the pulses' median interval is
-    // more than 5 % away from it (a wrong period turns every pulse into a huge offset).
+    // --period: overrides the recorded period. Either is refused when the most common interval
+    // contradicts it (stats::analyze(): a whole multiple or fraction, or over 1000 ppm off).
     std::optional<std::int64_t> period_ns;
     // --edge: the edges to analyse, one run each. Unset: every edge the capture holds.
     std::optional<core::EdgeSelection> edges;
