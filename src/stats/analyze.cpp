@@ -143,8 +143,16 @@ double phase_drift(std::span<const double> phase_ns, const detail::PulseIndex& i
     if (periods <= 0) {
         return 0;
     }
-    return (median_in_place(late) - median_in_place(early)) / periods /
-           static_cast<double>(period_ns);
+    const double early_median = median_in_place(early);
+    const double change = median_in_place(late) - early_median;
+    // Only a drift the jitter cannot explain: each quarter's median is uncertain by about
+    // 1.25·σ/√(n/4), so 50 pulses at 7 µs could fake 2 ppm over 2.5 s. Five standard errors.
+    const double scale = robust_stddev_in_place(early, early_median);
+    const double noise = 1.2533 * scale * std::sqrt(2.0 / static_cast<double>(quarter));
+    if (std::abs(change) <= 5 * noise) {
+        return 0;
+    }
+    return change / periods / static_cast<double>(period_ns);
 }
 
 // A realtime clock that drifts is not disciplined (or the period is a little off): its offsets
