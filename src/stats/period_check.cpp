@@ -146,7 +146,9 @@ PeriodFinding find_period(std::span<const core::Pulse> pulses, core::Edge edge,
     // The mode's own uncertainty: a period of 1 ms with 10 µs of jitter is 1 % a sample.
     const double uncertainty =
         3 * 1.2533 * spread / std::sqrt(static_cast<double>(finding.support)) / expected;
-    finding.consistent = std::abs(finding.rate_error) <= period_bound + uncertainty;
+    // One interval is no bulk (two pulses, or one long gap): the rules for gaps and steps judge it.
+    finding.consistent =
+        finding.support < 2 || std::abs(finding.rate_error) <= period_bound + uncertainty;
     return finding;
 }
 
