@@ -23,7 +23,8 @@
 #   tests/lab/.cache), PPSBENCH_SKIP_PACKAGE=1 (test: skip the package check),
 #   PPSBENCH_PACKAGE_CACHE (its .deb downloads; default tests/package/.cache),
 #   PPSBENCH_SKIP_FUZZ=1 (test: skip the fuzz harnesses), PPSBENCH_FUZZ_SECONDS (test: seconds
-#   per fuzz harness, default 3).
+#   per fuzz harness, default 3), PPSBENCH_PROPERTY_CASES (test: after the fuzzers, the
+#   metamorphic property suite again with this many cases per property; CI's run has 200).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -190,6 +191,12 @@ case "${1:-}" in
       echo "dev.sh: fuzz: SKIPPED because PPSBENCH_SKIP_FUZZ=1"
     else
       run_fuzzers
+    fi
+    # The long mode of tests/analysis/metamorphic_property_test.cpp: more seeds, same checks.
+    if [ -n "${PPSBENCH_PROPERTY_CASES:-}" ]; then
+      echo "dev.sh: now the metamorphic property suite, ${PPSBENCH_PROPERTY_CASES} cases per property"
+      PPSBENCH_PROPERTY_CASES=$PPSBENCH_PROPERTY_CASES build/tests/analysis_tests \
+        --gtest_filter='MetamorphicProperty.*'
     fi
     if [ "${PPSBENCH_SKIP_PACKAGE:-0}" = 1 ]; then
       echo "dev.sh: package: SKIPPED because PPSBENCH_SKIP_PACKAGE=1"

@@ -35,7 +35,8 @@ void add_source_options(po::options_description& options, SourceArguments& sourc
         ("edge", po::value(&source.edge)->default_value(source.edge),
          "edge to capture: assert|clear|both (rising|falling accepted)")
         ("period", po::value(&source.period)->default_value(source.period),
-         "nominal pulse period: 1s for PPS, 100ms, 1ms for a kHz test signal")
+         "nominal pulse period: 1s for PPS, 100ms, 1ms for a kHz test signal (a replay keeps "
+         "its file's)")
         ("seed", po::value(&source.seed)->default_value(source.seed),
          "seed for sim: sources (same seed, same pulses)")
         ("pace", po::value(&source.pace)->default_value(source.pace),
@@ -57,7 +58,7 @@ core::Duration parse_period(const std::string& text) {
 }
 
 capture::SourceOptions to_source_options(const SourceArguments& source,
-                                         const po::variables_map& /*vm*/) {
+                                         const po::variables_map& vm) {
     capture::SourceOptions options;
     const auto edges = core::parse_edge_selection(source.edge);
     if (!edges) {
@@ -66,6 +67,7 @@ capture::SourceOptions to_source_options(const SourceArguments& source,
     }
     options.edges = *edges;
     options.period = parse_period(source.period);
+    options.period_given = vm.count("period") > 0 && !vm["period"].defaulted();
     options.seed =
         core::parse_count(source.seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
     if (source.pace != "fast" && source.pace != "realtime") {

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "ppsbench/analysis/invariants.hpp"
 #include "ppsbench/analysis/report_document.hpp"
 #include "ppsbench/chrony/json.hpp"
 #include "ppsbench/core/duration.hpp"
@@ -40,56 +41,21 @@ std::optional<chrony::ChronySummary> chrony_of(const store::CaptureFile& file,
     return chrony::summarize(samples);
 }
 
-// The median interval between consecutive pulses of one edge: what the capture's period really
-// is (0 when there are fewer than two pulses).
-std::int64_t median_interval_ns(const std::vector<core::Pulse>& pulses, core::Edge edge) {
-    std::vector<std::int64_t> intervals;
-    std::optional<std::int64_t> last;
-    for (const auto& pulse : pulses) {
-        if (pulse.edge != edge) {
-            continue;
-        }
-        if (last && pulse.timestamp_ns > *last) {
-            intervals.push_back(pulse.timestamp_ns - *last);
-        }
-        last = pulse.timestamp_ns;
-    }
-    if (intervals.empty()) {
-        return 0;
-    }
-    const auto middle = intervals.begin() + static_cast<std::ptrdiff_t>(intervals.size() / 2);
-    std::nth_element(intervals.begin(), middle, intervals.end());
-    return *middle;
-}
-
-// A --period the pulses contradict is refused (issue 12: "--period 2s" on 1 Hz data gave σ
-// 696 ms and 1328 missed pulses, and no word that the period was wrong). 5 %: a monotonic clock
-// is off by ppm, a missed pulse does not move the median, a wrong period is off by ×2 or more.
-// A recorded period they contradict is a warning: importers record 1 s for logs with one line
-// per poll (ntp peerstats), where the gaps are real.
-void check_period(const store::CaptureFile& file, core::Edge edge, std::int64_t period_ns,
-                  bool given, std::vector<std::string>& warnings) {
-    const std::int64_t measured = median_interval_ns(file.pulses, edge);
-    if (measured == 0 || period_ns <= 0) {
+// A sampled log (one sample per poll) folds on its recorded period: each sample is an edge of
+// that train, at a whole second. Its intervals are whole multiples of any poll, so the mode
+// cannot refuse a --period of the poll, which would measure the phase from multiples of 8 s
+// since 1970 (an error that depends on the time of day).
+void check_sampled_period(const store::CaptureFile& file, const AnalysisSettings& settings) {
+    const auto recorded = file.run_meta.period;
+    if (file.run_meta.cadence != core::Cadence::sampled || !settings.period_ns ||
+        *settings.period_ns == recorded.count()) {
         return;
     }
-    const double error =
-        std::fabs(static_cast<double>(measured) / static_cast<double>(period_ns) - 1);
-    if (error <= 0.05) {
-        return;
-    }
-    const auto interval = core::format_duration_option(core::Duration(measured));
-    const auto period = core::format_duration_option(core::Duration(period_ns));
-    if (given) {
-        throw core::UsageError(fmt::format(
-            "--period {}: the {} pulses in {} are {} apart (median interval); use --period {} "
-            "or leave --period out",
-            period, core::to_string(edge), file.path, interval, interval));
-    }
-    warnings.push_back(fmt::format(
-        "{}: the recorded period {} does not match the pulses, which are {} apart (median "
-        "interval); --period {} analyses them at their own spacing",
-        file.path, period, interval, interval));
+    throw core::UsageError(fmt::format(
+        "--period {}: {} holds samples (one per poll) of a {} train, folded on that period; "
+        "leave --period out",
+        core::format_duration_option(core::Duration(*settings.period_ns)), file.path,
+        core::format_duration_option(recorded)));
 }
 
 // analyze()'s default: the assert edge, or the clear edge when the capture has no assert edge.
@@ -150,12 +116,15 @@ RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettin
             "complete line is used",
             file.path));
     }
+    check_sampled_period(file, settings);
     stats::AnalysisOptions options;
     options.period_ns = settings.period_ns.value_or(file.run_meta.period.count());
     options.clock = file.run_meta.clock;
+    options.cadence = file.run_meta.cadence;
+    options.kernel_sequences = file.run_meta.sequences == core::SequenceEvidence::kernel;
+    options.input = file.path;
+    options.period_given = settings.period_ns.has_value();
     options.edge = edge;
-    check_period(file, edge.value_or(default_edge(file.pulses)), options.period_ns,
-                 settings.period_ns.has_value(), run.warnings);
     options.detrend_degree = settings.detrend_degree;
     options.outlier_k = settings.outlier_k;
     options.keep_series = settings.keep_series;
@@ -173,6 +142,7 @@ RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettin
         // The path's own figures stand without it.
         run.warnings.push_back(fmt::format("{}; its bias is not reported", e.what()));
     }
+    require_invariants(run, file.path);
     return run;
 }
 
@@ -215,6 +185,11 @@ namespace {
 std::vector<RunAnalysis> summary_runs(std::istream& in, const std::string& path,
                                       const AnalysisSettings& settings) {
     auto runs = read_report_document(in, path);
+    // A saved summary's runs pass the same invariants as computed ones (a computed run passed
+    // them in analyze_capture()).
+    for (const RunAnalysis& run : runs) {
+        require_invariants(run, path);
+    }
     if (!settings.run) {
         return runs;
     }

@@ -173,6 +173,10 @@ RefclocksImport RefclocksLogReader::finish() {
     auto meta = store::import_run_meta(
         "chrony-refclocks", result.refid, files_, core::EdgeSelection::assert_only,
         result.pulses.empty() ? 0 : result.pulses.front().timestamp_ns);
+    // chrony logs each PPS sample it took (every edge, less those it dropped) and the pulses are
+    // numbered by their seconds here, not by the kernel.
+    meta.cadence = core::Cadence::every_edge_with_losses;
+    meta.sequences = core::SequenceEvidence::synthetic;
     meta.import =
         nlohmann::json{{"format", "chrony-refclocks"},
                        {"file", detail::files_json(files_)},

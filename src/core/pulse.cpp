@@ -30,6 +30,40 @@ std::string_view to_string(EdgeSelection edges) {
     return "unknown";
 }
 
+std::string_view to_string(Cadence cadence) {
+    switch (cadence) {
+        case Cadence::every_edge:
+            return "every-edge";
+        case Cadence::every_edge_with_losses:
+            return "every-edge-with-losses";
+        case Cadence::sampled:
+            return "sampled";
+    }
+    return "unknown";
+}
+
+std::string_view to_string(SequenceEvidence evidence) {
+    return evidence == SequenceEvidence::kernel ? "kernel" : "synthetic";
+}
+
+std::optional<Cadence> parse_cadence(std::string_view text) {
+    for (const auto c : {Cadence::every_edge, Cadence::every_edge_with_losses, Cadence::sampled}) {
+        if (to_string(c) == text) {
+            return c;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<SequenceEvidence> parse_sequence_evidence(std::string_view text) {
+    for (const auto e : {SequenceEvidence::kernel, SequenceEvidence::synthetic}) {
+        if (to_string(e) == text) {
+            return e;
+        }
+    }
+    return std::nullopt;
+}
+
 std::optional<ClockId> parse_clock_id(std::string_view text) {
     if (text == "realtime") {
         return ClockId::realtime;

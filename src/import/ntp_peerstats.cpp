@@ -191,6 +191,11 @@ CaptureImport PeerstatsReader::finish() {
     auto meta =
         store::import_run_meta("ntp-peerstats", peer, files_, core::EdgeSelection::assert_only,
                                result.pulses.front().timestamp_ns);
+    // One filtered sample per poll, each on a whole second: folded on P = 1 s, the seconds
+    // between lines are not missed pulses, and the numbers are the seconds, not the kernel's.
+    meta.cadence = core::Cadence::sampled;
+    meta.poll = std::chrono::seconds{poll_s};
+    meta.sequences = core::SequenceEvidence::synthetic;
     meta.import = nlohmann::json{{"format", "ntp-peerstats"},
                                  {"file", chrony::detail::files_json(files_)},
                                  {"peer", peer},

@@ -32,6 +32,11 @@ void add_common_footnotes(const std::vector<analysis::RunAnalysis>& runs, Table&
             "Monotonic-clock runs (GPIO) have no top of the second: their figures are of the "
             "detrended residuals (docs/methodology.md).");
     }
+    if (std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.stats.free_running; })) {
+        table.footnotes.push_back(
+            "Free-running runs (a realtime clock whose phase drifts by more than 1 ppm) are "
+            "figures of the detrended residuals too (docs/methodology.md §2).");
+    }
     if (any_simulated) {
         table.footnotes.push_back(
             "SIMULATED: rows marked (simulated) come from ppsbench's sim models, not hardware.");

@@ -127,6 +127,9 @@ store::RunMeta make_run_metadata(const RunOptions& options, const capture::Sourc
     meta.edges = source.edges;
     meta.period = source.period;
     meta.clock = source.clock;
+    meta.cadence = source.cadence;
+    meta.poll = source.poll;
+    meta.sequences = source.sequences;
     meta.start_realtime_ns = core::realtime_now_ns();
     meta.start_time_precision = core::UtcPrecision::nanoseconds;
     meta.host = host_name();

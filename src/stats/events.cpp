@@ -235,9 +235,16 @@ IntervalVerdict detail::classify_unusual_interval(const IntervalEvidence& eviden
             verdict.missed = verdict.missed_by_sequence = events - 1;
             return verdict;
         }
-        // Less than half a period after the previous pulse with contiguous numbers: a step back
-        // if the next pulse follows this one's rhythm, else a glitch (the caller's duplicate).
-        if (events == 1 && interval < 0.5 * nominal && evidence.next_interval_ns) {
+        // More than a quarter period off with contiguous numbers: the clock jumped by
+        // Δt − P, of any size, ±P/2 included. Forward (up to (1 + ½)·P, above):
+        if (events == 1 && interval > (1 + step_reach) * nominal) {
+            verdict.step = true;
+            verdict.step_ns = evidence.interval_ns - p;
+            return verdict;
+        }
+        // Backward: a step if the next pulse follows this one's rhythm, else this pulse is a
+        // glitch (the caller's duplicate) and the next one follows the old rhythm.
+        if (events == 1 && interval < (1 - step_reach) * nominal && evidence.next_interval_ns) {
             const auto next = static_cast<double>(*evidence.next_interval_ns);
             if (std::abs(next - nominal) < std::abs(next + interval - nominal) &&
                 !__builtin_sub_overflow(evidence.interval_ns, p, &verdict.step_ns)) {
@@ -245,6 +252,7 @@ IntervalVerdict detail::classify_unusual_interval(const IntervalEvidence& eviden
                 return verdict;
             }
             verdict.step_ns = 0;
+            verdict.glitch = true;
         }
     }
     std::uint64_t slots = 0;

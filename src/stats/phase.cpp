@@ -36,6 +36,18 @@ PhaseSeries phase_series(const Selection& selection, const PulseIndex& index, co
     return phase;
 }
 
+void fold_into_window(std::span<double> values_ns, std::int64_t centre, std::int64_t period_ns) {
+    const auto p = static_cast<double>(period_ns);
+    const auto c = static_cast<double>(centre);
+    for (double& v : values_ns) {
+        // Whole periods only: an offset already in the window is left to the bit.
+        const double periods = std::ceil((v - c) / p - 0.5);
+        if (periods != 0) {
+            v -= periods * p;
+        }
+    }
+}
+
 std::vector<double> phase_grid_s(std::vector<double> buffer, const PhaseRule& rule,
                                  const Selection& selection, const PulseIndex& index,
                                  std::span<const Step> removed) {

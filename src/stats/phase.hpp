@@ -7,8 +7,9 @@
 // On a realtime clock the phase is the offset in the period-long window centred on the run's
 // median offset, so that a source sitting near ±P/2 is not torn in two (plain offsets would
 // jump by P between samples); for a source anywhere near the top of the period this equals
-// t − P·round(t/P). On a free-running clock it is t_i − t_0 − k_i·P against the nominal grid,
-// exact in int64.
+// t − P·round(t/P). It is then unwrapped (PhaseUnwrapper) so that a clock step of P/2 or more
+// is one step; after the steps are removed every offset is back in the window. On a free-running
+// clock it is t_i − t_0 − k_i·P against the nominal grid, exact in int64.
 
 #include <cstddef>
 #include <cstdint>
@@ -76,6 +77,38 @@ class PhaseFolder {
     bool have_ = false;
 };
 
+// Consecutive offsets differ by less than half a period unless the clock stepped: a step of
+// P/2 or more (without the sequence evidence that takes it out of the timestamps first) would
+// otherwise tear the folded series in two, every later offset landing either side of c ± P/2
+// by its jitter. Unwrapping keeps each difference in (−P/2, P/2], so such a step is one step,
+// of its size modulo P (±P/2 comes out as +P/2); a whole-period step stays invisible.
+class PhaseUnwrapper {
+  public:
+    explicit PhaseUnwrapper(std::int64_t period_ns) : p_(period_ns) {}
+    [[gnu::always_inline]] std::int64_t operator()(std::int64_t folded) {
+        std::int64_t v = folded + wrap_;
+        if (have_) {
+            const std::int64_t d = v - previous_;
+            if (2 * d > p_) {
+                wrap_ -= p_;
+                v -= p_;
+            } else if (2 * d <= -p_) {
+                wrap_ += p_;
+                v += p_;
+            }
+        }
+        have_ = true;
+        previous_ = v;
+        return v;
+    }
+
+  private:
+    std::int64_t p_;
+    std::int64_t wrap_ = 0;
+    std::int64_t previous_ = 0;
+    bool have_ = false;
+};
+
 // How the phase of a selected pulse follows from its timestamp (see the top of this file).
 struct PhaseRule {
     bool realtime = true;
@@ -92,8 +125,9 @@ struct PhaseRule {
         double shift = 0;
         std::size_t next = 0;
         PhaseFolder around(centre, period_ns);
+        PhaseUnwrapper unwrap(period_ns);
         index.for_each([&](std::size_t i, std::int64_t ki) {
-            double v = realtime ? static_cast<double>(around(t[i]))
+            double v = realtime ? static_cast<double>(unwrap(around(t[i])))
                                 : static_cast<double>(t[i] - t0 - ki * period_ns);
             if (!removed.empty()) {
                 while (next < removed.size() && removed[next].index == i) {
@@ -116,6 +150,10 @@ struct PhaseSeries {
 // stage that reuses it (the stability grid), so that it never reallocates.
 PhaseSeries phase_series(const Selection& selection, const PulseIndex& index, core::ClockId clock,
                          std::int64_t period_ns, std::size_t capacity);
+
+// Back into the window (c − P/2, c + P/2]: the offsets of a run whose clock steps are kept
+// (`remove_clock_steps` off), which unwrapping carried past it.
+void fold_into_window(std::span<double> values_ns, std::int64_t centre, std::int64_t period_ns);
 
 // The phase on the full pulse grid k = 0 … k_last, in seconds, for the Allan-family
 // estimators: a missed pulse is a NaN hole that they skip (stability.hpp). Built in `buffer`'s

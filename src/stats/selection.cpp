@@ -44,7 +44,8 @@ void find_jumps(Selection& s, core::Edge edge, std::int64_t period_ns) {
     std::int64_t total = 0;
     std::size_t previous = none;
     std::size_t current = none;
-    auto consider = [&](std::size_t next) {
+    // Whether the later pulse of the pair is a glitch.
+    auto consider = [&](std::size_t next) -> bool {
         const core::Pulse& a = pulses[previous];
         const core::Pulse& b = pulses[current];
         IntervalEvidence evidence{b.timestamp_ns - a.timestamp_ns,
@@ -54,7 +55,7 @@ void find_jumps(Selection& s, core::Edge edge, std::int64_t period_ns) {
         }
         const IntervalVerdict verdict = classify_interval(evidence, rule);
         if (!verdict.step) {
-            return;
+            return verdict.glitch;
         }
         // Each jump is under 2^63 ns, but a damaged file can add many of them up.
         if (__builtin_add_overflow(total, verdict.step_ns, &total) ||
@@ -67,15 +68,16 @@ void find_jumps(Selection& s, core::Edge edge, std::int64_t period_ns) {
         s.jump_at.push_back(current);
         s.jump_ns.push_back(verdict.step_ns);
         s.correction.push_back(total);
+        return false;
     };
     for (std::size_t i = 0; i < pulses.size(); ++i) {
         if (pulses[i].edge != edge) {
             continue;
         }
-        if (previous != none) {
-            consider(i);
+        // A glitch is no pulse of the train: the next interval runs from the pulse before it.
+        if (previous == none || !consider(i)) {
+            previous = current;
         }
-        previous = current;
         current = i;
     }
     if (previous != none && current != none) {

@@ -82,6 +82,35 @@ void read_duration(const nlohmann::json& json, std::string_view key,
     }
 }
 
+// The cadence and the kind of sequence numbers. Files written before they were recorded hold
+// neither: an import of ntpd's peerstats was sampled at its poll with numbers made up from the
+// seconds, an import of chrony's refclocks log numbered its samples the same way; everything
+// else recorded every edge with the kernel's numbers.
+void read_cadence(const nlohmann::json& json, RunMeta& meta) {
+    std::string format;
+    if (const auto it = json.find("import"); it != json.end() && it->is_object()) {
+        read(*it, "format", format);
+        if (format == "ntp-peerstats") {
+            meta.cadence = core::Cadence::sampled;
+            std::int64_t poll_s = 0;
+            read(*it, "poll_interval_s", poll_s);
+            if (poll_s > 0 && poll_s < 1'000'000) {
+                meta.poll = std::chrono::seconds{poll_s};
+            }
+        }
+        if (format == "ntp-peerstats" || format == "chrony-refclocks") {
+            meta.sequences = core::SequenceEvidence::synthetic;
+        }
+    }
+    std::string text;
+    read(json, "cadence", text);
+    meta.cadence = core::parse_cadence(text).value_or(meta.cadence);
+    text.clear();
+    read(json, "sequence_numbers", text);
+    meta.sequences = core::parse_sequence_evidence(text).value_or(meta.sequences);
+    read_duration(json, "poll_ns", meta.poll);
+}
+
 }  // namespace
 
 nlohmann::json to_json(const RunMeta& meta) {
@@ -95,9 +124,14 @@ nlohmann::json to_json(const RunMeta& meta) {
         {"edge", core::to_string(meta.edges)},
         {"period_ns", meta.period.count()},
         {"clock", core::to_string(meta.clock)},
+        {"cadence", core::to_string(meta.cadence)},
+        {"sequence_numbers", core::to_string(meta.sequences)},
         {"start_time", core::format_utc(meta.start_realtime_ns, meta.start_time_precision)},
         {"start_realtime_ns", meta.start_realtime_ns},
     };
+    if (meta.poll) {
+        j["poll_ns"] = meta.poll->count();
+    }
     if (meta.host) {
         j["host"] = *meta.host;
     }
@@ -181,6 +215,7 @@ RunMeta run_meta_from_json(const nlohmann::json& json) {
     text.clear();
     read(json, "clock", text);
     meta.clock = core::parse_clock_id(text).value_or(meta.clock);
+    read_cadence(json, meta);
     read(json, "start_realtime_ns", meta.start_realtime_ns);
     text.clear();
     read(json, "start_time", text);

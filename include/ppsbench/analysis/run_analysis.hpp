@@ -75,8 +75,8 @@ std::optional<MeasuredKernel> measured_kernel(const store::RunMeta& meta);
 std::string run_label(const store::RunMeta& meta, const std::string& path);
 
 struct AnalysisSettings {
-    // --period: overrides the recorded period; refused when the pulses' median interval is
-    // more than 5 % away from it (a wrong period turns every pulse into a huge offset).
+    // --period: overrides the recorded period. Either is refused when the most common interval
+    // contradicts it (stats::analyze(): a whole multiple or fraction, or over 1000 ppm off).
     std::optional<std::int64_t> period_ns;
     // --edge: the edges to analyse, one run each. Unset: every edge the capture holds.
     std::optional<core::EdgeSelection> edges;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -20,6 +21,12 @@ struct SourceInfo {
     core::ClockId clock = core::ClockId::realtime;
     core::EdgeSelection edges = core::EdgeSelection::assert_only;
     core::Duration period = std::chrono::seconds{1};
+    // How pulses are recorded and what their sequence numbers are (core::Cadence): a device,
+    // a line and the simulator give every edge with the kernel's (or an equal) counter; a
+    // replay gives what its file recorded.
+    core::Cadence cadence = core::Cadence::every_edge;
+    std::optional<core::Duration> poll;
+    core::SequenceEvidence sequences = core::SequenceEvidence::kernel;
     // Simulated pulses must be labelled as such in every file and report.
     bool simulated = false;
     // True when pulses arrive in real time (a device, or --pace realtime); false when the source

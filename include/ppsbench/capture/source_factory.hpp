@@ -15,6 +15,9 @@ namespace ppsbench::capture {
 struct SourceOptions {
     core::EdgeSelection edges = core::EdgeSelection::assert_only;
     core::Duration period = std::chrono::seconds{1};
+    // --period was given rather than defaulted: a replay takes its file's recorded period and
+    // refuses a --period that contradicts it.
+    bool period_given = false;
     std::uint64_t seed = 1;
     bool pace_realtime = false;  // sim and replay: deliver pulses at their real rate
     std::string bias;            // gpio: as-is (empty), pull-up, pull-down, disable

@@ -27,6 +27,18 @@ enum class Edge : std::uint8_t { assert_edge, clear_edge };
 // What the user asked to capture.
 enum class EdgeSelection : std::uint8_t { assert_only, clear_only, both };
 
+// How a capture recorded its pulses, a fact apart from the period P that folds the phase
+// (docs/methodology.md §1): every edge of the train (a PPS device, a GPIO line, a simulator),
+// every edge with losses (a log of each sample a daemon accepted, such as chrony's refclocks
+// log), or sampled: one filtered sample per poll, as ntpd's peerstats logs, where the seconds
+// between two samples are never missed pulses and the poll may change within a file.
+enum class Cadence : std::uint8_t { every_edge, every_edge_with_losses, sampled };
+
+// Whether the sequence numbers are the kernel's event counter (RFC 2783, the PTP event index)
+// or numbers an importer made up from the timestamps. Only the kernel's prove anything: a
+// clock step, a missed pulse, an event never read.
+enum class SequenceEvidence : std::uint8_t { kernel, synthetic };
+
 // One captured edge. Kept small and trivially copyable: the capture loop moves these through
 // caller-owned buffers without allocating.
 struct Pulse {
@@ -50,6 +62,10 @@ inline constexpr std::int64_t max_timestamp_ns = (std::int64_t{1} << 62) - 1;
 std::string_view to_string(ClockId clock);
 std::string_view to_string(Edge edge);
 std::string_view to_string(EdgeSelection edges);
+std::string_view to_string(Cadence cadence);  // "every-edge", "every-edge-with-losses", "sampled"
+std::string_view to_string(SequenceEvidence evidence);  // "kernel", "synthetic"
+std::optional<Cadence> parse_cadence(std::string_view text);
+std::optional<SequenceEvidence> parse_sequence_evidence(std::string_view text);
 std::optional<ClockId> parse_clock_id(std::string_view text);
 std::optional<Edge> parse_edge(std::string_view text);
 std::optional<EdgeSelection> parse_edge_selection(std::string_view text);

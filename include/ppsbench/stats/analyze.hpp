@@ -23,6 +23,16 @@ struct AnalysisOptions {
     // CLOCK_MONOTONIC (GPIO v1 uAPI) the offset means nothing; the detrended residuals are the
     // headline and `offset_ns` stays empty.
     core::ClockId clock = core::ClockId::realtime;
+    // How the pulses were recorded (core::Cadence): sampled pulses fold on P, their gaps are
+    // not missed pulses, and their intervals may be any whole multiple of P.
+    core::Cadence cadence = core::Cadence::every_edge;
+    // Whether the sequence numbers are the kernel's: only then do they prove clock steps,
+    // missed pulses and events never read (an importer's numbering proves nothing).
+    bool kernel_sequences = true;
+    // For the refusal of a period the pulses contradict: what names the pulses ("stock.csv")
+    // and whether P came from --period (else it is the recorded period).
+    std::string input = "the pulses";
+    bool period_given = false;
     // Which edge to analyse; by default the assert edge, or the clear edge if there is none.
     std::optional<core::Edge> edge;
     int detrend_degree = 1;  // 1 or 2
@@ -74,6 +84,13 @@ struct RunStatistics {
     core::Edge edge = core::Edge::assert_edge;
     std::int64_t period_ns = 0;
     double estimated_period_ns = 0;  // median interval: the clock's own idea of P
+    // The most common interval in time order (per kernel event), checked against P before
+    // anything else (0 with fewer than two pulses).
+    double mode_interval_ns = 0;
+    core::Cadence cadence = core::Cadence::every_edge;
+    // A realtime clock whose phase drifts by more than free_running_bound: not disciplined, so
+    // the detrended residuals are the headline and `offset_ns` is empty, as on a monotonic one.
+    bool free_running = false;
 
     std::size_t pulses = 0;             // pulses analysed (selected edge, duplicates removed)
     std::size_t other_edge_pulses = 0;  // given but not analysed
@@ -87,6 +104,9 @@ struct RunStatistics {
     // bounce or extra edges the reader never fetched. Not missed pulses.
     std::uint64_t unseen_events = 0;
     std::vector<MissedPulseGap> gaps;
+    // Period slots from the first pulse to the last (the last pulse index), clock steps taken
+    // out; absent when unknown (a saved summary). Every pulse and missed pulse has one.
+    std::optional<std::int64_t> span_periods;
     OutlierReport outliers;
     std::vector<ClockStep> clock_steps;
     bool clock_steps_removed = false;
@@ -122,11 +142,16 @@ struct RunStatistics {
     }
 };
 
+// The rate error above which a realtime clock counts as free-running (1 ppm: a disciplined
+// clock's average rate is well inside it; a free crystal is off by a few to 100 ppm).
+inline constexpr double free_running_bound = 1e-6;
+
 // Every statistic of one run. Pure: no I/O, deterministic, O(n) apart from selection steps.
 // docs/methodology.md describes each measure and how gaps, duplicates, outliers and clock steps
 // are handled. Throws core::UsageError for an impossible option (period <= 0, degree not 1/2)
 // and core::InputError for a negative timestamp (the capture reader refuses those beyond
-// core::max_timestamp_ns too).
+// core::max_timestamp_ns too) and for a period the bulk of the intervals contradicts (a whole
+// multiple or fraction, or more than 1000 ppm off: docs/methodology.md §1), naming both.
 RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions& options = {});
 
 }  // namespace ppsbench::stats

@@ -67,8 +67,9 @@ void remove_steps(std::span<double> phase_ns, std::span<const Step> steps);
 // * on a clock that can be stepped (realtime), time the sequence numbers do not account for is
 //   a **clock step**, of any size: more than (events + ½) periods with `events` kernel events
 //   (a +1 year step with contiguous sequence numbers is a step, not 31 M missed pulses), or
-//   less than P/2 with contiguous numbers when the next pulse keeps the new rhythm (a −700 ms
-//   step; a glitch 300 ms after a pulse is followed by a pulse in the old rhythm instead).
+//   with contiguous numbers more than P/4 from one period: Δt − P, forward, or backward when
+//   the next pulse keeps the new rhythm (a −700 ms or a −500 ms step; a glitch 300 ms after a
+//   pulse is followed by a pulse in the old rhythm instead, and is a glitch).
 //
 // Without sequence evidence (imported logs, a reset counter) time alone counts the slots.
 struct IntervalEvidence {
@@ -91,7 +92,15 @@ struct IntervalVerdict {
     std::uint64_t unseen = 0;
     bool step = false;
     std::int64_t step_ns = 0;  // interval − events·P: what the clock jumped by
+    // The later pulse came early with contiguous numbers and the next one keeps the old rhythm:
+    // not a pulse of the train. The next interval is to be taken from the pulse before it.
+    bool glitch = false;
 };
+
+// With contiguous kernel numbers, an interval more than this many periods from one period is a
+// clock step: jitter never comes near a quarter period, and a step of exactly ±P/2 is then
+// proven whatever the jitter does to the interval's last nanoseconds.
+inline constexpr double step_reach = 0.25;
 
 namespace detail {
 // The whole rule (events.cpp); classify_interval() below calls it for every interval that is
@@ -103,13 +112,15 @@ IntervalVerdict classify_unusual_interval(const IntervalEvidence& evidence,
 // Inline because analyze() classifies every interval of every run twice (clock steps in file
 // order, then missed pulses in time order), and nearly all of them are one event one period
 // later, about which the rule has nothing to say: decided here without a call. The bounds are
-// the rule's own (a step needs more than 1.5 P or less than 0.5 P, a slot more than 1.5 P).
+// the rule's own (with contiguous kernel numbers a step needs more than P/4 off one period;
+// without them nothing within P/2 of it counts; a slot needs more than 1.5 P).
 inline IntervalVerdict classify_interval(const IntervalEvidence& evidence,
                                          const IntervalRule& rule) {
     const auto nominal = static_cast<double>(rule.nominal_period_ns);
     const auto interval = static_cast<double>(evidence.interval_ns);
-    if ((!evidence.events || *evidence.events == 1) && interval >= 0.5 * nominal &&
-        interval <= 1.5 * nominal) {
+    const double reach = evidence.events && rule.clock_can_step ? step_reach : 0.5;
+    if ((!evidence.events || *evidence.events == 1) && interval >= (1 - reach) * nominal &&
+        interval <= (1 + reach) * nominal) {
         return {};
     }
     return detail::classify_unusual_interval(evidence, rule);

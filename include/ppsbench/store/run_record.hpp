@@ -65,6 +65,13 @@ struct RunMeta {
     core::EdgeSelection edges = core::EdgeSelection::assert_only;
     core::Duration period = std::chrono::seconds{1};
     core::ClockId clock = core::ClockId::realtime;
+    // How the pulses were recorded, apart from the period (core::Cadence); a sampled log's
+    // poll interval when it has one (ntpd's, which may change within the file).
+    core::Cadence cadence = core::Cadence::every_edge;
+    std::optional<core::Duration> poll;
+    // Whether the sequence numbers are the kernel's (evidence of steps and missed pulses) or an
+    // importer's own numbering.
+    core::SequenceEvidence sequences = core::SequenceEvidence::kernel;
     std::int64_t start_realtime_ns = 0;
     // A live run's start is shown to the nanosecond, an import's (its first pulse) to the second.
     core::UtcPrecision start_time_precision = core::UtcPrecision::nanoseconds;

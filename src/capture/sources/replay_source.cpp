@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <ctime>
 
+#include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 
@@ -21,7 +22,18 @@ ReplaySource::ReplaySource(std::string spec, const std::string& path, const Sour
     info_.endless = false;
     info_.edges = options.edges;
     info_.clock = file_.run_meta.clock;
-    info_.period = options.period;
+    // The file's own period: replaying pulses 1 s apart as a 100 ms train makes every interval
+    // a "clock step" and σ 0.
+    info_.period = file_.run_meta.period;
+    if (options.period_given && options.period != file_.run_meta.period) {
+        throw core::UsageError(fmt::format(
+            "--period {}: {} records a period of {}, and a replay keeps it; leave --period out",
+            core::format_duration_option(options.period), path,
+            core::format_duration_option(file_.run_meta.period)));
+    }
+    info_.cadence = file_.run_meta.cadence;
+    info_.poll = file_.run_meta.poll;
+    info_.sequences = file_.run_meta.sequences;
     info_.details = {{"file", path}, {"recorded", file_.meta}};
     // Keep only the edges asked for, so "--edge clear" on a both-edge capture works.
     std::erase_if(file_.pulses,
