@@ -111,6 +111,21 @@ void read_cadence(const nlohmann::json& json, RunMeta& meta) {
     read_duration(json, "poll_ns", meta.poll);
 }
 
+nlohmann::json capture_process_json(const CaptureProcess& process) {
+    nlohmann::json j = nlohmann::json::object();
+    if (process.sched_fifo_priority) {
+        j["sched_fifo_priority"] = *process.sched_fifo_priority;
+    }
+    if (process.cpu) {
+        j["cpu"] = *process.cpu;
+    }
+    j["mlock"] = process.mlock;
+    if (process.cpu_dma_latency_us) {
+        j["cpu_dma_latency_us"] = *process.cpu_dma_latency_us;
+    }
+    return j;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const RunMeta& meta) {
@@ -145,18 +160,7 @@ nlohmann::json to_json(const RunMeta& meta) {
         j["command_line"] = *meta.command_line;
     }
     if (meta.capture_process) {
-        nlohmann::json process = nlohmann::json::object();
-        if (meta.capture_process->sched_fifo_priority) {
-            process["sched_fifo_priority"] = *meta.capture_process->sched_fifo_priority;
-        }
-        if (meta.capture_process->cpu) {
-            process["cpu"] = *meta.capture_process->cpu;
-        }
-        process["mlock"] = meta.capture_process->mlock;
-        if (meta.capture_process->cpu_dma_latency_us) {
-            process["cpu_dma_latency_us"] = *meta.capture_process->cpu_dma_latency_us;
-        }
-        j["capture_process"] = std::move(process);
+        j["capture_process"] = capture_process_json(*meta.capture_process);
     }
     if (meta.planned_count) {
         j["planned_count"] = *meta.planned_count;
