@@ -40,7 +40,7 @@ constexpr std::string_view kDescription =
     "reads the boot files (cmdline.txt, config.txt, GRUB) and says \"cannot tell\" for what\n"
     "only the booted system shows.\n"
     "\n"
-    "Verdicts: ok, warn, fail, or ?? (cannot tell: not readable here, e.g. needs root).\n"
+    "Verdicts: ok, warn, fail, or ? (cannot tell: not readable here, e.g. needs root).\n"
     "Exit status: 0 no fail verdict, 1 at least one fail verdict, 2 bad usage.\n"
     "See docs/doctor.md for every check.\n"
     "\n"

@@ -50,13 +50,22 @@ void check_rotation_pattern(const std::string& pattern, core::Duration interval)
             "-o '{}-%Y%m%dT%H%M%SZ.csv' (got '{}')",
             pattern.empty() ? "ppsbench" : pattern, pattern));
     }
-    const std::int64_t first = next_seam(core::realtime_now_ns(), interval);
-    const std::int64_t second = first + interval.count();
-    if (rotated_file_name(pattern, first) == rotated_file_name(pattern, second)) {
-        throw core::UsageError(fmt::format(
-            "-o '{}' gives two files {} apart the same name ({}); add finer fields such as "
-            "%H%M%S",
-            pattern, core::format_duration(interval), rotated_file_name(pattern, first)));
+    // Consecutive seams over the next 1000 intervals (six weeks of hourly files): a pattern
+    // coarser than the interval repeats a name within its own field's span (day-%Y%m%d with
+    // 1h files), whatever the hour the run starts at; one pair, the next two seams, missed it
+    // when they fell on either side of midnight.
+    std::int64_t seam = next_seam(core::realtime_now_ns(), interval);
+    std::string name = rotated_file_name(pattern, seam);
+    for (int i = 0; i < 1000; ++i) {
+        seam += interval.count();
+        std::string next = rotated_file_name(pattern, seam);
+        if (next == name) {
+            throw core::UsageError(fmt::format(
+                "-o '{}' gives two files {} apart the same name ({}); add finer fields such as "
+                "%H%M%S",
+                pattern, core::format_duration(interval), name));
+        }
+        name = std::move(next);
     }
 }
 

@@ -269,7 +269,7 @@ std::string_view tag(Severity severity) {
         case Severity::fail:
             return "[FAIL]";
         case Severity::unknown:
-            return "[ ?? ]";
+            return "[ ?  ]";
     }
     return "[FAIL]";
 }

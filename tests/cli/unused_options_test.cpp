@@ -100,11 +100,11 @@ TEST(UnusedOptions, ReportRefusesColumnsTablesAndBinsItWouldNotShow) {
           "--bin-width 100ns: only the histograms of --format json --histogram take it (the text "
           "histogram and --plot choose round bins of their own); drop it"},
          {{"report", file, "--force"},
-          "--force: there is no --plot, --plot-stability or --prometheus file to overwrite; drop "
-          "it"},
+          "--force: there is no --plot, --plot-stability, --prometheus or --html file to "
+          "overwrite; drop it"},
          {{"report", file, "--plot-log-counts"},
-          "--plot-log-counts: it sets --plot's histogram axis, and there is no --plot; drop it, "
-          "or add --plot FILE.svg"}});
+          "--plot-log-counts: it sets the histogram axis of --plot and --html, and there is "
+          "neither; drop it, or add --plot FILE.svg"}});
 }
 
 TEST(UnusedOptions, CompareAndGateRefuseWhatTheirVerdictsDoNotUse) {
@@ -117,13 +117,13 @@ TEST(UnusedOptions, CompareAndGateRefuseWhatTheirVerdictsDoNotUse) {
           "--bin-width 1us: compare shows no histogram whose bins it sets (--plot chooses round "
           "bins of its own); drop it"},
          {{"compare", "--baseline", a, b, "--force"},
-          "--force: there is no --plot, --plot-stability or --prometheus file to overwrite; drop "
-          "it"},
+          "--force: there is no --plot, --plot-stability, --prometheus or --html file to "
+          "overwrite; drop it"},
          {{"gate", b, "--max-sigma", "3us", "--confidence", "0.99"},
           "--confidence 0.99: it is the level of --max-ratio's interval, and there is no "
           "--max-ratio; drop it"},
          {{"gate", b, "--max-sigma", "3us", "--force"},
-          "--force: there is no --junit file to overwrite; drop it"},
+          "--force: there is no --junit or --html file to overwrite; drop it"},
          {{"gate", b, "--max-sigma", "3us", "--bin-width", "1us"},
           "--bin-width 1us: the gate judges no histogram; drop it"}});
 }

@@ -111,7 +111,7 @@ TEST(DoctorCli, AnImageIsReadAsAnImage) {
     EXPECT_EQ(result.exit_code, 0) << result.out;
     EXPECT_THAT(result.out, HasSubstr("[ OK ] pps-device: the image's /boot/firmware/config.txt "
                                       "loads `dtoverlay=pps-gpio,gpiopin=18`"));
-    EXPECT_THAT(result.out, HasSubstr("[ ?? ] running-system: cannot tell from an image"));
+    EXPECT_THAT(result.out, HasSubstr("[ ?  ] running-system: cannot tell from an image"));
     EXPECT_THAT(result.out, HasSubstr("boot options      threadirqs;"));
     EXPECT_THAT(result.out, HasSubstr("/boot/firmware/cmdline.txt)"));
     EXPECT_THAT(result.out, Not(HasSubstr("not set: threadirqs")));
