@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # One entry point for people and CI (README.md):
 #   ./dev.sh run    install what is needed, build, and run the main job: a capture on /dev/pps0
 #                   when it exists, otherwise the built-in (simulated) demo

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Throughput of the capture path and the file reader. Run: ./build/bench/capture_bench
 // The capture loop's per-pulse cost matters for kHz GPIO signals; the reader's for month-long
 // captures (a 30-day 1 Hz capture is 2.6 million pulses).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Validation, not a test: runs ppsbench's ADEV/MDEV/TDEV on a real GPS 1PPS capture (GPS
 // receiver vs hydrogen maser, 241 218 s of phase, from the allantools test suite) and prints
 // them beside Stable32's results with the relative difference. Reads the shared reference data

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // End-to-end cost of `ppsbench report` (issue 3 targets, on the project's 2-core machine):
 //   read a 2.6 M-pulse capture file and compute every measure, < 1 s wall;
 //   the same for 10 M pulses, < 4 s wall and < 400 MB peak resident memory;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Speed of the statistics core (issue 3 targets, on the project's 2-core machine):
 //   analyze() on 2.6 M pulses (a 30-day 1 Hz capture) and on 10 M pulses;
 //   the Allan family (ADEV, MDEV, TDEV, MTIE at octave taus) on 1 M phase samples < 0.5 s.

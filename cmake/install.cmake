@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What `cmake --install` (and the Debian package) puts on a system: the program, its man pages,
 # shell completion, the udev rule and system user for device access, the systemd units, the
 # docs and examples. Paths follow GNUInstallDirs. The system-integration directories are

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Man pages: ppsbench(1) and ppsbench-COMMAND(1), made at build time by help2man from the built
 # program's --help plus the hand-written sections in dist/man/NAME.h2m (examples, files, see
 # also). The options in a page therefore come from --help itself; tests/install checks that

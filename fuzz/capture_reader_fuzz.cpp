@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // libFuzzer harness: the capture-file parser, its chrony notes, then the analysis of whatever it
 // accepted. A capture is either read (and analysed without a crash) or refused with
 // core::InputError naming FILE:LINE; nothing else may escape, and no sanitizer may report.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // libFuzzer harness: chronyd's tracking.log and refclocks.log readers (`ppsbench import
 // chrony-tracking|chrony-refclocks`). The input is read by both readers as rotated logs: a NUL
 // byte starts the next file. Every input must give an import or core::InputError (strict mode,

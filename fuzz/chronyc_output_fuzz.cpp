@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // libFuzzer harness: parsing `chronyc -c` output (tracking, sources, sourcestats), as the
 // sampler does every --chrony-interval. A chronyd of another version, or a truncated pipe, must
 // give parsed rows or core::InputError naming the field; nothing else may escape.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // libFuzzer harness: the kernel fingerprint and `doctor --sysroot` over a snapshot tree built
 // from the input, so the file readers run as they do on a copied system: /proc/interrupts,
 // /proc/PID/stat|status|comm|cmdline, /proc/kallsyms, /sys/class/pps, cpufreq and cpuidle, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // libFuzzer harness: `ppsbench import` as a user runs it on a file of any kind: the input layer
 // (plain or gzip, detected by content), format recognition on the file's head, then the ppstest
 // and ntp peerstats importers. Every input must give an import or core::InputError naming the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // libFuzzer harness: the parsers of option values (durations, counts, labels). Every input must
 // give a value or a core::UsageError, never a crash, a sanitizer report or another exception;
 // a value must respect the documented bounds.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // libFuzzer harness: a saved JSON summary (`report --format json > baseline.json`) read back as
 // runs, as `gate --baseline` and `compare --baseline` do, then compared and gated against each
 // other. A document is either read or refused with core::InputError naming the file; the gate

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // libFuzzer harness: the pure parsers behind the kernel fingerprint and `doctor`:
 // /proc/interrupts, /proc/PID/stat and status, the kernel command line, /proc/PID/cmdline,
 // cpulists, sysfs PPS events, the preemption model, and chrony.conf's directives and refclock

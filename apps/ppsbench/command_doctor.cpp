@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // `ppsbench doctor`: read the system fingerprint, diagnose it, print both.
 #include <fmt/format.h>
 #include <iostream>

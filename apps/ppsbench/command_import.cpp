@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // `ppsbench import FORMAT FILE...`: logs and captures from other tools into ppsbench files
 // (docs/import.md). The formats, their readers and their options are one table
 // (ppsbench/import/formats.hpp); this command parses, checks the options against the chosen

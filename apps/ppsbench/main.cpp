@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // ppsbench: measure PPS timestamp jitter and compare it across kernels and configurations.
 // This file only dispatches to a subcommand and maps typed errors to exit codes.
 #include <fmt/format.h>

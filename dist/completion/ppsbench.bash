@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bash completion for ppsbench(1)                                     -*- shell-script -*-
 #
 # Commands, options and metric names are read from the program's own --help, so they follow

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Makes one man page with help2man from the built program's --help, plus the hand-written
 # sections in dist/man/NAME.h2m, so the options in a page are always the options in --help.
 # Usage: help2man-page.sh PPSBENCH PAGE-NAME INCLUDE OUTPUT VERSION

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Regenerates this folder: three simulated hour-long runs standing for the write-up's kernels,
 # and the tables and plot ppsbench prints for them. SIMULATED data (docs/sim-models.md).
 # Usage: examples/writeup/make.sh [path/to/ppsbench]

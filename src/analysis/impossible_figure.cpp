@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Figures that cannot be: a σ below zero or above the peak-to-peak, percentiles out of order.
 // No analysis produces them; a saved summary edited by hand, or by another program, can (a
 // summary with "stddev": -5 passed --max-sigma 3us), and a gate must never judge one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Limits as typed (`--max p99=10us`, `--min bias_median=-1us`): which metric, the limit in its
 // unit, and which side it bounds. The gate that applies them is gate.cpp.
 #include <fmt/format.h>

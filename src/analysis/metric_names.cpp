@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Metrics by name: the --metrics and --max lists, the adev@TAU family parsed from its name, the
 // names --help lists, and the check that an asked-for τ was computed. The rows themselves are
 // the registry's (metrics.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The metric registry: every figure ppsbench reports, once. A row here is what a new statistic
 // needs besides its computation in stats: tables, --metrics, CSV, the report document (written
 // and read back as a gate baseline) and Prometheus all iterate these rows. Looking metrics up

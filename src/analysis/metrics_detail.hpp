@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // What the registry (metrics.cpp) shares with the lookup by name (metric_names.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/analysis/report.hpp"
 
 #include "ppsbench/analysis/latency_runs.hpp"

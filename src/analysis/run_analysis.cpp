@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/analysis/run_analysis.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Picking one run of a multi-run saved summary (`--run LABEL|N`), and what a summary says of its
 // counts. A label cannot always pick: `report` writes whatever labels the captures had, so two
 // runs may share one ("Stock kernel" twice) or have none; then only the number can.

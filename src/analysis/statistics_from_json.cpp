@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Reading the statistics of one run back from a saved summary (`report --format json`). Every
 // figure the document holds comes back; one it does not hold stays absent (NaN, never 0: a
 // gate on "σ without outliers 0 ns" passed on a summary that never held that figure). A value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Private to the chrony module: the strict field reader behind the chronyc CSV parsers.

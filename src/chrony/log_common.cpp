@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/chrony/log_common.hpp"
 
 #include <fmt/format.h>

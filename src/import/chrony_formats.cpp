@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The table's readers of chrony's logs: refclocks.log and tracking.log through the chrony
 // module's readers, statistics.log here (one row per source per update, as chronyd wrote it).
 #include <fmt/format.h>

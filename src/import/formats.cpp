@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The table of `ppsbench import` formats (include/ppsbench/import/formats.hpp): one row each.
 // Adding a format: docs/architecture.md, "Adding an import format".
 #include "ppsbench/import/formats.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Private to the import module: what the capture-like readers of one-event-per-line logs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // ntpd's and NTPsec's `loopstats`: one line per clock discipline update, ntpd's own view of its
 // clock (the counterpart of chrony's tracking.log):
 //

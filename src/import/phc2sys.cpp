@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // linuxptp's phc2sys log: one line per update of the clock it disciplines, as printed with -m
 // or through syslog:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The drive end of the latency loopback. It uses libgpiod's C API rather than the C++ bindings
 // that the GPIO source uses: in libgpiod 1.6, gpiod::line::set_value() builds a line_bulk and a
 // std::vector for every call, which would put two heap allocations between the "drive" time

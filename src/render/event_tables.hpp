@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Internal: the verbose report's events, outliers and clock steps tables (run_tables.cpp lists

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The output formats: one row each. A new format is its renderer file plus one row here;
 // --format, its --help text and the error message all read this table.
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // What the run tables show of a saved summary (`report --format json` read back), which holds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/render/stability_plot.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Internal: an SVG plot written for a file, made fit to sit inline in the HTML page.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Internal: what the XML outputs (the SVG plots, JUnit) share. Labels and file names come from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/session/chrony_monitor.hpp"
 
 #include "ppsbench/chrony/json.hpp"

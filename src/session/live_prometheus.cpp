@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The live figures as Prometheus text: the same families, label escaping and writer as
 // `report --prometheus` (render::write_prometheus, core::write_file_atomically), renamed
 // ppsbench_live_* and labelled with the window they cover.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Internal: the steps of detrend() on streamed (index, value) points, so analyze() can fit the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Internal: the detrend stage on plain spans, for the tests that check it against numpy.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Internal: make_histogram's rules on precomputed quantiles, so analyze() can take them from

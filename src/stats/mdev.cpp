@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // MDEV for a group of up to four taus (allan.hpp says why in groups), O(N) per tau whatever m.
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // MTIE (stability.hpp): exact, by two kernels that trade speed and memory by window length.
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "order_statistics.hpp"
 
 #include "ppsbench/stats/confidence.hpp"

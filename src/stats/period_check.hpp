@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Internal: analyze()'s first check. Is the period P the pulses are folded on the one they were

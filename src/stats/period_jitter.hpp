@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Internal: analyze()'s period jitter stage, (t_k − t_{k−1}) − P in exact integer ns straight

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Internal: numpy-linear quantiles by selection over a scratch buffer, for the test that pins

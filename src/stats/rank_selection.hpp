@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Internal: exact order statistics (ranks) of a streamed series, and the exact-order sums the

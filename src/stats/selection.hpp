@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Internal: analyze()'s first stage. Which pulses are analysed: one edge, in time order, with

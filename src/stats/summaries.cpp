@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "summaries.hpp"
 
 #include "histogram_detail.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Internal: analyze()'s summaries stage. Every series of a run is summarised in place (no

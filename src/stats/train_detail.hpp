@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Internal: the per-pulse steps of analyze() over any timestamp column, so that analyze() can

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/store/capture_writer.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Private to store: the unsigned decimal parser behind the capture reader's fast path (nearly

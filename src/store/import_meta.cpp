@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/store/import_meta.hpp"
 
 #include <fmt/format.h>

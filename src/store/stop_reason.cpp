@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/store/stop_reason.hpp"
 
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // An image's boot files, read as the firmware and GRUB read them: what the booted system's

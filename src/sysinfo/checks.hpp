@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // The checks behind diagnose() (diagnose.cpp), by subject: where the PPS timestamp is taken

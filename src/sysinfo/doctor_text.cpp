@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/sysinfo/doctor_text.hpp"
 
 #include <fmt/format.h>

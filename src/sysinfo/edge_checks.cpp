@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Which edge chrony takes (issue 24, item 7). A PPS pulse has two edges and only one is on the
 // second; a refclock on the other makes the clock late by the pulse width (or its complement),
 // 100-500 ms with common receivers. Read from chrony.conf (chrony.conf(5), refclock options):

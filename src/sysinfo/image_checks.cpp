@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The checks of an image (doctor --sysroot on a mounted SD card): what its boot files say, and
 // "cannot tell" for what only the booted system shows. An image has no /proc or /sys, so the
 // absence of a PPS device, an IRQ thread or a running chronyd there proves nothing.

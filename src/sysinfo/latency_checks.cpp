@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // More that makes a PPS timestamp late (issue 24, item 6), each measured as significant on
 // real time servers: an IRQ thread allowed elsewhere than its interrupt, PCIe link power states
 // on the GPIO controller's bus (Pi 5: 11.7 µs late with the RP1's L1 on, 6.2 µs with it off),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Pure parsers for the /proc, /sys and chrony.conf formats the fingerprint reads. No I/O, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // What PCIe and Ethernet power saving do to a PPS path: the link state of the bus that carries
 // the GPIO interrupt (the Pi 5's RP1 sits behind PCIe, and an L1 link must wake before the
 // interrupt arrives), and Energy-Efficient Ethernet on the NIC whose clock serves PTP.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The PTP hardware clocks a PPS input could be wired to, and the linuxptp programs that may
 // already use them (a ppsbench ptp: run shares the clock's events with ts2phc: docs/latency.md).
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // The parts of read_fingerprint() (fingerprint.cpp), one file each: the PPS device and its

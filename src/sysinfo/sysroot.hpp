@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Reads files of a (possibly fake) root filesystem. Every path is given as it would be on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Seeded captures for the metamorphic property suite, and the transformations whose effect on

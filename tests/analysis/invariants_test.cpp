@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Each invariant of methodology §8, broken by hand on figures that otherwise hold: the check
 // names it, and require_invariants() refuses the run with the file, the run and the invariant.
 

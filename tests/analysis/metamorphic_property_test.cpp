@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The metamorphic property suite: seeded generated captures, each put through a transformation
 // whose effect on the figures is known. Every case ends in one of two ways: the figures equal
 // the untransformed ones within the tolerance stated beside it, or the input is refused

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The architecture rules of docs/architecture.md, checked against the code (./dev.sh check).
 
 1. Includes follow docs/modules.txt: a file of src/MODULE/ or include/ppsbench/MODULE/ includes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ./dev.sh check's architecture rules fail on a planted violation of each kind, and pass on the
 # tree as it is. Each case works on a fresh copy of the checkout's src/, include/, apps/ and the
 # two docs the rule lives in, so the checkout itself is never touched.

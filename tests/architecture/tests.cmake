@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The architecture rules (./dev.sh check): the tree holds to docs/modules.txt and the size rule,
 # and the checker fails on a planted violation of each kind.
 find_program(PYTHON3_EXECUTABLE python3)

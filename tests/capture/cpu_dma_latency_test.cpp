@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The CPU wake-up latency hold (--cpu-dma-latency): what is written, for how long, and what a
 // user is told when the device cannot be used.
 #include "ppsbench/capture/cpu_dma_latency.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // A PTP hardware clock's character device as a script: the capabilities, pin table, event

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // No GPIO chip exists on CI machines, so the event reader is fed real uAPI v1 records through a
 // pipe: the same read(2) of whole `struct gpioevent_data` records the kernel's line fd gives.
 // The libgpiod line request itself is exercised in the real-kernel lab (docs/lab.md).

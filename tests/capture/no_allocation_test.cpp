@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The capture loop must not allocate per pulse: an allocation can page-fault or take a lock at
 // the worst moment. Counted by replacing the global allocator for this test program.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The PTP source against scripted PHC devices (fake_phc.hpp): the event streams and
 // cross-timestamps below are what a free-running NIC clock gives, written out by hand from its
 // model (no PHC exists on CI machines). The real ioctls run in the lab against the test

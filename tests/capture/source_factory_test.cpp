@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/capture/source_factory.hpp"
 
 #include <gtest/gtest.h>

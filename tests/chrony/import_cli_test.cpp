@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // `ppsbench import` end to end: the built binary, real files.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // `run --prometheus` with a real chronyd (started by the harness, never touching the host
 // clock): the live file carries chrony's RMS offset and status from the run's last sample.
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // `ppsbench run` sampling a real chronyd (started by the harness, never touching the host clock),
 // end to end through the built binary, the capture file and `report --format json`.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // chronyd starts its RMS offset average afresh in every process; the tracking.log importer must
 // find each restart and do the same.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // A capture is locked while it is written: a second run on the same path, even with --force,
 // cannot replace it, and a report of it says the run is still going. The built binary, two
 // real processes on one file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // compare and gate end to end on simulated runs: what must pass, what must fail, and that the
 // machine-readable outputs parse with real parsers (xmllint, rsvg-convert, prometheus_client).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // run --cpu-dma-latency end to end: the hold is recorded and reported, bad values and a device
 // the user may not open are refused before any file exists.
 #include <gtest/gtest.h>

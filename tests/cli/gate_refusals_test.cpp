@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // A CI gate must never pass on data it cannot judge (issue 12): too few pulses, a figure that
 // is not a number, a baseline without the figure a limit needs. Each is exit 2 with the reason
 // on stderr, never "pass".

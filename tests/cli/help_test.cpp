@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The help and the usage errors people see first: readable defaults, no internal names, one
 // error prefix, and a suggestion for a typo.
 #include <gtest/gtest.h>

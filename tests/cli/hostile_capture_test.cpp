@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Hostile captures (issue 12): extreme timestamps must give an analysis or a one-line error,
 // never an internal error or an allocation in proportion to a gap's length.
 #include <gtest/gtest.h>

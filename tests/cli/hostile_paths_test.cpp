@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Hostile paths (issue 23): however an input is spelt as an output (the same name, ./, dir/..,
 // a symlink, a hard link, a link to its folder), with or without --force, every command
 // refuses it before any work and the input keeps every byte. Two outputs spelt differently

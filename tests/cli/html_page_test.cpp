@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // --html on report, compare and gate, through the binary: one self-contained page beside the
 // unchanged standard output, refused over an existing file without --force, and labels that
 // cannot inject markup into it or into the Markdown table (rendered by Debian's cmark-gfm).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // `ppsbench latency` and dual-path `ppsbench run` through the built binary. No GPIO chip or PPS
 // device exists here, so latency is exercised up to opening its lines (the lab runs it for
 // real); the dual path runs end to end on two simulated sources.

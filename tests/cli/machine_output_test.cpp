@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Machine outputs stay machine-readable (issue 12): with --format json|csv stdout holds only that
 // format, a failed write to stdout is an error, Prometheus series are unique.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Twelve runs in one --plot and --plot-stability (issue 27): every run has its own look (colour,
 // line pattern, marker), and no label is drawn over another. The SVGs are read back as text:
 // the writers emit one element per line in a fixed form.

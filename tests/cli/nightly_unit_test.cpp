@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // ppsbench-nightly.service's own commands, as systemd runs a oneshot (each ExecStart= in turn,
 // stopping at the first that fails), on two nights: the second a regression. Both nights
 // publish their figures (main: the second night's compare exited 2 for want of --force, and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Strict options (issue 12): counts, limits and sizes refuse negatives and absurd values, time
 // limits need a unit, output paths are checked before the work starts and name the real
 // problem, labels are printable UTF-8; every refusal is exit 2 and leaves no file behind.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Issue 23, as a new user tried it on main: each command as written there, then what is on
 // disk afterwards. Outputs never replace inputs or each other; state files (.prom, JUnit) are
 // replaced on every run; a gate that cannot judge says so in its JUnit file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Period, cadence and phase as separate facts (issue 22): each case of the issue's list, run as
 // a user would. A period the pulses contradict is refused naming both values and the fix; a
 // clock step of any size is one step; heavy loss and sparse samples keep their period.

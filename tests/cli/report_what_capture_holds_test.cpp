@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // `report` reports what the capture holds (issue 12, item 5): both edges when both were
 // captured, a --period the pulses contradict refused, and a stability τ named as computed.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // End-to-end: the built ppsbench binary, real files, real signals.
 #include <fcntl.h>
 #include <gtest/gtest.h>

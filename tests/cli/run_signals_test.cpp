@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The signals and limits a long capture meets besides Ctrl-C, on the real binary: an ssh session
 // that drops (SIGHUP), nohup, a file-size limit (SIGXFSZ), and the worker threads that must leave
 // the stop signals to the capture thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // `run` left alone on a time server: --rotate, --prometheus and the progress lines for the
 // journal. The built binary, real files, a simulated source paced in real time.
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Issue 22, as a user meets it: signed figures gated without their sign, saved summaries that
 // passed what they did not hold, a σ-0 baseline "within noise", and duplicates and disorder
 // invisible to machines. Each case passed (exit 0) on main before the fix.

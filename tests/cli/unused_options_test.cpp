@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // An option that does nothing where it is given is refused, naming what would use it (issue 21):
 // a source option its source does not read, a chrony option with --chrony off, a file option
 // with no file. Given means typed, even at its default value. Every refusal is exit 2, one line,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The one writer of whole files: the old file or the new one, never half, no temporary left.
 #include "ppsbench/core/atomic_file.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The plan of a command's files (issue 23): an output is never an input or another output,
 // however the path is spelt, and state files replace only what ppsbench wrote.
 #include "ppsbench/core/file_plan.hpp"

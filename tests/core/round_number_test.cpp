@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The one 1-2-5 rounding rule (plot ticks, the text histogram's bins, the latency bins).
 #include "ppsbench/core/round_number.hpp"
 

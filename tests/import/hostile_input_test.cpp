@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Every importer is a pure function of its text; none may crash, hang or throw anything but
 // core::InputError on any bytes (later fuzzed with libFuzzer through the same entry points).
 #include <gtest/gtest.h>

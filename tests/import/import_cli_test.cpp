@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // `ppsbench import` and `report -` end to end: the built binary, real files, pipes.
 #include <gtest/gtest.h>
 #include <zlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Every `ppsbench import` format through the built binary, from the table's point of view: a
 // good file (a real excerpt, tests/import/fixtures/README.md), another format's file (refused,
 // named), an option of another format (refused, named) and an empty file.

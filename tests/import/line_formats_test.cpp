@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The capture-like formats read from real excerpts (tests/import/fixtures/README.md): where the
 // program printed its own figures for the same pulses, ppsbench's agree with them.
 #include <gtest/gtest.h>

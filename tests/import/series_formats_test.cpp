@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The series formats, through the table's readers, from real excerpts: each value as the log
 // wrote it, in the CSV's units (tests/import/fixtures/README.md).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by the completion tests: run the ppsbench completion for a command line the way bash
 # does on TAB, and print the candidates one per line. The line is split into COMP_WORDS as
 # readline does (at blanks, and at the COMP_WORDBREAKS characters ':' and '=', which become

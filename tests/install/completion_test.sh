@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Bash completion of ppsbench, in a real bash with bash-completion loaded: the completion is
 # registered (complete -p), offers exactly the commands of `ppsbench --help` and the options of
 # each `ppsbench COMMAND --help`, the metric names of --metrics, the --format values and other

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # docs/prometheus.md's Grafana dashboard: valid JSON, and every ppsbench_live_* series its
 # queries and the doc's query table name is one `run --prometheus` really writes.
 # Usage: grafana_dashboard_test.sh PPSBENCH SOURCE-DIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `cmake --install --prefix DIR` and `DESTDIR=DIR cmake --install` put every file under DIR:
 # a staged or private install never writes to the running system (main wrote the units, the
 # udev rule, sysusers.d and /etc/default to absolute paths read from pkg-config).

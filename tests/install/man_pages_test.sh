@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The man pages and --help must not drift apart: ppsbench(1) and one ppsbench-COMMAND(1) page
 # for every command `ppsbench --help` lists, each naming every option of that command's --help,
 # each with a NAME line man-db's whatis can index (lexgrog), none printing "??" for σ or µ.

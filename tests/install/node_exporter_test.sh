@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The fleet path with the real component: Debian's prometheus-node-exporter, its textfile
 # collector on the directory `ppsbench run --prometheus` writes to during a run. Scrapes the
 # exporter while the run goes on (ppsbench's series are there, with the run so far) and after

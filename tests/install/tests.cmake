@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Tests of what `cmake --install` ships, against the built program: the man pages name every
 # option of --help, and the bash completion offers the program's commands, options and values.
 if(TARGET man_pages)

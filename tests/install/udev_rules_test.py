@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The udev rule gives group ppsbench its devices, on plain Debian and on Raspberry Pi OS.
 
 There is no udevd to run rules against a fake device here, so this applies the rule files the

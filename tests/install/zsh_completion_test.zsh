@@ -1,4 +1,5 @@
 #!/usr/bin/zsh -f
+# SPDX-License-Identifier: GPL-2.0-or-later
 # zsh runs the bash completion through bashcompinit (dist/completion/_ppsbench.in). This loads it
 # the same way, sets what bashcompinit's _bash_complete sets (1-based words, COMP_CWORD =
 # CURRENT - 1, COMP_LINE, COMP_POINT), calls the completion, and keeps the candidates that start

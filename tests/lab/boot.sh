@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Boot one lab configuration under QEMU (TCG: no KVM needed) and save its serial console.
 # Guest time is instruction-counted (-icount shift=1,sleep=off, one vCPU): every guest
 # instruction takes 2 ns of guest time, so delays are reproducible; docs/lab.md says why.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Build the lab's initramfs: busybox, the guest helpers, ppsbench_lab.ko for every fetched
 # kernel (the guest picks its own by `uname -r`), /init and the guest test scripts.
 #

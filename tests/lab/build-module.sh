@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Build ppsbench_lab.ko out of tree against an unpacked Debian kernel (see fetch.sh), once per
 # handler shape: `single` (modes threaded and nothread) and `split`. Each build holds only its
 # shape's handlers, under pps-gpio's symbol names, so /proc/kallsyms tells them apart as it

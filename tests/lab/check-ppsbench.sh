@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Phase-2 checks: what the real ppsbench binary captured and diagnosed in the guest
 # (guest/ppsbench.sh), against the module's records, then compare and gate on the host.
 #

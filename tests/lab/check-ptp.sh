@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 17 checks: the module's PTP clock as the hardware reference for the PPS path
 # (guest/ptp.sh), against the module's records.
 #

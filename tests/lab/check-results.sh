@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Check the lab's results against the module's ground truth and print the results table.
 #
 # Usage: check-results.sh RESULTS_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Copy one lab run's outputs into examples/lab/ (the files docs/lab.md quotes), so the examples
 # are always a real run of the current code, never edited by hand.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Download Debian's stock and PREEMPT_RT kernels plus what an out-of-tree module build needs,
 # unpack them into the cache (no install), and keep vmlinuz. Re-running is cheap: packages
 # already downloaded for the current ABI are reused.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared settings for the lab scripts; sourced, not run.
 # shellcheck shell=bash
 

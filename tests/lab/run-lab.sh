@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Run the whole lab: fetch kernels, build the module and the initramfs, boot every
 # configuration under QEMU, extract the results from the serial consoles and check them.
 #

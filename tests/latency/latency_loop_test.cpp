@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The latency loop against a scripted world: a clock that only moves when the loop sleeps or
 // waits, an output whose edges appear on the sense source after a known delay, and a sense
 // source that wakes the loop a known time after the event. Every recorded figure is checked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Pairing two paths' views of the same edges: seeded synthetic streams with a known offset and
 // jitter, pulses missed on one side, and a monotonic path whose REALTIME − MONOTONIC offset
 // steps mid-run.

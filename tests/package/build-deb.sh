@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the Debian package from the working tree with dpkg-buildpackage, in a copy of the tree
 # under OUT (the build writes next to the source, so the tree and its parent stay clean), then
 # runs lintian on the result.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs inside the fresh Debian 12 root of install-test.sh, after apt-get installed the package.
 # Each check prints what it saw; any failure stops the test.
 set -eu

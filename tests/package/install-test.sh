@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs the .deb into a clean Debian 12 root made by mmdebstrap from the apt sources this
 # machine uses, the way a user would (apt-get install ./ppsbench_*.deb resolves the
 # dependencies), and runs it there: ppsbench demo, man ppsbench, ppsbench doctor, the system

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The --html page in a real browser: Debian's headless Chromium renders it (network-isolated
 # with `unshare -n` where the kernel allows it), and the test asserts what a reader would see:
 # the screenshot is not blank, light and dark both paint, it prints, the DOM holds the tables and both

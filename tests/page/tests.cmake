@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The --html page in headless Chromium and tidy (skips, exit 77, where they cannot run).
 find_program(BASH_EXECUTABLE bash)
 add_test(NAME page.browser

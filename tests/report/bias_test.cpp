@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The bias of a PPS path against a hardware reference of the same two-source run: figures
 // checked against independent values (numpy's percentiles, tabulated Student t and the
 // binomial order-statistic ranks), and the pairing of two real capture files as

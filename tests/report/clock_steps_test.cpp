@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The "Outliers and clock steps" row: a few steps are listed, many are summarised so the cell
 // stays one readable line (issue 27: 4 999 steps made it thousands of characters long).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Limits on signed figures are two-sided (issue 22): a mean of −50 µs is as far off as +50 µs,
 // so `--max mean=1us` bounds |mean|, and `--min` bounds the signed value. Bad limits are usage
 // errors that name the option and the metric.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Golden outputs: every report format from fixed (simulated, seeded) captures, so a change to a
 // figure or to the layout shows up as a diff in review. To accept an intended change:
 //   PPSBENCH_UPDATE_GOLDEN=1 ctest -R Golden   (then review `git diff tests/report/golden`)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The pulse width of a capture of both edges (issue 24, item 7), against widths written down
 // by hand: mean and sample σ (n − 1) of 100 ms − 1 µs, 100 ms, 100 ms + 1 µs are 100 ms and 1 µs.
 #include "ppsbench/analysis/pulse_width.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // What the renderers show of a run's metadata (RunAnalysis::meta, the typed `# meta` line):
 // a key the line lacks, a fingerprint that could not be read ("system": null) and a saved
 // summary, which carries no metadata at all, each print as they did when the renderers looked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // A saved summary (`report --format json`) is a first-class input (issue 22): saving a run and
 // reading it back gives every figure the registry names, a figure the document does not hold
 // stays absent (never 0), an impossible figure is refused naming the summary file, and --run

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // How figures read: one unit per column, three significant figures, absent figures as "—".
 #include "ppsbench/render/units.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The name a run gets without -o: unique however fast runs follow each other, and in the order
 // they started when listed (the nightly unit picks files by `ls` order).
 #include "ppsbench/session/default_name.hpp"

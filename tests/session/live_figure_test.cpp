@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // What the live views (status line, live Prometheus metrics) show per pulse.
 #include "ppsbench/session/live_figure.hpp"
 

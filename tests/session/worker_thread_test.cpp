@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The one way session code starts a thread: with the stop signals blocked, so Ctrl-C, SIGTERM
 // and SIGHUP reach the capture thread and interrupt its wait.
 #include "ppsbench/session/worker_thread.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The one rule for what lies between two consecutive pulses (stats::classify_interval,
 // events.hpp): missed pulses, unseen kernel events and clock steps, from the interval and the
 // kernel's sequence advance. analyze() and the importers both use it.

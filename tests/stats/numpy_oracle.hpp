@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // numpy as an independent oracle: a test writes its (seeded) data to a temporary file, runs a

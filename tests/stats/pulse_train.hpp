@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Synthetic pulse trains for the analysis tests: t_k = start + k·P + offset_k, in integer ns.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Helpers for tests that read the shared reference data (Stable32 results, real PPS captures).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Step removal leaves σ as it was (issue 12, item 4): the simulator's clock-step knob, several
 // seeds, against the same seed without the step. The estimator is in events.cpp
 // (find_steps: a two-level fit with a common slope over up to 512 samples a side);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The summaries and MTIE read their series in streaming passes (order_statistics.hpp,
 // stability.cpp) instead of selecting over a copy. These tests pin them to the plain
 // definitions - sort a copy, a sliding-window scan - past the sizes where the streaming paths

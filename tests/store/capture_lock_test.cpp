@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // A capture is locked while it is written (flock on the writer's file), so nothing replaces it
 // under a running capture and a reader can tell it is not finished.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Extra integer columns after the fixed three: how latency and dual-path captures keep per-pulse
 // figures (drive and wake-up times, clock offsets) while staying ordinary capture files.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/store/run_record.hpp"
 
 #include <gtest/gtest.h>

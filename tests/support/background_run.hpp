@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // A ppsbench process left running while a test acts on it (signals, a second run, a report):

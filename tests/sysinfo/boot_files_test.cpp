@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The boot files of an image, parsed as the Raspberry Pi firmware and GRUB read them.
 #include "sysinfo/boot_files.hpp"
 

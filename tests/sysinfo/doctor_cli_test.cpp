@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Runs the built ppsbench binary: exit codes, key lines, JSON, the live machine, bad usage.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Which edge chrony takes (issue 24, item 7): the i226 both-edge confusion left clocks
 // 200-500 ms late. Each rule fires on one fixture and stays quiet on its neighbour.
 #include <gmock/gmock.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Shared by the sysinfo tests: where the fixture trees are, and a writable copy of one.

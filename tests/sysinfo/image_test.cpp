@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // doctor --sysroot on an image (issue 24, item 8): a mounted Raspberry Pi OS SD card printed
 // "boot options not set: threadirqs", "[FAIL] add dtoverlay=pps-gpio to config.txt" and "chrony
 // installed, not running" although its boot files held both and nothing runs in an image. The

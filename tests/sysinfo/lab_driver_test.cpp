@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The project's lab module (tests/lab/module/ppsbench_lab.c) as the doctor sees it: like any
 // pps-gpio. It is built once per handler shape with pps-gpio's handler symbols and names its
 // PPS source in pps-gpio's style, so the doctor's general path reads it: the symbols in

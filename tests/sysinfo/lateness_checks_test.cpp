@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // What else makes a PPS timestamp late (issue 24, item 6): each check on a fixture where it
 // fires and on one where it does not, all read through the sysroot.
 #include <gmock/gmock.h>

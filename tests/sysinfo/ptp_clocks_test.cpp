@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The doctor's list of PTP hardware clocks, read from fake sysfs trees: a TimeHAT-style i226
 // whose SDP0 pin carries channel 0's input, a clock without external timestamps, and the
 // linuxptp programs found in /proc.

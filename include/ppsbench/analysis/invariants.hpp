@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // What every run's figures must satisfy by their own definitions (docs/methodology.md §8),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // The pulse width of a capture of both edges: how long after each assert edge its clear edge

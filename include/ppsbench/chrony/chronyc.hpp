@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Running `chronyc -c -n [-h SOCKET] COMMAND`: fork/exec without a shell, with a deadline.

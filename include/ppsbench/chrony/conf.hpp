@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Reading chrony.conf as chronyd does, and finding which refclock reads a given PPS device.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // JSON for chrony values: a ChronySample is one `# chrony {json}` line of a capture file, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // What the log importers share: chrony's refclocks.log and tracking.log readers, and import's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Importing chronyd's own log files (`log refclocks tracking` in chrony.conf), so months of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Shared by chrony's refclocks.log reader and import's peerstats reader (a public header so that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Sampling chronyd's view (tracking, the PPS refclock's sources and sourcestats rows) during a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Running a helper program (chronyc, chronyd --version) without a shell, with a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // What an importer that produces a capture file (ppstest, ntp-peerstats) hands back: the pulses,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // The formats `ppsbench import` reads, as one table: one row per format with its name, what it

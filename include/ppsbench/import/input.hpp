@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // The files `ppsbench import` reads, as users have them: plain, gzip-compressed (logrotate's

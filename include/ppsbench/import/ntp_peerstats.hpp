@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // ntpd's and NTPsec's `peerstats` (`statistics peerstats` in ntp.conf), one line per clock

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // gpsd's `ntpshmmon` output: one line per new sample in an NTP shared-memory segment.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // pps-tools' `ppstest` output, as people paste it into READMEs and forums:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // What an importer of a series (chrony's tracking.log and statistics.log, ntpd's loopstats,

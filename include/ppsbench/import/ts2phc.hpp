@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // linuxptp's ts2phc log (stdout with -m, or syslog), each event of the PPS on a PTP hardware

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // The run metadata of a capture file made by `ppsbench import` (chrony's refclocks.log, ppstest

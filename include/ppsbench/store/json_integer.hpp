@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Reading a JSON number into a C++ integer. nlohmann's get<T>() converts with a plain cast: a

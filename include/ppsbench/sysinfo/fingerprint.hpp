@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // What the running system looks like from the point of view of a PPS timestamp: the kernel and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // JSON forms of the fingerprint and of the doctor's answer. The fingerprint object is what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "gpio_event_reader.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "pps_device_source.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
 // Internal: how the character-device sources (GPIO line events, PHC external timestamps) block

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=sh
 # Fault and two-path guest test, once per boot (split mode); added by `run-lab.sh --ppsbench`
 # after guest/ppsbench.sh, whose chrony.conf it reuses. Checks are on the host

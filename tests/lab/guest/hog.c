@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // CPU load for the lab's load tests (guest/ppsbench.sh): spins for BURST_US out of every
 // PERIOD_US, for SECONDS, at SCHED_FIFO priority PRIO (0: SCHED_OTHER).
 //

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for guest test scripts (busybox sh). Sourced by /init; tests get the exported variables:
 #   LAB_MODE LAB_PERIOD_MS LAB_COUNT LAB_CONFIG  from the kernel command line
 #   LAB_OUT            directory whose files are sent back to the host (one file per result)

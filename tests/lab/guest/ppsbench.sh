@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=sh
 # Phase-2 guest test: the real ppsbench binary against the lab module, for every handler mode.
 # Added by `run-lab.sh --ppsbench BIN` (as a --script); runs after 10-phase1.sh, in busybox sh.

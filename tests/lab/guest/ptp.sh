@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=sh
 # PTP guest test (issue 17): the module's PTP clock as the hardware reference for the PPS path,
 # for every handler mode; added by `run-lab.sh --ppsbench` after guest/ppsbench.sh and before

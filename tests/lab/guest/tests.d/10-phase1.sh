@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Phase-1 guest test: prove the kernel path without ppsbench. Writes raw results to $LAB_OUT;
 # all checks are done on the host (run-lab.sh), against the module's records.
 set -u
