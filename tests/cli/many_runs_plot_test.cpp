@@ -63,7 +63,9 @@ TEST_F(ManyRuns, EveryHistogramOutlineLooksDifferent) {
     std::set<std::string> looks;
     const std::regex outline(
         R"~(<polygon [^>]*stroke="(#[0-9A-F]+)" stroke-width="1.5"( stroke-dasharray="[^"]+")?)~");
-    for (const auto& m : matches(group(svg, "histogram"), outline)) {
+    // Named: the matches point into it, so it must outlive the loop.
+    const auto histogram = group(svg, "histogram");
+    for (const auto& m : matches(histogram, outline)) {
         looks.insert(m[1].str() + m[2].str());
     }
     EXPECT_EQ(looks.size(), static_cast<std::size_t>(runs));
@@ -74,7 +76,8 @@ TEST_F(ManyRuns, EveryStabilityCurveLooksDifferent) {
     std::set<std::string> looks;
     const std::regex curve(
         R"~(<g stroke="(#[0-9A-F]+)" fill="#[0-9A-F]+"><polyline points="[^"]*" fill="none" stroke-width="1.6"( stroke-dasharray="[^"]+")?/><(circle|rect|path))~");
-    for (const auto& m : matches(group(svg, "ADEV"), curve)) {
+    const auto adev = group(svg, "ADEV");
+    for (const auto& m : matches(adev, curve)) {
         looks.insert(m[1].str() + m[2].str() + m[3].str());
     }
     EXPECT_EQ(looks.size(), static_cast<std::size_t>(runs));
