@@ -2,24 +2,19 @@
 #include <fmt/format.h>
 #include <unistd.h>
 #include <algorithm>
-#include <iostream>
 
 #include "analysis_options.hpp"
 #include "command.hpp"
+#include "command_run_summary.hpp"
 #include "option_uses.hpp"
 #include "options.hpp"
-#include "ppsbench/analysis/latency_runs.hpp"
 #include "ppsbench/capture/cpu_dma_latency.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/file_plan.hpp"
 #include "ppsbench/core/option_value.hpp"
-#include "ppsbench/render/latency_tables.hpp"
-#include "ppsbench/render/renderer.hpp"
-#include "ppsbench/render/run_tables.hpp"
 #include "ppsbench/session/capture_files.hpp"
 #include "ppsbench/session/dual_run.hpp"
 #include "ppsbench/session/run_session.hpp"
-#include "ppsbench/store/capture_reader.hpp"
 #include "source_options.hpp"
 
 namespace ppsbench::app {
@@ -34,8 +29,8 @@ struct RunArguments {
     std::string duration;
     std::string count;
     std::string timeout;
-    int rt_priority = 0;
-    int cpu = -1;
+    std::vector<int> rt_priority;  // one, or one per --source
+    std::vector<int> cpu;
     std::string cpu_dma_latency;
     bool quiet = false;
     std::string chrony_mode = "auto";
@@ -61,8 +56,11 @@ void declare_options(po::options_description& options, RunArguments& arguments) 
         ("timeout", po::value(&arguments.timeout),
          "give up if no first pulse arrives within this time (default 3 periods, at least 3s)")
         ("rt-priority", po::value(&arguments.rt_priority),
-         "run the capture at SCHED_FIFO priority 1-99 (needs root or CAP_SYS_NICE)")
-        ("cpu", po::value(&arguments.cpu), "pin the capture to this CPU")
+         "run the capture at SCHED_FIFO priority 1-99 (needs root or CAP_SYS_NICE); with two "
+         "--source, give it twice for each path's own, in --source order")
+        ("cpu", po::value(&arguments.cpu),
+         "pin the capture to this CPU; with two --source, give it twice to pin each path's "
+         "capture thread to its own CPU, in --source order (e.g. --cpu 2 --cpu 3)")
         ("mlock", po::bool_switch(&run.realtime.lock_memory),
          "lock memory so the capture never page-faults (needs root or CAP_IPC_LOCK)")
         ("cpu-dma-latency", po::value(&arguments.cpu_dma_latency),
@@ -159,16 +157,13 @@ std::optional<session::LiveMetricsOptions> live_metrics(const RunArguments& argu
         live.progress_interval < std::chrono::seconds{1}) {
         throw core::UsageError("--prometheus-interval and --progress-interval: use at least 1s");
     }
-    // Progress lines follow one source; a two-path run keeps its end-of-run summary only.
-    live.progress_stream = arguments.quiet || terminal || arguments.dual() ? nullptr : stderr;
+    // One progress line per path (a two-path run's name their path).
+    live.progress_stream = arguments.quiet || terminal ? nullptr : stderr;
     if (live.prometheus_path.empty() && live.progress_stream == nullptr) {
         return std::nullopt;
     }
     if (live.prometheus_path.empty()) {
         live.interval = live.progress_interval;  // the "last interval" of the lines
-    }
-    if (arguments.dual()) {
-        throw core::UsageError("--prometheus follows one source; give one --source");
     }
     return live;
 }
@@ -183,7 +178,8 @@ core::FilePlan plan_run_files(const RunArguments& arguments, const session::RunO
             plan.read("--source", spec.substr(replay.size()), spec);
         }
     }
-    if (arguments.dual()) {
+    if (arguments.dual() && !run.output_path.empty()) {
+        // Without -o the pair's names are claimed when the run starts (claim_default_output_pair).
         for (const auto& path : session::dual_output_paths(run.output_path)) {
             plan.write("-o", path, core::OutputKind::record);
         }
@@ -214,6 +210,39 @@ std::vector<OptionUse> run_option_uses(const RunArguments& arguments, const po::
     return uses;
 }
 
+// --cpu and --rt-priority: given once, the whole capture (every path's thread inherits it); given
+// once per --source, each path's own, in --source order (RunOptions::path_realtime).
+void apply_per_path_settings(const RunArguments& arguments, session::RunOptions& run) {
+    const std::size_t paths = arguments.source.specs.size() == 2 ? 2 : 1;
+    const auto check = [&](const char* option, const std::vector<int>& values) {
+        if (values.size() > 1 && values.size() != paths) {
+            throw core::UsageError(fmt::format(
+                "--{} given {} times for {} --source: give it once for the whole capture{}", option,
+                values.size(), paths == 2 ? "two" : "one",
+                paths == 2 ? ", or once per --source (in --source order)" : ""));
+        }
+    };
+    check("cpu", arguments.cpu);
+    check("rt-priority", arguments.rt_priority);
+    if (arguments.cpu.size() == 1) {
+        run.realtime.cpu = arguments.cpu.front();
+    }
+    if (arguments.rt_priority.size() == 1) {
+        run.realtime.rt_priority = arguments.rt_priority.front();
+    }
+    if (arguments.cpu.size() == 2 || arguments.rt_priority.size() == 2) {
+        run.path_realtime.resize(2);
+        for (std::size_t i = 0; i < 2; ++i) {
+            if (arguments.cpu.size() == 2) {
+                run.path_realtime[i].cpu = arguments.cpu[i];
+            }
+            if (arguments.rt_priority.size() == 2) {
+                run.path_realtime[i].rt_priority = arguments.rt_priority[i];
+            }
+        }
+    }
+}
+
 // Checks the typed words into the session's options: the sources, the run's length, its label
 // and files, then how it runs. Nothing is created here, so every refusal comes before a file
 // exists; with several mistakes the first in this order is reported.
@@ -237,12 +266,7 @@ session::RunOptions to_run_options(const RunArguments& arguments, const po::vari
         vm.count("timeout") != 0U
             ? core::parse_duration(arguments.timeout, "--timeout")
             : std::max<core::Duration>(std::chrono::seconds{3}, 3 * run.source.period);
-    if (vm.count("rt-priority") != 0U) {
-        run.realtime.rt_priority = arguments.rt_priority;
-    }
-    if (vm.count("cpu") != 0U) {
-        run.realtime.cpu = arguments.cpu;
-    }
+    apply_per_path_settings(arguments, run);
     if (vm.count("cpu-dma-latency") != 0U) {
         run.realtime.cpu_dma_latency_us =
             capture::parse_cpu_dma_latency(arguments.cpu_dma_latency, "--cpu-dma-latency");
@@ -255,9 +279,6 @@ session::RunOptions to_run_options(const RunArguments& arguments, const po::vari
     }
     if (vm.count("rotate") != 0U) {
         run.rotate = core::parse_duration(arguments.rotate, "--rotate");
-        if (arguments.dual()) {
-            throw core::UsageError("--rotate follows one source; give one --source");
-        }
         if (run.output_path.empty()) {
             run.output_path = "ppsbench-%Y%m%dT%H%M%SZ.csv";
         }
@@ -265,65 +286,6 @@ session::RunOptions to_run_options(const RunArguments& arguments, const po::vari
     }
     run.live = live_metrics(arguments, terminal);
     return run;
-}
-
-// One path: the run's row per edge captured ("--edge both --count 100" wrote 100 edges, 50 of
-// each), chrony's view, where the pulses went, and exit 1 when the source failed mid-run.
-int print_run_summary(const session::RunOutcome& outcome) {
-    const auto file = store::read_capture_file(outcome.output_path);
-    const auto runs = analysis::analyze_edges(file, {});
-    const auto renderer = render::make_renderer("text");
-    print_warnings(runs);
-    renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);
-    if (const auto chrony = render::chrony_table(runs)) {
-        std::cout << "\n";
-        renderer->render(*chrony, std::cout);
-    }
-    if (outcome.files.size() > 1) {
-        // The table above is the last file's; each file is a complete capture of its own.
-        std::cout << fmt::format("{} pulses ({}) written to {} files, {} … {}\n",
-                                 outcome.progress.pulses,
-                                 capture::to_string(outcome.progress.stop_reason),
-                                 outcome.files.size(), outcome.files.front(), outcome.files.back());
-    } else {
-        std::cout << fmt::format("{} pulses ({}) written to {}\n", outcome.progress.pulses,
-                                 capture::to_string(outcome.progress.stop_reason),
-                                 outcome.output_path);
-    }
-    for (const auto& notice : outcome.chrony_notices) {
-        std::cerr << "ppsbench: " << notice << "\n";
-    }
-    if (!outcome.failure.empty()) {
-        std::cerr << "ppsbench: " << outcome.failure << "\n";
-        return static_cast<int>(core::ExitCode::failed);
-    }
-    return 0;
-}
-
-// Two paths: capture both, then print each path's row and the per-edge pairing.
-int run_dual(const session::RunOptions& run, const SourceArguments& source) {
-    const auto outputs = session::dual_output_paths(run.output_path);
-    const auto outcome =
-        session::execute_dual_run(run, {source.specs[0], source.specs[1]}, outputs);
-    const auto a = store::read_capture_file(outputs[0]);
-    const auto b = store::read_capture_file(outputs[1]);
-    const std::vector<analysis::RunAnalysis> runs{analysis::analyze_capture(a, {}),
-                                                  analysis::analyze_capture(b, {})};
-    const auto renderer = render::make_renderer("text");
-    print_warnings(runs);
-    renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);
-    std::cout << "\n";
-    renderer->render(render::dual_table(analysis::summarize_dual(a, b)), std::cout);
-    int status = 0;
-    for (const auto& path : outcome.paths) {
-        std::cout << fmt::format("{} pulses ({}) written to {}\n", path.progress.pulses,
-                                 capture::to_string(path.progress.stop_reason), path.output_path);
-        if (!path.failure.empty()) {
-            std::cerr << "ppsbench: " << path.failure << "\n";
-            status = static_cast<int>(core::ExitCode::failed);
-        }
-    }
-    return status;
 }
 
 class RunCommand final : public Command {

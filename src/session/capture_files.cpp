@@ -13,8 +13,14 @@ namespace ppsbench::session {
 
 namespace {
 
-// 128 random bits as 32 hex digits: the same in every file of one --rotate run.
-std::string new_run_id() {
+std::int64_t next_seam(std::int64_t now_ns, core::Duration interval) {
+    const std::int64_t step = interval.count();
+    return (now_ns / step + 1) * step;
+}
+
+}  // namespace
+
+std::string new_rotation_run_id() {
     std::random_device entropy;  // /dev/urandom with libstdc++
     std::string id;
     for (int word = 0; word < 4; ++word) {
@@ -22,13 +28,6 @@ std::string new_run_id() {
     }
     return id;
 }
-
-std::int64_t next_seam(std::int64_t now_ns, core::Duration interval) {
-    const std::int64_t step = interval.count();
-    return (now_ns / step + 1) * step;
-}
-
-}  // namespace
 
 std::string rotated_file_name(const std::string& pattern, std::int64_t realtime_ns) {
     const auto seconds = static_cast<std::time_t>(realtime_ns / core::ns_per_second);
@@ -71,21 +70,30 @@ void check_rotation_pattern(const std::string& pattern, core::Duration interval)
 }
 
 CaptureFiles::CaptureFiles(std::string path, store::RunMeta meta, bool overwrite,
-                           std::optional<core::Duration> rotate)
-    : meta_(std::move(meta)), overwrite_(overwrite), rotate_(rotate), pattern_(std::move(path)) {
+                           std::optional<core::Duration> rotate,
+                           std::vector<std::string> extra_columns)
+    : meta_(std::move(meta)),
+      overwrite_(overwrite),
+      rotate_(rotate),
+      extra_columns_(std::move(extra_columns)),
+      pattern_(std::move(path)) {
     if (!rotate_) {
         paths_.push_back(pattern_);
-        writer_ = std::make_unique<store::CaptureWriter>(pattern_, meta_, overwrite_);
+        writer_ =
+            std::make_unique<store::CaptureWriter>(pattern_, meta_, overwrite_, extra_columns_);
         return;
     }
     const std::int64_t now = core::realtime_now_ns();
     next_seam_ns_ = next_seam(now, *rotate_);
     paths_.push_back(rotated_file_name(pattern_, now));
     store::RunMeta file_meta = meta_;
-    run_id_ = new_run_id();
+    // A run id given by the caller (both paths of a two-path run share one), else a new one.
+    run_id_ = meta_.rotation && !meta_.rotation->run_id.empty() ? meta_.rotation->run_id
+                                                                : new_rotation_run_id();
     file_meta.rotation =
         store::Rotation{.run_id = run_id_, .index = 0, .interval = *rotate_, .previous_file = {}};
-    writer_ = std::make_unique<store::CaptureWriter>(paths_.back(), file_meta, overwrite_);
+    writer_ = std::make_unique<store::CaptureWriter>(paths_.back(), file_meta, overwrite_,
+                                                     extra_columns_);
 }
 
 CaptureFiles::~CaptureFiles() {
@@ -98,6 +106,18 @@ CaptureFiles::~CaptureFiles() {
 
 void CaptureFiles::write(std::span<const core::Pulse> pulses) {
     const std::lock_guard lock(mutex_);
+    cross_seam_locked(pulses);
+    writer_->write(pulses);
+}
+
+void CaptureFiles::write_rows(std::span<const core::Pulse> pulses,
+                              std::span<const std::int64_t> extras) {
+    const std::lock_guard lock(mutex_);
+    cross_seam_locked(pulses);
+    writer_->write_rows(pulses, extras);
+}
+
+void CaptureFiles::cross_seam_locked(std::span<const core::Pulse> pulses) {
     if (rotate_ && !pulses.empty()) {
         // One clock read per batch: the first batch that arrives past the seam starts the next
         // file. A file is opened only for a pulse to put in it, so a run that ends just after
@@ -115,7 +135,6 @@ void CaptureFiles::write(std::span<const core::Pulse> pulses) {
             }
         }
     }
-    writer_->write(pulses);
 }
 
 void CaptureFiles::rotate_locked(std::int64_t now_ns) {
@@ -129,7 +148,8 @@ void CaptureFiles::rotate_locked(std::int64_t now_ns) {
         .run_id = run_id_, .index = index, .interval = *rotate_, .previous_file = paths_.back()};
     std::unique_ptr<store::CaptureWriter> next;
     try {
-        next = std::make_unique<store::CaptureWriter>(next_path, file_meta, overwrite_);
+        next = std::make_unique<store::CaptureWriter>(next_path, file_meta, overwrite_,
+                                                      extra_columns_);
     } catch (const core::InputError& e) {
         // Mid-run this is a failed measurement, not bad input: the run stops here and the
         // current file, which has every pulse so far, still gets the run's end record.

@@ -7,16 +7,19 @@
 #include <array>
 #include <atomic>
 #include <exception>
+#include <latch>
 #include <memory>
+#include <optional>
 #include <thread>
 
-#include "ppsbench/capture/signals.hpp"
+#include "ppsbench/analysis/run_analysis.hpp"
+#include "ppsbench/chrony/conf.hpp"
 #include "ppsbench/core/clock.hpp"
 #include "ppsbench/core/error.hpp"
-#include "ppsbench/core/utc_time.hpp"
-#include "ppsbench/latency/clocks.hpp"
-#include "ppsbench/latency/paired.hpp"
-#include "ppsbench/store/capture_writer.hpp"
+#include "ppsbench/session/capture_path.hpp"
+#include "ppsbench/session/default_name.hpp"
+#include "ppsbench/session/lifecycle.hpp"
+#include "session/run_parts.hpp"
 
 namespace ppsbench::session {
 
@@ -59,171 +62,308 @@ class StoppableSource final : public capture::PulseSource {
     const std::atomic<bool>& peer_failed_;
 };
 
-// A monotonic-clock path's pulses with the REALTIME − MONOTONIC offset sampled right after the
-// batch was read (microseconds after the events), one sample per batch. No allocation.
-class TimeBaseSink final : public core::PulseSink {
-  public:
-    explicit TimeBaseSink(store::CaptureWriter& writer) : writer_(writer) {}
-    void write(std::span<const core::Pulse> pulses) override {
-        const auto offset = latency::sample_clock_offset();
-        // The capture loop hands at most max_pulses_per_write; a larger batch from another
-        // caller goes in slices rather than past the end of extras_.
-        while (!pulses.empty()) {
-            const std::size_t n = std::min(pulses.size(), core::max_pulses_per_write);
-            for (std::size_t i = 0; i < n; ++i) {
-                extras_[columns * i] = offset.realtime_minus_monotonic_ns;
-                extras_[columns * i + 1] = offset.bracket_ns;
-            }
-            writer_.write_rows(pulses.first(n), std::span(extras_).first(columns * n));
-            pulses = pulses.subspan(n);
+constexpr std::array<const char*, 2> path_names{"A", "B"};
+
+// The paths whose file gets chronyd's notes: the one whose device is a refclock in chrony.conf
+// (with --chrony-refid, the one whose refclock has that refid), else both, since which path
+// chrony follows is then unknown.
+std::vector<std::size_t> chrony_note_paths(const RunOptions& options,
+                                           const std::array<const capture::SourceInfo*, 2>& info) {
+    std::vector<std::size_t> matches;
+    for (std::size_t i = 0; i < info.size(); ++i) {
+        if (info[i]->pps_device.empty()) {
+            continue;
+        }
+        std::optional<std::string> refid;
+        try {
+            refid = chrony::find_refclock_refid(options.chrony_sampler.chrony_conf,
+                                                info[i]->pps_device);
+        } catch (const core::Error&) {
+            // No readable chrony.conf: which path is chrony's is unknown.
+        }
+        if (refid &&
+            (options.chrony_sampler.refid.empty() || *refid == options.chrony_sampler.refid)) {
+            matches.push_back(i);
         }
     }
-
-  private:
-    static constexpr std::size_t columns = 2;  // offset_column, bracket_column
-    store::CaptureWriter& writer_;
-    std::array<std::int64_t, columns * core::max_pulses_per_write> extras_{};
-};
-
-// A path whose source records its own per-pulse columns (the PTP source's realtime − PHC
-// offset and uncertainty): the values of the batch just read go beside its pulses.
-class SourceColumnsSink final : public core::PulseSink {
-  public:
-    SourceColumnsSink(store::CaptureWriter& writer, const capture::PulseSource& source)
-        : writer_(writer), source_(source) {}
-    void write(std::span<const core::Pulse> pulses) override {
-        // The loop may keep only the first pulses of a batch (--count): the first rows go.
-        const std::size_t columns = source_.extra_columns().size();
-        writer_.write_rows(pulses, source_.last_extras().first(columns * pulses.size()));
+    if (matches.size() == 1) {
+        return matches;
     }
-
-  private:
-    store::CaptureWriter& writer_;
-    const capture::PulseSource& source_;
-};
-
-struct Path {
-    std::unique_ptr<capture::PulseSource> source;
-    std::unique_ptr<store::CaptureWriter> writer;
-    std::unique_ptr<core::PulseSink> time_base;  // monotonic sources, or a source's own columns
-    capture::CaptureProgress progress;
-    capture::CaptureProgress last_seen;
-    std::exception_ptr error;
-    std::string failure;
-    bool stopped_by_peer = false;
-};
-
-void remove_files(std::array<Path, 2>& paths, const std::array<std::string, 2>& outputs) {
-    for (std::size_t i = 0; i < paths.size(); ++i) {
-        if (paths[i].writer) {
-            try {
-                paths[i].writer->close();
-            } catch (const core::Error&) {
-                // Being removed anyway.
-            }
-            ::unlink(outputs[i].c_str());
-        }
-    }
+    return {0, 1};
 }
 
-// The capture file of one path, linked to the other path's, with the sink that puts each
-// batch's per-pulse columns beside it: the time base for a monotonic source, the source's own
-// columns (PTP), else none.
-void create_capture_file(Path& path, const store::RunMeta& meta, const std::string& output,
-                         bool overwrite) {
-    if (path.source->info().clock == core::ClockId::monotonic) {
-        path.writer = std::make_unique<store::CaptureWriter>(
-            output, meta, overwrite,
-            std::vector<std::string>{std::string(latency::offset_column),
-                                     std::string(latency::bracket_column)});
-        path.time_base = std::make_unique<TimeBaseSink>(*path.writer);
-    } else if (const auto own = path.source->extra_columns(); !own.empty()) {
-        path.writer = std::make_unique<store::CaptureWriter>(
-            output, meta, overwrite, std::vector<std::string>(own.begin(), own.end()));
-        path.time_base = std::make_unique<SourceColumnsSink>(*path.writer, *path.source);
-    } else {
-        path.writer = std::make_unique<store::CaptureWriter>(output, meta, overwrite);
-    }
-}
-
-// Both files or neither: a file that cannot be created removes the other.
-void create_capture_files(std::array<Path, 2>& paths, const RunOptions& run,
-                          const std::array<std::string, 2>& specs,
-                          const std::array<std::string, 2>& outputs) {
+// A path's own settings name the path, so "--cpu 9: no such CPU" says which --cpu it was.
+[[noreturn]] void rethrow_for_path(const char* name, const std::string& spec) {
     try {
-        for (std::size_t i = 0; i < 2; ++i) {
-            store::RunMeta meta = make_run_metadata(run, paths[i].source->info());
-            meta.dual = store::DualLink{
-                .path = i == 0 ? "A" : "B",
-                .peer_source = specs[1 - i],
-                .peer_file = outputs[1 - i],
-                .peer_is_reference = paths[1 - i].source->info().hardware_reference};
-            create_capture_file(paths[i], meta, outputs[i], run.overwrite);
-        }
-    } catch (...) {
-        remove_files(paths, outputs);
         throw;
+    } catch (const core::UsageError& e) {
+        throw core::UsageError(fmt::format("path {} ({}): {}", name, spec, e.what()));
+    } catch (const core::InputError& e) {
+        throw core::InputError(fmt::format("path {} ({}): {}", name, spec, e.what()));
     }
 }
 
-// One path's thread: the capture loop on its source until the limits, a signal, or the other
-// path's failure. A measurement failure keeps what was captured and stops the other path; any
-// other error is kept for the caller to rethrow.
-void capture_path(Path& path, const capture::CaptureLimits& limits, capture::StopFlag stop,
-                  std::atomic<bool>& failed) {
-    StoppableSource source(*path.source, failed);
-    core::PulseSink& sink = path.time_base ? *path.time_base : *path.writer;
+// `ppsbench run --source A --source B`: two CapturePaths, each captured by its own thread.
+class DualRun final : public Session {
+  public:
+    DualRun(const RunOptions& options, const std::array<std::string, 2>& specs,
+            const std::array<std::string, 2>& outputs, DualRunOutcome& outcome)
+        : options_(options), specs_(specs), outputs_(outputs), outcome_(outcome) {}
+
+    void open() override {
+        // Both sources before any file: a path that cannot be opened leaves nothing behind.
+        for (std::size_t i = 0; i < 2; ++i) {
+            paths_[i].emplace(path_names[i], specs_[i], options_.source);
+        }
+    }
+    // Threads inherit the scheduling policy and affinity of the thread that creates them; a
+    // path's own CPU and priority are applied on its thread (main_loop).
+    capture::RealtimeOptions settings() const override { return options_.realtime; }
+
+    void enable() override {
+        const std::array<const capture::SourceInfo*, 2> info{&paths_[0]->info(),
+                                                             &paths_[1]->info()};
+        run_ = options_;
+        run_.limits = effective_limits(options_.limits, {info[0], info[1]});
+        create_files(info);
+        start_live(info);
+        start_chrony(info);
+        const auto* rms = chrony_ ? &chrony_->latest_rms_offset_ns() : nullptr;
+        for (std::size_t i = 0; i < 2; ++i) {
+            paths_[i]->start_status_line(options_.status_stream, run_.limits, rms,
+                                         static_cast<int>(i));
+        }
+    }
+
+    void main_loop(capture::StopFlag stop) override {
+        std::latch ready(2);
+        {
+            std::jthread a(&DualRun::capture_path, this, std::size_t{0}, stop, std::ref(ready));
+            std::jthread b(&DualRun::capture_path, this, std::size_t{1}, stop, std::ref(ready));
+        }
+        for (const auto& error : errors_) {
+            if (error) {
+                // No first pulse on one path, its settings refused, or a setup failure: not
+                // the measurement asked for (abandon removes both files).
+                std::rethrow_exception(error);
+            }
+        }
+    }
+
+    void finish(const capture::StopOnSignals& signals) override {
+        for (auto& path : paths_) {
+            path->finish_status_line();
+        }
+        stop_samplers(chrony_, live_, outcome_.chrony_notices);
+        for (std::size_t i = 0; i < 2; ++i) {
+            paths_[i]->progress().stop_reason =
+                signals.stop_reason(paths_[i]->progress().stop_reason);
+            outcome_.paths[i] = finish_path(i, signals.signal_number());
+        }
+    }
+
+    void abandon() noexcept override {
+        for (auto& path : paths_) {
+            if (path) {
+                path->finish_status_line();
+            }
+        }
+        chrony_.reset();
+        live_.reset();
+        for (auto& path : paths_) {
+            if (path) {
+                path->remove_files(true);
+            }
+        }
+        unclaim_default_names();
+    }
+
+  private:
+    void create_files(const std::array<const capture::SourceInfo*, 2>& info);
+    void start_live(const std::array<const capture::SourceInfo*, 2>& info);
+    void start_chrony(const std::array<const capture::SourceInfo*, 2>& info);
+    void capture_path(std::size_t i, capture::StopFlag stop, std::latch& ready);
+    RunOutcome finish_path(std::size_t i, int signal);
+    void unclaim_default_names() noexcept;
+
+    const RunOptions& options_;
+    const std::array<std::string, 2>& specs_;
+    std::array<std::string, 2> outputs_;  // with --rotate, each path's pattern
+    bool claimed_ = false;                // outputs_ are default names claimed by this run
+    DualRunOutcome& outcome_;
+    RunOptions run_;  // with the effective limits
+    std::array<std::optional<CapturePath>, 2> paths_;
+    std::array<store::RunMeta, 2> metas_;
+    std::array<std::exception_ptr, 2> errors_;
+    std::array<bool, 2> stopped_by_peer_{};
+    std::atomic<bool> failed_{false};
+    std::optional<LiveMetrics> live_;
+    std::optional<ChronyMonitor> chrony_;
+};
+
+// Both files or neither: a file that cannot be created removes the other. Each path's metadata
+// is a run's (its own CPU and priority, the kernel fingerprint beside host hardware), linked to
+// the other path's file.
+void DualRun::create_files(const std::array<const capture::SourceInfo*, 2>& info) {
+    if (outputs_[0].empty()) {
+        outputs_ = claim_default_output_pair("ppsbench-");
+        claimed_ = true;
+    }
+    // With --rotate both paths' parts carry one run id: the parts of the pair belong together.
+    const std::string run_id = options_.rotate ? new_rotation_run_id() : std::string();
+    for (std::size_t i = 0; i < 2; ++i) {
+        RunOptions path_run = run_;
+        if (i < options_.path_realtime.size()) {
+            const auto& own = options_.path_realtime[i];
+            path_run.realtime.cpu = own.cpu ? own.cpu : path_run.realtime.cpu;
+            path_run.realtime.rt_priority =
+                own.rt_priority ? own.rt_priority : path_run.realtime.rt_priority;
+        }
+        store::RunMeta& meta = metas_[i];
+        meta = make_run_metadata(path_run, *info[i]);
+        if (info[i]->host_hardware) {
+            meta.system = system_fingerprint(*info[i]);
+        }
+        // With --rotate, peer_file is the other path's pattern: its part of the same time is
+        // the file of that pattern with the same rotation run id and index (docs/capture-file.md).
+        meta.dual = store::DualLink{.path = path_names[i],
+                                    .peer_source = specs_[1 - i],
+                                    .peer_file = outputs_[1 - i],
+                                    .peer_is_reference = info[1 - i]->hardware_reference};
+        if (options_.rotate) {
+            meta.rotation =
+                store::Rotation{.run_id = run_id, .index = 0, .interval = {}, .previous_file = {}};
+        }
+        // A claimed default name is an empty file of this run's: the writer takes it over.
+        paths_[i]->create_files(outputs_[i], meta, run_.overwrite || claimed_, options_.rotate,
+                                true);
+    }
+}
+
+void DualRun::start_live(const std::array<const capture::SourceInfo*, 2>& info) {
+    if (!options_.live) {
+        return;
+    }
+    std::vector<LivePath> live_paths;
+    for (std::size_t i = 0; i < 2; ++i) {
+        // Labelled as `report` will label each path's capture.
+        live_paths.push_back({.name = path_names[i],
+                              .label = analysis::run_label(metas_[i], outputs_[i]),
+                              .source = info[i]});
+    }
+    live_.emplace(*options_.live, live_paths);
+}
+
+void DualRun::start_chrony(const std::array<const capture::SourceInfo*, 2>& info) {
+    auto sampler = chrony_sampling(options_, {info[0], info[1]}, std::string());
+    if (!sampler) {
+        return;
+    }
+    const auto note_paths = chrony_note_paths(options_, info);
+    if (sampler->device.empty()) {
+        sampler->device = info[note_paths.front()]->pps_device;
+    }
+    std::vector<CaptureFiles*> files;
+    for (const auto i : note_paths) {
+        files.push_back(&paths_[i]->files());
+    }
+    chrony_.emplace(*sampler, [files, this](const nlohmann::json& sample) {
+        for (auto* each : files) {
+            each->write_note("chrony", sample);
+        }
+        if (live_) {
+            live_->chrony_sample(sample);
+        }
+    });
+}
+
+// One path's thread: its own settings, then (once both paths' are in place) the capture loop
+// on its source until the limits, a signal, or the other path's failure. A measurement failure
+// keeps what was captured and stops the other path; any other error is kept for main_loop.
+void DualRun::capture_path(std::size_t i, capture::StopFlag stop, std::latch& ready) {
+    CapturePath& path = *paths_[i];
+    std::optional<capture::RealtimeGuard> own;
     try {
-        path.progress =
-            capture::run_capture(source, sink, limits, stop,
-                                 [&](std::span<const core::Pulse>,
-                                     const capture::CaptureProgress& p) { path.last_seen = p; });
-        path.stopped_by_peer = failed.load();
-    } catch (const core::MeasurementError& e) {
-        path.failure = e.what();
-        path.progress = path.last_seen;
-        path.progress.stop_reason = capture::StopReason::end_of_stream;
-        failed = true;
+        if (i < options_.path_realtime.size()) {
+            try {
+                own.emplace(options_.path_realtime[i]);
+            } catch (const core::Error&) {
+                rethrow_for_path(path_names[i], specs_[i]);
+            }
+        }
     } catch (...) {
-        path.error = std::current_exception();
-        failed = true;
+        errors_[i] = std::current_exception();
+        failed_ = true;
+    }
+    // Neither path captures before both have their settings, nor when either was refused.
+    ready.arrive_and_wait();
+    if (failed_.load()) {
+        return;
+    }
+    StoppableSource source(path.source(), failed_);
+    LiveMetrics* live = live_ ? &*live_ : nullptr;
+    try {
+        path.done(capture::run_capture(
+            source, path.sink(), run_.limits, stop,
+            [&](std::span<const core::Pulse> batch, const capture::CaptureProgress& p) {
+                path.observe(batch, p, live, i);
+            }));
+        stopped_by_peer_[i] = failed_.load();
+    } catch (const core::MeasurementError& e) {
+        path.fail(e.what());
+        failed_ = true;
+    } catch (...) {
+        errors_[i] = std::current_exception();
+        failed_ = true;
     }
 }
 
-// Ends one path's file with its counts and why it stopped. A dual run's end time has always
+// Ends one path's files with its counts and why it stopped. A dual run's end time has always
 // been to the second. A file that cannot be finished is reported, not thrown, so the other path
 // is still finished.
-RunOutcome finish_path(Path& path, const std::string& output, int signal) {
+RunOutcome DualRun::finish_path(std::size_t i, int signal) {
+    CapturePath& path = *paths_[i];
     RunOutcome out;
-    out.output_path = output;
-    out.progress = path.progress;
-    out.simulated = path.source->info().simulated;
-    out.failure = path.failure;
-    store::EndRecord end = end_record(path.progress, signal, path.failure);
-    end.pulses = path.writer->pulses_written();
+    out.progress = path.progress();
+    out.simulated = path.info().simulated;
+    out.failure = path.failure();
+    store::EndRecord end = end_record(path.progress(), signal, path.failure());
+    end.pulses = path.files().pulses_written();
     end.end_realtime_ns = core::realtime_now_ns();
     end.end_time_precision = core::UtcPrecision::seconds;
-    if (path.stopped_by_peer) {
+    if (stopped_by_peer_[i]) {
         end.stopped_by = "the other path failed";
     }
     try {
-        path.writer->write_end(end);
-        path.writer->close();
+        path.files().finish(end);
     } catch (const core::MeasurementError& e) {
         if (out.failure.empty()) {
             out.failure = e.what();
         }
     }
+    out.output_path = path.files().current_path();
+    out.files = path.files().paths();
     return out;
+}
+
+void DualRun::unclaim_default_names() noexcept {
+    if (!claimed_) {
+        return;
+    }
+    for (std::size_t i = 0; i < 2; ++i) {
+        if (!paths_[i] || !paths_[i]->has_files()) {
+            ::unlink(outputs_[i].c_str());  // claimed, never taken over by a writer
+        }
+    }
 }
 
 }  // namespace
 
 std::array<std::string, 2> dual_output_paths(const std::string& output_path) {
-    std::string base = output_path;
-    if (base.empty()) {
-        base = fmt::format("ppsbench-{}.csv", core::format_utc_compact(core::realtime_now_ns()));
+    if (output_path.empty()) {
+        return {};
     }
+    const std::string& base = output_path;
     const auto slash = base.rfind('/');
     const auto dot = base.rfind('.');
     const bool has_extension =
@@ -235,43 +375,13 @@ std::array<std::string, 2> dual_output_paths(const std::string& output_path) {
 
 DualRunOutcome execute_dual_run(const RunOptions& options, const std::array<std::string, 2>& specs,
                                 const std::array<std::string, 2>& outputs) {
-    if (outputs[0] == outputs[1]) {
+    if (!outputs[0].empty() && outputs[0] == outputs[1]) {
         throw core::UsageError(
             fmt::format("-o: both paths would write {}; give two different files", outputs[0]));
     }
-    std::array<Path, 2> paths;
-    // Both sources before any file: a path that cannot be opened leaves nothing behind.
-    for (std::size_t i = 0; i < 2; ++i) {
-        paths[i].source = capture::open_source(specs[i], options.source);
-    }
-    RunOptions run = options;
-    run.limits =
-        effective_limits(options.limits, {&paths[0].source->info(), &paths[1].source->info()});
-    // Threads inherit the scheduling policy and affinity of the thread that creates them.
-    const capture::RealtimeGuard realtime(options.realtime);
-    create_capture_files(paths, run, specs, outputs);
-
-    const capture::StopOnSignals signals;
-    std::atomic<bool> failed{false};
-    {
-        std::jthread a(capture_path, std::ref(paths[0]), std::cref(run.limits), signals.flag(),
-                       std::ref(failed));
-        std::jthread b(capture_path, std::ref(paths[1]), std::cref(run.limits), signals.flag(),
-                       std::ref(failed));
-    }
-    for (auto& path : paths) {
-        if (path.error) {
-            // No first pulse on one path (or a setup failure): not the measurement asked for.
-            remove_files(paths, outputs);
-            std::rethrow_exception(path.error);
-        }
-    }
-
     DualRunOutcome outcome;
-    for (std::size_t i = 0; i < 2; ++i) {
-        paths[i].progress.stop_reason = signals.stop_reason(paths[i].progress.stop_reason);
-        outcome.paths[i] = finish_path(paths[i], outputs[i], signals.signal_number());
-    }
+    DualRun run(options, specs, outputs, outcome);
+    run_lifecycle(run);
     return outcome;
 }
 

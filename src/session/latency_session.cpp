@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <array>
 #include <memory>
+#include <optional>
 
 #include "ppsbench/capture/signals.hpp"
 #include "ppsbench/core/clock.hpp"
@@ -12,6 +13,7 @@
 #include "ppsbench/core/utc_time.hpp"
 #include "ppsbench/latency/cpu_idle.hpp"
 #include "ppsbench/session/default_name.hpp"
+#include "ppsbench/session/lifecycle.hpp"
 #include "ppsbench/session/run_session.hpp"
 #include "ppsbench/store/capture_writer.hpp"
 
@@ -75,67 +77,103 @@ std::unique_ptr<store::CaptureWriter> create_latency_file(const LatencyOptions& 
     }
 }
 
+// `ppsbench latency`: one thread drives the line and senses the edge (latency::run_latency);
+// what a run's lifecycle has and this one has not is listed, with why, in lifecycle.hpp.
+class LatencySession final : public Session {
+  public:
+    LatencySession(const LatencyOptions& options, LatencyOutcome& outcome)
+        : options_(options), outcome_(outcome) {}
+
+    void open() override {
+        // Syntax first, so a typo never touches the hardware.
+        if (!options_.sense_spec.starts_with("gpio:") && !options_.sense_spec.starts_with("pps:")) {
+            throw core::UsageError(fmt::format(
+                "--sense '{}': the loopback input must be gpio:CHIP:LINE or pps:/dev/ppsN",
+                options_.sense_spec));
+        }
+        drive_spec_ = latency::parse_drive_spec(options_.drive_spec);
+        // The drive line first: its errors (no such chip or line, busy) are the likelier ones,
+        // and requesting it drives it low, the idle level the sense side then starts from.
+        drive_ = latency::open_gpio_output(drive_spec_);
+        sense_ = capture::open_source(options_.sense_spec, options_.sense);
+        cpu_start_ = latency::read_cpu_times(options_.proc_stat);
+    }
+    capture::RealtimeOptions settings() const override { return options_.realtime; }
+
+    void enable() override {
+        const store::RunMeta meta =
+            latency_metadata(options_, sense_->info(), drive_spec_, drive_->details());
+        file_ = create_latency_file(options_, meta, outcome_);
+        records_.emplace(*file_);
+    }
+
+    void main_loop(capture::StopFlag stop) override {
+        latency::SystemClock clock;
+        try {
+            outcome_.progress =
+                latency::run_latency(*drive_, *sense_, *records_, options_.limits, stop, clock);
+        } catch (const core::MeasurementError& e) {
+            outcome_.failure = e.what();
+            outcome_.progress.stop_reason = capture::StopReason::end_of_stream;
+            outcome_.progress.records = file_->pulses_written();
+        }
+    }
+
+    void finish(const capture::StopOnSignals& signals) override {
+        outcome_.progress.stop_reason = signals.stop_reason(outcome_.progress.stop_reason);
+        const auto cpu_end = latency::read_cpu_times(options_.proc_stat);
+        store::EndRecord end;
+        end.stop_reason = outcome_.progress.stop_reason;
+        end.pulses = file_->pulses_written();
+        end.latency =
+            store::LatencyCounts{.edges_driven = outcome_.progress.edges_driven,
+                                 .unseen_edges = outcome_.progress.unseen_edges,
+                                 .stray_events = outcome_.progress.stray_events,
+                                 .cpu_ticks = cpu_end.total - cpu_start_.total,
+                                 .cpu_idle_ticks = cpu_end.idle - cpu_start_.idle,
+                                 .cpu_idle_fraction = latency::idle_fraction(cpu_start_, cpu_end)};
+        end.elapsed = outcome_.progress.elapsed;
+        if (signals.signal_number() != 0) {
+            end.signal = signals.signal_number();
+        }
+        if (!outcome_.failure.empty()) {
+            end.failure = outcome_.failure;
+        }
+        file_->write_end(end);
+        file_->close();
+    }
+
+    void abandon() noexcept override {
+        if (!file_) {
+            return;
+        }
+        try {
+            file_->close();
+        } catch (...) {
+            // Being removed when empty; the error on its way out is the one to report.
+        }
+        if (file_->pulses_written() == 0) {
+            ::unlink(outcome_.output_path.c_str());  // nothing measured: leave nothing behind
+        }
+    }
+
+  private:
+    const LatencyOptions& options_;
+    LatencyOutcome& outcome_;
+    latency::DriveSpec drive_spec_;
+    std::unique_ptr<latency::OutputLine> drive_;
+    std::unique_ptr<capture::PulseSource> sense_;
+    latency::CpuTimes cpu_start_;
+    std::unique_ptr<store::CaptureWriter> file_;
+    std::optional<RecordWriter> records_;
+};
+
 }  // namespace
 
 LatencyOutcome execute_latency(const LatencyOptions& options) {
-    // Syntax first, so a typo never touches the hardware.
-    if (!options.sense_spec.starts_with("gpio:") && !options.sense_spec.starts_with("pps:")) {
-        throw core::UsageError(
-            fmt::format("--sense '{}': the loopback input must be gpio:CHIP:LINE or pps:/dev/ppsN",
-                        options.sense_spec));
-    }
-    const auto drive_spec = latency::parse_drive_spec(options.drive_spec);
-    // The drive line first: its errors (no such chip or line, busy) are the likelier ones, and
-    // requesting it drives it low, the idle level the sense side then starts from.
-    auto drive = latency::open_gpio_output(drive_spec);
-    auto sense = capture::open_source(options.sense_spec, options.sense);
-    const auto cpu_start = latency::read_cpu_times(options.proc_stat);
-    const capture::RealtimeGuard realtime(options.realtime);
-
-    const store::RunMeta meta =
-        latency_metadata(options, sense->info(), drive_spec, drive->details());
-
     LatencyOutcome outcome;
-    const auto file = create_latency_file(options, meta, outcome);
-    store::CaptureWriter& writer = *file;
-    RecordWriter records(writer);
-    const capture::StopOnSignals signals;
-    latency::SystemClock clock;
-    try {
-        outcome.progress =
-            latency::run_latency(*drive, *sense, records, options.limits, signals.flag(), clock);
-    } catch (const core::MeasurementError& e) {
-        outcome.failure = e.what();
-        outcome.progress.stop_reason = capture::StopReason::end_of_stream;
-        outcome.progress.records = writer.pulses_written();
-    } catch (const core::InputError&) {
-        writer.close();
-        if (writer.pulses_written() == 0) {
-            ::unlink(outcome.output_path.c_str());  // nothing measured: leave nothing behind
-        }
-        throw;
-    }
-    outcome.progress.stop_reason = signals.stop_reason(outcome.progress.stop_reason);
-    const auto cpu_end = latency::read_cpu_times(options.proc_stat);
-    store::EndRecord end;
-    end.stop_reason = outcome.progress.stop_reason;
-    end.pulses = writer.pulses_written();
-    end.latency =
-        store::LatencyCounts{.edges_driven = outcome.progress.edges_driven,
-                             .unseen_edges = outcome.progress.unseen_edges,
-                             .stray_events = outcome.progress.stray_events,
-                             .cpu_ticks = cpu_end.total - cpu_start.total,
-                             .cpu_idle_ticks = cpu_end.idle - cpu_start.idle,
-                             .cpu_idle_fraction = latency::idle_fraction(cpu_start, cpu_end)};
-    end.elapsed = outcome.progress.elapsed;
-    if (signals.signal_number() != 0) {
-        end.signal = signals.signal_number();
-    }
-    if (!outcome.failure.empty()) {
-        end.failure = outcome.failure;
-    }
-    writer.write_end(end);
-    writer.close();
+    LatencySession session(options, outcome);
+    run_lifecycle(session);
     return outcome;
 }
 

@@ -25,12 +25,26 @@ constexpr std::size_t max_interval_offsets = std::size_t{1} << 20;
 
 }  // namespace
 
+LiveMetrics::PathFigures::PathFigures(const LivePath& path, core::Duration interval)
+    : name(path.name),
+      label(path.label),
+      source_spec(path.source->spec),
+      simulated(path.source->simulated),
+      figure(*path.source) {
+    // Room for twice the pulses one interval should bring, allocated once, here.
+    const auto expected =
+        static_cast<std::size_t>(interval.count() / std::max<std::int64_t>(figure.period_ns(), 1));
+    const std::size_t capacity = std::min(max_interval_offsets, 2 * expected + 16);
+    offsets.reserve(capacity);
+    offsets_spare.reserve(capacity);
+}
+
 LiveMetrics::LiveMetrics(LiveMetricsOptions options, const capture::SourceInfo& source)
-    : options_(std::move(options)),
-      source_spec_(source.spec),
-      simulated_(source.simulated),
-      start_realtime_ns_(core::realtime_now_ns()),
-      figure_(source) {
+    : LiveMetrics(options,
+                  std::vector<LivePath>{{.name = {}, .label = options.label, .source = &source}}) {}
+
+LiveMetrics::LiveMetrics(LiveMetricsOptions options, const std::vector<LivePath>& paths)
+    : options_(std::move(options)), start_realtime_ns_(core::realtime_now_ns()) {
     if (options_.host.empty()) {
         char name[256] = {};
         options_.host = gethostname(name, sizeof name - 1) == 0 ? name : "unknown";
@@ -38,12 +52,9 @@ LiveMetrics::LiveMetrics(LiveMetricsOptions options, const capture::SourceInfo& 
     // The kernel is what fleets compare: a label on every series (uname -r).
     utsname uts{};
     kernel_ = uname(&uts) == 0 ? uts.release : "unknown";
-    // Room for twice the pulses one interval should bring, allocated once, here.
-    const auto expected = static_cast<std::size_t>(options_.interval.count() /
-                                                   std::max<std::int64_t>(figure_.period_ns(), 1));
-    const std::size_t capacity = std::min(max_interval_offsets, 2 * expected + 16);
-    offsets_.reserve(capacity);
-    offsets_spare_.reserve(capacity);
+    for (const auto& path : paths) {
+        paths_.push_back(std::make_unique<PathFigures>(path, options_.interval));
+    }
     // A metrics path that cannot be written is said before the capture starts.
     write_prometheus();
     // Off the capture thread, on a worker that leaves the stop signals to the capture thread.
@@ -61,33 +72,34 @@ LiveMetrics::~LiveMetrics() {
     }
 }
 
-void LiveMetrics::update(std::span<const core::Pulse> batch,
+void LiveMetrics::update(std::size_t path, std::span<const core::Pulse> batch,
                          const capture::CaptureProgress& progress) {
-    const std::lock_guard lock(mutex_);
+    PathFigures& p = *paths_[path];
+    const std::lock_guard lock(p.mutex);
     for (const auto& pulse : batch) {
-        const auto figure = figure_.next(pulse.timestamp_ns);
-        ++current_.pulses;
-        ++run_.pulses;
+        const auto figure = p.figure.next(pulse.timestamp_ns);
+        ++p.current.pulses;
+        ++p.run.pulses;
         if (!figure) {
             continue;
         }
         const double value = *figure;
-        current_.summary.add(value);
-        run_.summary.add(value);
-        if (offsets_.size() < offsets_.capacity()) {
-            offsets_.push_back(value);  // within the reserved capacity: no allocation
+        p.current.summary.add(value);
+        p.run.summary.add(value);
+        if (p.offsets.size() < p.offsets.capacity()) {
+            p.offsets.push_back(value);  // within the reserved capacity: no allocation
         } else {
-            ++offsets_dropped_;
+            ++p.offsets_dropped;
         }
     }
-    current_.missed += progress.missed_pulses - missed_seen_;
-    run_.missed = progress.missed_pulses;
-    missed_seen_ = progress.missed_pulses;
-    elapsed_ = progress.elapsed;
+    p.current.missed += progress.missed_pulses - p.missed_seen;
+    p.run.missed = progress.missed_pulses;
+    p.missed_seen = progress.missed_pulses;
+    p.elapsed = progress.elapsed;
 }
 
 void LiveMetrics::chrony_sample(const nlohmann::json& sample) {
-    const std::lock_guard lock(mutex_);
+    const std::lock_guard lock(chrony_mutex_);
     chrony_status_ = sample.value("status", std::string());
     chrony_rms_ns_.reset();
     const auto tracking = sample.find("tracking");
@@ -98,7 +110,9 @@ void LiveMetrics::chrony_sample(const nlohmann::json& sample) {
 
 PeriodicWorker::Clock::time_point LiveMetrics::tick(PeriodicWorker::Clock::time_point now) {
     if (now >= next_interval_) {
-        close_interval();
+        for (const auto& path : paths_) {
+            close_interval(*path);
+        }
         try {
             write_prometheus();
         } catch (const core::Error& e) {
@@ -108,41 +122,44 @@ PeriodicWorker::Clock::time_point LiveMetrics::tick(PeriodicWorker::Clock::time_
         next_interval_ += options_.interval;
     }
     if (now >= next_progress_) {
-        print_progress();
+        for (const auto& path : paths_) {
+            print_progress(*path);
+        }
         next_progress_ += options_.progress_interval;
     }
     return std::min(next_interval_, next_progress_);
 }
 
-void LiveMetrics::close_interval() {
+void LiveMetrics::close_interval(PathFigures& path) const {
     Window interval;
     {
-        const std::lock_guard lock(mutex_);
-        interval = current_;
-        current_ = Window{};
-        offsets_.swap(offsets_spare_);
+        const std::lock_guard lock(path.mutex);
+        interval = path.current;
+        path.current = Window{};
+        path.offsets.swap(path.offsets_spare);
     }
     // The median and MAD need the interval's values: computed here, off the capture thread.
-    if (offsets_spare_.size() >= 3) {
+    // offsets_spare is the worker's alone until the next swap, which this thread makes.
+    if (path.offsets_spare.size() >= 3) {
         // report's rule (stats::find_outliers), applied to this interval's values.
-        const auto summary = stats::summarize(offsets_spare_);
-        interval.outliers = stats::find_outliers(offsets_spare_, options_.outlier_k, summary.median,
-                                                 summary.robust_stddev)
+        const auto summary = stats::summarize(path.offsets_spare);
+        interval.outliers = stats::find_outliers(path.offsets_spare, options_.outlier_k,
+                                                 summary.median, summary.robust_stddev)
                                 .indices.size();
     }
-    offsets_spare_.clear();  // keeps its capacity
-    const std::lock_guard lock(mutex_);
-    last_ = interval;
-    run_.outliers += interval.outliers;
+    path.offsets_spare.clear();  // keeps its capacity
+    const std::lock_guard lock(path.mutex);
+    path.last = interval;
+    path.run.outliers += interval.outliers;
 }
 
-void LiveMetrics::print_progress() const {
+void LiveMetrics::print_progress(const PathFigures& path) const {
     if (options_.progress_stream == nullptr) {
         return;
     }
     std::string line;
     {
-        const std::lock_guard lock(mutex_);
+        const std::lock_guard lock(path.mutex);
         const auto figures = [](const Window& w) {
             const auto s = w.summary.summary();
             if (s.count < 2) {
@@ -152,9 +169,15 @@ void LiveMetrics::print_progress() const {
                                render::format_ns(s.stddev), render::format_ns(s.peak_to_peak),
                                render::format_ns(s.rms), w.missed, w.outliers);
         };
-        line = fmt::format("ppsbench: {}{} {}: run {}; last {}: {}", simulated_ ? "SIMULATED " : "",
-                           source_spec_, core::format_duration(elapsed_), figures(run_),
-                           core::format_duration(options_.interval), figures(last_));
+        // A two-path run's lines name their path first, so each path's lines can be grepped.
+        const std::string name = path.name.empty() ? "" : fmt::format("path {}: ", path.name);
+        line = fmt::format("ppsbench: {}{}{} {}: run {}; last {}: {}", name,
+                           path.simulated ? "SIMULATED " : "", path.source_spec,
+                           core::format_duration(path.elapsed), figures(path.run),
+                           core::format_duration(options_.interval), figures(path.last));
+    }
+    {
+        const std::lock_guard lock(chrony_mutex_);
         if (!chrony_status_.empty()) {
             line += chrony_rms_ns_
                         ? fmt::format("; chrony RMS offset {}",
@@ -172,7 +195,9 @@ void LiveMetrics::stop() {
     }
     worker_.reset();  // joins
     // The final figures: the partial interval counts as the last one.
-    close_interval();
+    for (const auto& path : paths_) {
+        close_interval(*path);
+    }
     write_prometheus();
 }
 

@@ -45,20 +45,59 @@ double seconds(double ns) {
     return ns * 1e-9;
 }
 
-render::PrometheusFamily gauge(std::string name, std::string help, const Labels& labels,
-                               double value) {
-    return {std::move(name), std::move(help), "gauge", {{labels, value}}};
-}
-
 }  // namespace
 
+// Each path's labels; a two-path run's also say which path (path="A"), so one file holds both
+// and every series stays apart.
+std::vector<std::map<std::string, std::string>> LiveMetrics::path_labels() const {
+    std::vector<Labels> all;
+    for (const auto& path : paths_) {
+        Labels labels{{"run", path->label},
+                      {"source", path->source_spec},
+                      {"host", options_.host},
+                      {"kernel", kernel_},
+                      {"simulated", path->simulated ? "true" : "false"}};
+        if (!path->name.empty()) {
+            labels["path"] = path->name;
+        }
+        all.push_back(std::move(labels));
+    }
+    return all;
+}
+
+// chronyd's view is the host's: each path's series carry the same value.
+void LiveMetrics::add_chrony_families(const std::vector<Labels>& path_labels,
+                                      std::vector<render::PrometheusFamily>& families) const {
+    const std::lock_guard lock(chrony_mutex_);
+    if (chrony_rms_ns_) {
+        render::PrometheusFamily rms{live_name(analysis::find_metric("rms_offset").prometheus),
+                                     "chronyd's RMS offset at the last sample (tracking).",
+                                     "gauge",
+                                     {}};
+        for (const auto& labels : path_labels) {
+            rms.samples.push_back({labels, seconds(static_cast<double>(*chrony_rms_ns_))});
+        }
+        families.push_back(std::move(rms));
+    }
+    if (!chrony_status_.empty()) {
+        render::PrometheusFamily status{"ppsbench_live_chrony_status",
+                                        "1 for chronyd's status at the last sample.",
+                                        "gauge",
+                                        {}};
+        for (const auto& labels : path_labels) {
+            for (const auto each : all_chrony_statuses) {
+                auto labelled = labels;
+                labelled["status"] = chrony::to_string(each);
+                status.samples.push_back(
+                    {std::move(labelled), chrony::to_string(each) == chrony_status_ ? 1.0 : 0.0});
+            }
+        }
+        families.push_back(std::move(status));
+    }
+}
+
 std::string LiveMetrics::prometheus_text() const {
-    const std::lock_guard lock(mutex_);
-    const Labels labels{{"run", options_.label},
-                        {"source", source_spec_},
-                        {"host", options_.host},
-                        {"kernel", kernel_},
-                        {"simulated", simulated_ ? "true" : "false"}};
+    const std::vector<Labels> path_labels = this->path_labels();
     std::vector<render::PrometheusFamily> families;
     // The registry's families (what σ, p-p, RMS, pulses mean, docs/metrics.md), renamed
     // ppsbench_live_*: the same figures over a window of a run still going.
@@ -68,11 +107,23 @@ std::string LiveMetrics::prometheus_text() const {
                                         fmt::format("{} {}", metric.prometheus_help, window_help),
                                         "gauge",
                                         {}};
-        for (const auto& [window, data] :
-             {std::pair{"interval", &last_}, std::pair{"run", &run_}}) {
-            auto windowed = labels;
-            windowed["window"] = window;
-            family.samples.push_back({std::move(windowed), value_of(*data)});
+        for (std::size_t i = 0; i < paths_.size(); ++i) {
+            const PathFigures& path = *paths_[i];
+            const std::lock_guard lock(path.mutex);
+            for (const auto& [window, data] :
+                 {std::pair{"interval", &path.last}, std::pair{"run", &path.run}}) {
+                auto windowed = path_labels[i];
+                windowed["window"] = window;
+                family.samples.push_back({std::move(windowed), value_of(*data)});
+            }
+        }
+        families.push_back(std::move(family));
+    };
+    // One family with a sample per path, all of the same value.
+    const auto per_path = [&](std::string name, std::string help, double value) {
+        render::PrometheusFamily family{std::move(name), std::move(help), "gauge", {}};
+        for (const auto& labels : path_labels) {
+            family.samples.push_back({labels, value});
         }
         families.push_back(std::move(family));
     };
@@ -91,32 +142,13 @@ std::string LiveMetrics::prometheus_text() const {
         const auto s = w.summary.summary();
         return s.count >= 1 ? seconds(s.rms) : NAN;
     });
-    if (chrony_rms_ns_) {
-        families.push_back(gauge(live_name(analysis::find_metric("rms_offset").prometheus),
-                                 "chronyd's RMS offset at the last sample (tracking).", labels,
-                                 seconds(static_cast<double>(*chrony_rms_ns_))));
-    }
-    if (!chrony_status_.empty()) {
-        render::PrometheusFamily status{"ppsbench_live_chrony_status",
-                                        "1 for chronyd's status at the last sample.",
-                                        "gauge",
-                                        {}};
-        for (const auto each : all_chrony_statuses) {
-            auto labelled = labels;
-            labelled["status"] = chrony::to_string(each);
-            status.samples.push_back(
-                {std::move(labelled), chrony::to_string(each) == chrony_status_ ? 1.0 : 0.0});
-        }
-        families.push_back(std::move(status));
-    }
-    families.push_back(gauge("ppsbench_live_interval_seconds", "Length of the interval window.",
-                             labels, std::chrono::duration<double>(options_.interval).count()));
-    families.push_back(gauge("ppsbench_live_run_start_timestamp_seconds",
-                             "When the run started (Unix time).", labels,
-                             seconds(static_cast<double>(start_realtime_ns_))));
-    families.push_back(gauge("ppsbench_live_last_update_timestamp_seconds",
-                             "When this file was written.", labels,
-                             seconds(static_cast<double>(core::realtime_now_ns()))));
+    add_chrony_families(path_labels, families);
+    per_path("ppsbench_live_interval_seconds", "Length of the interval window.",
+             std::chrono::duration<double>(options_.interval).count());
+    per_path("ppsbench_live_run_start_timestamp_seconds", "When the run started (Unix time).",
+             seconds(static_cast<double>(start_realtime_ns_)));
+    per_path("ppsbench_live_last_update_timestamp_seconds", "When this file was written.",
+             seconds(static_cast<double>(core::realtime_now_ns())));
     std::ostringstream text;
     render::write_prometheus(families, text);
     return text.str();

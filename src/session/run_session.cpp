@@ -12,12 +12,12 @@
 #include "ppsbench/capture/signals.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/session/capture_files.hpp"
+#include "ppsbench/session/capture_path.hpp"
 #include "ppsbench/session/chrony_monitor.hpp"
 #include "ppsbench/session/default_name.hpp"
+#include "ppsbench/session/lifecycle.hpp"
 #include "ppsbench/session/status_line.hpp"
-#include "ppsbench/store/capture_writer.hpp"
-#include "ppsbench/sysinfo/fingerprint.hpp"
-#include "ppsbench/sysinfo/json.hpp"
+#include "session/run_parts.hpp"
 
 #include "ppsbench/core/clock.hpp"
 #include "ppsbench/core/utc_time.hpp"
@@ -43,46 +43,6 @@ nlohmann::json kernel_identity() {
             {"release", uts.release},
             {"version", uts.version},
             {"machine", uts.machine}};
-}
-
-// The kernel, PREEMPT_RT and IRQ-threading fingerprint (ppsbench doctor's), recorded with every
-// capture from a device so reports can say what configuration a row measured.
-nlohmann::json system_fingerprint(const capture::SourceInfo& source) {
-    sysinfo::FingerprintOptions options;
-    options.pulse_wait = std::chrono::milliseconds{0};  // the capture itself shows pulses
-    options.device = source.pps_device;
-    try {
-        return sysinfo::to_json(sysinfo::read_fingerprint(options));
-    } catch (const core::Error&) {
-        return nullptr;  // e.g. a device path that is not /dev/ppsN: the capture still works
-    }
-}
-
-// chronyd is sampled when asked (--chrony on) or, by default, beside this host's own hardware:
-// a simulation's or replay's pulses have nothing to do with this host's chronyd. The refclock
-// looked up is the source's device unless one was given. nullopt: no sampling.
-std::optional<chrony::SamplerOptions> chrony_sampling(const RunOptions& options,
-                                                      const capture::SourceInfo& info) {
-    const bool sample_chrony =
-        options.chrony == RunOptions::Chrony::on ||
-        (options.chrony == RunOptions::Chrony::automatic && info.host_hardware);
-    if (!sample_chrony) {
-        return std::nullopt;
-    }
-    auto sampler_options = options.chrony_sampler;
-    if (sampler_options.device.empty()) {
-        sampler_options.device = info.pps_device;
-    }
-    return sampler_options;
-}
-
-// No pulse at all: the file just created holds a header and nothing else; removing it lets a
-// retry with the same -o work.
-void remove_if_empty(CaptureFiles& files) {
-    files.close();
-    if (files.pulses_written() == 0) {
-        ::unlink(files.current_path().c_str());
-    }
 }
 
 // Writes the end record and notes the files in the outcome. When the disk filled mid-run, the
@@ -159,109 +119,117 @@ capture::CaptureLimits effective_limits(const capture::CaptureLimits& asked,
     return limits;
 }
 
-// The capture's file: -o, or a default name claimed for this run alone (outcome.output_path).
-std::unique_ptr<CaptureFiles> create_capture_files(const RunOptions& options,
-                                                   const store::RunMeta& meta,
-                                                   RunOutcome& outcome) {
-    const bool default_name = options.output_path.empty();
-    outcome.output_path = default_name ? claim_default_output("ppsbench-") : options.output_path;
-    try {
-        // A claimed default name is an empty file of this run's: the writer takes it over.
-        return std::make_unique<CaptureFiles>(outcome.output_path, meta,
-                                              options.overwrite || default_name, options.rotate);
-    } catch (...) {
-        if (default_name) {
-            ::unlink(outcome.output_path.c_str());
+namespace {
+
+// `ppsbench run` with one source: one CapturePath, captured on this thread.
+class SingleRun final : public Session {
+  public:
+    SingleRun(const RunOptions& options, RunOutcome& outcome)
+        : options_(options), outcome_(outcome) {}
+
+    void open() override { path_.emplace("", options_.source_spec, options_.source); }
+    capture::RealtimeOptions settings() const override { return options_.realtime; }
+
+    void enable() override {
+        const capture::SourceInfo& info = path_->info();
+        run_ = options_;
+        run_.limits = effective_limits(options_.limits, {&info});
+        outcome_.simulated = info.simulated;
+        store::RunMeta meta = make_run_metadata(run_, info);
+        if (info.host_hardware) {
+            meta.system = system_fingerprint(info);
         }
-        throw;
-    }
-}
-
-// chrony first, then the live figures: their last update includes chrony's final sample.
-void stop_samplers(std::optional<ChronyMonitor>& chrony, std::optional<LiveMetrics>& live,
-                   RunOutcome& outcome) {
-    if (chrony) {
-        chrony->stop();
-        outcome.chrony_notices = chrony->notices();
-        chrony.reset();
-    }
-    if (live) {
-        live->stop();
-    }
-}
-
-RunOutcome execute_run(const RunOptions& options) {
-    // Open the source first: a device that cannot be used must not leave an empty file behind.
-    auto source = capture::open_source(options.source_spec, options.source);
-    const capture::SourceInfo& info = source->info();
-
-    // Then the real-time settings, which can also be refused (no CAP_SYS_NICE, no such CPU).
-    const capture::RealtimeGuard realtime(options.realtime);
-
-    RunOptions run = options;
-    run.limits = effective_limits(options.limits, {&info});
-    RunOutcome outcome;
-    outcome.simulated = info.simulated;
-    store::RunMeta meta = make_run_metadata(run, info);
-    if (info.host_hardware) {
-        meta.system = system_fingerprint(info);
-    }
-    const auto files = create_capture_files(options, meta, outcome);
-    CaptureFiles& sink = *files;
-    std::optional<LiveMetrics> live;
-    if (options.live) {
-        // Labelled as `report` will label the capture.
-        LiveMetricsOptions live_options = *options.live;
-        live_options.label = analysis::run_label(meta, outcome.output_path);
-        live.emplace(std::move(live_options), info);
-    }
-
-    std::optional<ChronyMonitor> chrony;
-    if (const auto sampler_options = chrony_sampling(options, info)) {
-        chrony.emplace(*sampler_options, [&sink, &live](const nlohmann::json& sample) {
-            sink.write_note("chrony", sample);
-            if (live) {
-                live->chrony_sample(sample);
-            }
-        });
-    }
-
-    StatusLine status(options.status_stream, info, run.limits,
-                      chrony ? &chrony->latest_rms_offset_ns() : nullptr);
-    const capture::StopOnSignals signals;
-    std::optional<capture::CaptureProgress> progress;
-    capture::CaptureProgress last_seen;
-    try {
-        progress = capture::run_capture(
-            *source, sink, run.limits, signals.flag(),
-            [&](std::span<const core::Pulse> batch, const capture::CaptureProgress& p) {
-                last_seen = p;
-                status.update(batch, p);
-                if (live) {
-                    live->update(batch, p);
+        create_files(meta);
+        CaptureFiles& sink = path_->files();
+        if (options_.live) {
+            // Labelled as `report` will label the capture.
+            LiveMetricsOptions live_options = *options_.live;
+            live_options.label = analysis::run_label(meta, outcome_.output_path);
+            live_.emplace(std::move(live_options), info);
+        }
+        if (const auto sampler = chrony_sampling(options_, {&info}, info.pps_device)) {
+            chrony_.emplace(*sampler, [&sink, this](const nlohmann::json& sample) {
+                sink.write_note("chrony", sample);
+                if (live_) {
+                    live_->chrony_sample(sample);
                 }
             });
-    } catch (const core::MeasurementError& e) {
-        // The source died mid-run (device unplugged, driver unloaded) or the disk filled: what
-        // we have is kept.
-        outcome.failure = e.what();
-        progress = last_seen;
-        progress->stop_reason = capture::StopReason::end_of_stream;
-    } catch (const core::InputError&) {
-        // No pulse at all: the samplers stop before the file goes.
-        status.finish();
-        chrony.reset();
-        live.reset();
-        remove_if_empty(sink);
-        throw;
+        }
+        path_->start_status_line(options_.status_stream, run_.limits,
+                                 chrony_ ? &chrony_->latest_rms_offset_ns() : nullptr, 0);
     }
-    progress->stop_reason = signals.stop_reason(progress->stop_reason);
-    status.finish();
-    stop_samplers(chrony, live, outcome);
-    outcome.progress = *progress;
-    store::EndRecord end = end_record(*progress, signals.signal_number(), outcome.failure);
-    end.end_realtime_ns = core::realtime_now_ns();
-    finish_files(sink, end, outcome);
+
+    void main_loop(capture::StopFlag stop) override {
+        LiveMetrics* live = live_ ? &*live_ : nullptr;
+        try {
+            path_->done(capture::run_capture(
+                path_->source(), path_->sink(), run_.limits, stop,
+                [&](std::span<const core::Pulse> batch, const capture::CaptureProgress& p) {
+                    path_->observe(batch, p, live, 0);
+                }));
+        } catch (const core::MeasurementError& e) {
+            // The source died mid-run (device unplugged, driver unloaded) or the disk filled:
+            // what we have is kept.
+            path_->fail(e.what());
+        }
+    }
+
+    void finish(const capture::StopOnSignals& signals) override {
+        capture::CaptureProgress& progress = path_->progress();
+        progress.stop_reason = signals.stop_reason(progress.stop_reason);
+        path_->finish_status_line();
+        stop_samplers(chrony_, live_, outcome_.chrony_notices);
+        outcome_.progress = progress;
+        outcome_.failure = path_->failure();
+        store::EndRecord end = end_record(progress, signals.signal_number(), outcome_.failure);
+        end.end_realtime_ns = core::realtime_now_ns();
+        finish_files(path_->files(), end, outcome_);
+    }
+
+    void abandon() noexcept override {
+        // No pulse at all: the samplers stop before the file goes.
+        if (path_) {
+            path_->finish_status_line();
+        }
+        chrony_.reset();
+        live_.reset();
+        if (path_) {
+            path_->remove_files(false);
+        }
+    }
+
+  private:
+    // The capture's file: -o, or a default name claimed for this run alone (outcome.output_path).
+    void create_files(const store::RunMeta& meta) {
+        const bool default_name = options_.output_path.empty();
+        outcome_.output_path =
+            default_name ? claim_default_output("ppsbench-") : options_.output_path;
+        try {
+            // A claimed default name is an empty file of this run's: the writer takes it over.
+            path_->create_files(outcome_.output_path, meta, options_.overwrite || default_name,
+                                options_.rotate, false);
+        } catch (...) {
+            if (default_name) {
+                ::unlink(outcome_.output_path.c_str());
+            }
+            throw;
+        }
+    }
+
+    const RunOptions& options_;
+    RunOutcome& outcome_;
+    RunOptions run_;  // with the effective limits
+    std::optional<CapturePath> path_;
+    std::optional<LiveMetrics> live_;
+    std::optional<ChronyMonitor> chrony_;
+};
+
+}  // namespace
+
+RunOutcome execute_run(const RunOptions& options) {
+    RunOutcome outcome;
+    SingleRun run(options, outcome);
+    run_lifecycle(run);
     return outcome;
 }
 

@@ -12,8 +12,9 @@ namespace ppsbench::session {
 
 StatusLine::StatusLine(std::FILE* stream, const capture::SourceInfo& source,
                        const capture::CaptureLimits& limits,
-                       const std::atomic<std::int64_t>* chrony_rms_ns)
+                       const std::atomic<std::int64_t>* chrony_rms_ns, StatusRow row)
     : stream_(stream),
+      row_(std::move(row)),
       figure_(source),
       simulated_(source.simulated),
       chrony_rms_ns_(chrony_rms_ns),
@@ -37,8 +38,17 @@ void StatusLine::update(std::span<const core::Pulse> batch,
     }
     last_draw_ns_ = now;
     drawn_ = true;
-    // \r and erase-to-end keep it on one line however long the previous one was.
-    fmt::print(stream_, "\r{}\x1b[K", render(progress));
+    draw(render(progress));
+}
+
+void StatusLine::draw(std::string_view text) {
+    // \r and erase-to-end keep it on one line however long the previous one was; the second
+    // row is reached with a newline and left with cursor-up, in the same write.
+    if (row_.row == 0) {
+        fmt::print(stream_, "\r{}\x1b[K", text);
+    } else {
+        fmt::print(stream_, "\r\n{}\x1b[K\x1b[A\r", text);
+    }
     std::fflush(stream_);
 }
 
@@ -65,15 +75,15 @@ std::string StatusLine::render(const capture::CaptureProgress& progress) const {
                                     : fmt::format("  chrony RMS {}",
                                                   render::format_ns(static_cast<double>(rms)));
     }
-    return fmt::format("{}{}{}  pulses {}  missed {}{}", simulated_ ? "SIMULATED  " : "",
+    const std::string name = row_.name.empty() ? "" : fmt::format("{}  ", row_.name);
+    return fmt::format("{}{}{}{}  pulses {}  missed {}{}", name, simulated_ ? "SIMULATED  " : "",
                        core::format_duration(progress.elapsed), planned, progress.pulses,
                        progress.missed_pulses, figures);
 }
 
 void StatusLine::finish() {
     if (stream_ != nullptr && drawn_) {
-        fmt::print(stream_, "\r\x1b[K");
-        std::fflush(stream_);
+        draw("");
     }
 }
 

@@ -31,13 +31,17 @@ class CaptureFiles final : public core::PulseSink {
     // of several servers line up. Each rotated file carries `meta` with its own start time and
     // its store::Rotation (the run's id, the part's index, interval, previous file). Every file
     // is locked while it is written (store::CaptureWriter): a second run cannot replace it.
+    // `extra_columns`: per-pulse integer columns after timestamp_ns in every file (a two-path
+    // run's time base or a source's own); pulses then go through write_rows().
     CaptureFiles(std::string path, store::RunMeta meta, bool overwrite,
-                 std::optional<core::Duration> rotate);
+                 std::optional<core::Duration> rotate, std::vector<std::string> extra_columns = {});
     ~CaptureFiles() override;
     CaptureFiles(const CaptureFiles&) = delete;
     CaptureFiles& operator=(const CaptureFiles&) = delete;
 
     void write(std::span<const core::Pulse> pulses) override;
+    // Pulses with their extra values, row-major, as store::CaptureWriter::write_rows.
+    void write_rows(std::span<const core::Pulse> pulses, std::span<const std::int64_t> extras);
     void write_note(std::string_view tag, const nlohmann::json& body);
     // Writes `end` (the run's counts) to the current file and closes every file (syncs). Throws
     // what closing threw.
@@ -52,12 +56,14 @@ class CaptureFiles final : public core::PulseSink {
     std::uint64_t pulses_written() const;
 
   private:
+    void cross_seam_locked(std::span<const core::Pulse> pulses);
     void rotate_locked(std::int64_t now_ns);
     void join_closer();
 
     store::RunMeta meta_;
     bool overwrite_;
     std::optional<core::Duration> rotate_;
+    std::vector<std::string> extra_columns_;
     std::string pattern_;
     std::string run_id_;  // with --rotate: in every file's store::Rotation
     std::int64_t next_seam_ns_ = INT64_MAX;
@@ -68,6 +74,10 @@ class CaptureFiles final : public core::PulseSink {
     std::string closer_error_;
     mutable std::mutex mutex_;
 };
+
+// A new --rotate run id: 128 random bits as 32 hex digits. A two-path run gives both paths' files
+// the same one (pass it in meta.rotation.run_id), so the parts of the pair can be found together.
+std::string new_rotation_run_id();
 
 // The name of a rotated file starting at `realtime_ns`: `pattern` through strftime in UTC.
 std::string rotated_file_name(const std::string& pattern, std::int64_t realtime_ns);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 
@@ -14,5 +15,10 @@ namespace ppsbench::session {
 // which takes it over (CaptureWriter with overwrite). Throws core::InputError when the current
 // directory is not writable, naming it and the fix.
 std::string claim_default_output(std::string_view prefix);
+
+// The same for the two files of a two-path run: "PREFIX<time>-1.csv" and "PREFIX<time>-2.csv",
+// both of one millisecond, both claimed or neither (a pair half taken by another run is let go
+// and the next millisecond tried), so two runs started in the same second never share a file.
+std::array<std::string, 2> claim_default_output_pair(std::string_view prefix);
 
 }  // namespace ppsbench::session

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -13,6 +15,7 @@
 #include "ppsbench/capture/capture_loop.hpp"
 #include "ppsbench/capture/pulse_source.hpp"
 #include "ppsbench/core/duration.hpp"
+#include "ppsbench/render/prometheus.hpp"
 #include "ppsbench/session/live_figure.hpp"
 #include "ppsbench/session/worker_thread.hpp"
 #include "ppsbench/stats/summary.hpp"
@@ -33,26 +36,43 @@ struct LiveMetricsOptions {
     std::string host;
 };
 
+// One path whose figures are followed: a single run has one, unnamed; a two-path run two, named
+// "A" and "B" (store::DualLink::path), which label their series (path="A") and progress lines.
+struct LivePath {
+    std::string name;   // empty for a single run: no path label
+    std::string label;  // the run="..." label (analysis::run_label of the path's file)
+    const capture::SourceInfo* source = nullptr;
+};
+
 // Rolling figures of a run while it runs: for the last interval and for the run so far, the σ,
 // peak-to-peak and RMS of the offset (phase offset on a realtime clock, period jitter on a
 // monotonic one, as the status line), pulses, missed pulses and outliers, and chrony's RMS
-// offset and status. The capture thread only adds to running sums and a preallocated buffer
-// (no allocation per pulse); a thread of its own computes the outliers, writes the
-// Prometheus file atomically and prints progress lines.
+// offset and status. Each capture thread only adds to its path's running sums and preallocated
+// buffer (no allocation per pulse, one lock per path so two paths never wait on each other); a
+// thread of its own computes the outliers, writes one Prometheus file for every path
+// atomically and prints the progress lines, one per path.
 //
 // Outliers here are judged per interval (|x − median| > k · robust σ of that interval's
 // offsets) and summed over the run; `ppsbench report` judges the whole run at once, so its
 // count can differ slightly.
 class LiveMetrics {
   public:
+    // One path: options.label labels it, and its series carry no path label.
     LiveMetrics(LiveMetricsOptions options, const capture::SourceInfo& source);
+    // Several paths, in order; `options.label` is unused (each path has its own).
+    LiveMetrics(LiveMetricsOptions options, const std::vector<LivePath>& paths);
     ~LiveMetrics();
     LiveMetrics(const LiveMetrics&) = delete;
     LiveMetrics& operator=(const LiveMetrics&) = delete;
 
-    // Capture thread, after each batch: cheap and allocation-free.
-    void update(std::span<const core::Pulse> batch, const capture::CaptureProgress& progress);
-    // chrony thread: each `# chrony` sample as written to the capture file.
+    // Capture thread of path `path`, after each batch: cheap and allocation-free.
+    void update(std::size_t path, std::span<const core::Pulse> batch,
+                const capture::CaptureProgress& progress);
+    void update(std::span<const core::Pulse> batch, const capture::CaptureProgress& progress) {
+        update(0, batch, progress);
+    }
+    // chrony thread: each `# chrony` sample as written to the capture file (chronyd's view is
+    // the host's, the same for every path).
     void chrony_sample(const nlohmann::json& sample);
     // Writes the final figures and joins the thread. Idempotent.
     void stop();
@@ -67,31 +87,42 @@ class LiveMetrics {
         std::uint64_t missed = 0;
         std::uint64_t outliers = 0;
     };
+    // One path's figures; its mutex guards everything but the constants.
+    struct PathFigures {
+        PathFigures(const LivePath& path, core::Duration interval);
+        std::string name;
+        std::string label;
+        std::string source_spec;
+        bool simulated;
+        mutable std::mutex mutex;
+        LiveFigure figure;
+        std::uint64_t missed_seen = 0;
+        core::Duration elapsed{0};
+        Window current;                     // filling now (capture thread)
+        Window last;                        // the last complete interval
+        Window run;                         // the whole run, outliers summed from the intervals
+        std::vector<double> offsets;        // this interval's offsets, capacity fixed up front
+        std::vector<double> offsets_spare;  // swapped in at each interval's end
+        std::uint64_t offsets_dropped = 0;  // beyond the capacity (not judged for outliers)
+    };
     // One round of the worker: the interval's figures and/or a progress line, whichever is due.
     PeriodicWorker::Clock::time_point tick(PeriodicWorker::Clock::time_point now);
-    void close_interval();
+    void close_interval(PathFigures& path) const;
     void write_prometheus() const;
-    void print_progress() const;
+    std::vector<std::map<std::string, std::string>> path_labels() const;
+    void add_chrony_families(const std::vector<std::map<std::string, std::string>>& path_labels,
+                             std::vector<render::PrometheusFamily>& families) const;
+    void print_progress(const PathFigures& path) const;
 
     LiveMetricsOptions options_;
-    std::string source_spec_;
     std::string kernel_;
-    bool simulated_;
     std::int64_t start_realtime_ns_;
 
     PeriodicWorker::Clock::time_point next_interval_;  // the worker's own
     PeriodicWorker::Clock::time_point next_progress_;
 
-    mutable std::mutex mutex_;  // guards everything below but worker_
-    LiveFigure figure_;
-    std::uint64_t missed_seen_ = 0;
-    core::Duration elapsed_{0};
-    Window current_;                     // filling now (capture thread)
-    Window last_;                        // the last complete interval
-    Window run_;                         // the whole run, outliers summed from the intervals
-    std::vector<double> offsets_;        // this interval's offsets, capacity fixed up front
-    std::vector<double> offsets_spare_;  // swapped in at each interval's end
-    std::uint64_t offsets_dropped_ = 0;  // beyond the capacity (not judged for outliers)
+    std::vector<std::unique_ptr<PathFigures>> paths_;
+    mutable std::mutex chrony_mutex_;  // guards the two below
     std::string chrony_status_;
     std::optional<std::int64_t> chrony_rms_ns_;
     std::optional<PeriodicWorker> worker_;  // last: it runs tick() until stopped

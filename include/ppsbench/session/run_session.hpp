@@ -21,7 +21,12 @@ struct RunOptions {
     std::string source_spec = "pps:/dev/pps0";
     capture::SourceOptions source;
     capture::CaptureLimits limits;
+    // What the process holds for the capture (RealtimeGuard); a two-path run's threads inherit
+    // its CPU and priority unless path_realtime gives them their own.
     capture::RealtimeOptions realtime;
+    // A two-path run: each path's own CPU and SCHED_FIFO priority, in --source order, applied on
+    // that path's capture thread (only cpu and rt_priority are read). Empty: none.
+    std::vector<capture::RealtimeOptions> path_realtime;
     std::string label;
     std::string output_path;  // empty: ppsbench-YYYYmmddTHHMMSSZ.csv in the current directory
     bool overwrite = false;

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// What a single run and a two-path run share beyond CapturePath: the kernel fingerprint, the
+// decision to sample chrony, and the order helpers stop in. Private to session/.
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ppsbench/capture/pulse_source.hpp"
+#include "ppsbench/chrony/sampler.hpp"
+#include "ppsbench/session/chrony_monitor.hpp"
+#include "ppsbench/session/live_metrics.hpp"
+#include "ppsbench/session/run_session.hpp"
+
+namespace ppsbench::session {
+
+// The kernel, PREEMPT_RT and IRQ-threading fingerprint (ppsbench doctor's), recorded with every
+// capture from this host's hardware so reports can say what configuration a row measured; null
+// when it cannot be read.
+nlohmann::json system_fingerprint(const capture::SourceInfo& source);
+
+// chronyd is sampled when asked (--chrony on) or, by default, beside this host's own hardware
+// (any of `sources`): a simulation's or replay's pulses have nothing to do with this host's
+// chronyd. The refclock looked up is `device` unless a refid was given. nullopt: no sampling.
+std::optional<chrony::SamplerOptions> chrony_sampling(
+    const RunOptions& options, const std::vector<const capture::SourceInfo*>& sources,
+    const std::string& device);
+
+// chrony first, then the live figures: their last update includes chrony's final sample.
+void stop_samplers(std::optional<ChronyMonitor>& chrony, std::optional<LiveMetrics>& live,
+                   std::vector<std::string>& notices);
+
+}  // namespace ppsbench::session
