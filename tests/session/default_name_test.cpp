@@ -49,6 +49,33 @@ TEST_F(DefaultName, ClaimsInTheSameMillisecondGetDistinctNamesInClaimOrder) {
     }
 }
 
+// A two-path run's pair: both files of one millisecond, distinct from every other pair.
+TEST_F(DefaultName, PairsClaimedTogetherShareTheirTimeAndNeverEachOther) {
+    std::set<std::string> names;
+    for (int i = 0; i < 10; ++i) {
+        const auto pair = claim_default_output_pair("ppsbench-");
+        EXPECT_TRUE(std::regex_match(pair[0], std::regex(R"(ppsbench-\d{8}T\d{6}\.\d{3}Z-1\.csv)")))
+            << pair[0];
+        EXPECT_EQ(pair[0].substr(0, pair[0].size() - 6), pair[1].substr(0, pair[1].size() - 6));
+        EXPECT_TRUE(std::filesystem::exists(pair[0]) && std::filesystem::exists(pair[1]));
+        names.insert(pair.begin(), pair.end());
+    }
+    EXPECT_EQ(names.size(), 20U);
+}
+
+// Half a pair held by another run (its -2 file): that time is not taken, and the half this
+// claim made on the way is let go.
+TEST_F(DefaultName, APairHalfHeldByAnotherRunIsLetGo) {
+    const auto held = claim_default_output_pair("ppsbench-");
+    std::filesystem::remove(held[0]);
+    testing::write_text(held[1], "another run's capture");
+    const auto next = claim_default_output_pair("ppsbench-");
+    EXPECT_NE(next[0], held[0]);
+    EXPECT_NE(next[1], held[1]);
+    EXPECT_FALSE(std::filesystem::exists(held[0])) << "the free half is not kept";
+    EXPECT_EQ(testing::read_text(held[1]), "another run's capture");
+}
+
 TEST_F(DefaultName, ANameAnotherRunHoldsIsNeverTaken) {
     const std::string first = claim_default_output("ppsbench-latency-");
     testing::write_text(first, "another run's capture");
