@@ -168,6 +168,32 @@ TEST(DualRunLifecycle, GivesEachPathItsOwnCpuInSourceOrder) {
     EXPECT_EQ(b.meta["capture_process"]["cpu"], cpus[0]);
 }
 
+// Not only recorded: while the run goes on, its two capture threads are each allowed only their
+// own CPU (the kernel's view, /proc/PID/task/*/status), and the main thread keeps the rest.
+TEST(DualRunLifecycle, EachPathsCaptureThreadRunsOnlyOnItsOwnCpu) {
+    cpu_set_t allowed;
+    ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+    if (!CPU_ISSET(0, &allowed) || !CPU_ISSET(1, &allowed)) {
+        GTEST_SKIP() << "needs CPUs 0 and 1";
+    }
+    TempDir dir;
+    const std::string script = fmt::format(
+        "'{}' run -s sim:hardirq -s sim:threaded --pace realtime --period 50ms --duration 2s "
+        "--cpu 1 --cpu 0 --quiet -o '{}' >/dev/null & pid=$!; sleep 1; "
+        "grep -h Cpus_allowed_list /proc/$pid/task/*/status; wait $pid",
+        PPSBENCH_BINARY, dir.file("t.csv"));
+    const auto result = testing::run_program({"/bin/sh", "-c", script});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    std::multiset<std::string> lists;
+    std::istringstream lines(result.out);
+    for (std::string line; std::getline(lines, line);) {
+        lists.insert(line.substr(line.find_last_of(" \t") + 1));
+    }
+    EXPECT_EQ(lists.count("1"), 1U) << result.out << "path A's thread on CPU 1 alone";
+    EXPECT_EQ(lists.count("0"), 1U) << result.out << "path B's thread on CPU 0 alone";
+    EXPECT_GE(lists.size(), 3U) << result.out;
+}
+
 TEST(DualRunLifecycle, RefusesPerPathSettingsThatCannotApplyAndLeavesNoFiles) {
     TempDir dir;
     auto result = run_ppsbench({"run", "--source", "sim:hardirq", "--count", "5", "--cpu", "0",
