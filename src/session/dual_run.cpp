@@ -13,7 +13,6 @@
 #include <thread>
 
 #include "ppsbench/analysis/run_analysis.hpp"
-#include "ppsbench/chrony/conf.hpp"
 #include "ppsbench/core/clock.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/session/capture_path.hpp"
@@ -63,34 +62,6 @@ class StoppableSource final : public capture::PulseSource {
 };
 
 constexpr std::array<const char*, 2> path_names{"A", "B"};
-
-// The paths whose file gets chronyd's notes: the one whose device is a refclock in chrony.conf
-// (with --chrony-refid, the one whose refclock has that refid), else both, since which path
-// chrony follows is then unknown.
-std::vector<std::size_t> chrony_note_paths(const RunOptions& options,
-                                           const std::array<const capture::SourceInfo*, 2>& info) {
-    std::vector<std::size_t> matches;
-    for (std::size_t i = 0; i < info.size(); ++i) {
-        if (info[i]->pps_device.empty()) {
-            continue;
-        }
-        std::optional<std::string> refid;
-        try {
-            refid = chrony::find_refclock_refid(options.chrony_sampler.chrony_conf,
-                                                info[i]->pps_device);
-        } catch (const core::Error&) {
-            // No readable chrony.conf: which path is chrony's is unknown.
-        }
-        if (refid &&
-            (options.chrony_sampler.refid.empty() || *refid == options.chrony_sampler.refid)) {
-            matches.push_back(i);
-        }
-    }
-    if (matches.size() == 1) {
-        return matches;
-    }
-    return {0, 1};
-}
 
 // A path's own settings name the path, so "--cpu 9: no such CPU" says which --cpu it was.
 [[noreturn]] void rethrow_for_path(const char* name, const std::string& spec) {

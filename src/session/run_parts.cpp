@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "ppsbench/chrony/conf.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/sysinfo/fingerprint.hpp"
 #include "ppsbench/sysinfo/json.hpp"
@@ -36,6 +37,31 @@ std::optional<chrony::SamplerOptions> chrony_sampling(
         sampler_options.device = device;
     }
     return sampler_options;
+}
+
+std::vector<std::size_t> chrony_note_paths(const RunOptions& options,
+                                           const std::array<const capture::SourceInfo*, 2>& info) {
+    std::vector<std::size_t> matches;
+    for (std::size_t i = 0; i < info.size(); ++i) {
+        if (info[i]->pps_device.empty()) {
+            continue;
+        }
+        std::optional<std::string> refid;
+        try {
+            refid = chrony::find_refclock_refid(options.chrony_sampler.chrony_conf,
+                                                info[i]->pps_device);
+        } catch (const core::Error&) {
+            // No readable chrony.conf: which path is chrony's is unknown.
+        }
+        if (refid &&
+            (options.chrony_sampler.refid.empty() || *refid == options.chrony_sampler.refid)) {
+            matches.push_back(i);
+        }
+    }
+    if (matches.size() == 1) {
+        return matches;
+    }
+    return {0, 1};
 }
 
 void stop_samplers(std::optional<ChronyMonitor>& chrony, std::optional<LiveMetrics>& live,

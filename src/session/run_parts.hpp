@@ -4,6 +4,7 @@
 // What a single run and a two-path run share beyond CapturePath: the kernel fingerprint, the
 // decision to sample chrony, and the order helpers stop in. Private to session/.
 
+#include <array>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -28,6 +29,12 @@ nlohmann::json system_fingerprint(const capture::SourceInfo& source);
 std::optional<chrony::SamplerOptions> chrony_sampling(
     const RunOptions& options, const std::vector<const capture::SourceInfo*>& sources,
     const std::string& device);
+
+// The paths whose file gets chronyd's notes in a two-path run: the one whose device is a
+// refclock in `options.chrony_sampler.chrony_conf` (with a refid given, the one whose refclock
+// has that refid), else both, since which path chrony follows is then unknown.
+std::vector<std::size_t> chrony_note_paths(const RunOptions& options,
+                                           const std::array<const capture::SourceInfo*, 2>& info);
 
 // chrony first, then the live figures: their last update includes chrony's final sample.
 void stop_samplers(std::optional<ChronyMonitor>& chrony, std::optional<LiveMetrics>& live,
