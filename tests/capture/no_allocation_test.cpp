@@ -11,6 +11,7 @@
 #include "ppsbench/capture/capture_loop.hpp"
 #include "ppsbench/capture/source_factory.hpp"
 #include "ppsbench/session/capture_files.hpp"
+#include "ppsbench/session/capture_path.hpp"
 #include "ppsbench/session/live_metrics.hpp"
 #include "ppsbench/store/capture_writer.hpp"
 #include "ppsbench/store/run_record.hpp"
@@ -84,6 +85,36 @@ std::size_t monitored_allocations_for(std::uint64_t count) {
 TEST(CaptureLoop, AllocatesNothingPerPulseWithRotationAndLiveMetrics) {
     const std::size_t small = monitored_allocations_for(1'000);
     const std::size_t large = monitored_allocations_for(100'000);
+    EXPECT_EQ(small, large) << "allocations grew with the number of pulses";
+}
+
+// The same through one path of a two-path run (session::CapturePath): its files with per-pulse
+// columns and rotation armed, its status line's running figures, and the live metrics of both
+// paths, fed for path A after every batch.
+std::size_t path_allocations_for(std::uint64_t count) {
+    testing::TempDir dir;
+    session::CapturePath path("A", "sim:threaded,missed=0.01,outliers=0.01", SourceOptions{});
+    const auto peer = open_source("sim:hardirq", SourceOptions{});
+    store::RunMeta meta;
+    meta.label = "alloc";
+    path.create_files(dir.file("run-%H%M%S-1.csv"), meta, false, std::chrono::hours{24}, true);
+    CaptureLimits limits;
+    limits.count = count;
+    path.start_status_line(nullptr, limits, nullptr, 0);
+    session::LiveMetrics live(session::LiveMetricsOptions{},
+                              {{.name = "A", .label = "alloc", .source = &path.info()},
+                               {.name = "B", .label = "alloc", .source = &peer->info()}});
+    const std::size_t before = allocations.load();
+    run_capture(path.source(), path.sink(), limits, nullptr,
+                [&](std::span<const core::Pulse> batch, const CaptureProgress& progress) {
+                    path.observe(batch, progress, &live, 0);
+                });
+    return allocations.load() - before;
+}
+
+TEST(CaptureLoop, AllocatesNothingPerPulseOnAPathOfATwoPathRun) {
+    const std::size_t small = path_allocations_for(1'000);
+    const std::size_t large = path_allocations_for(100'000);
     EXPECT_EQ(small, large) << "allocations grew with the number of pulses";
 }
 
