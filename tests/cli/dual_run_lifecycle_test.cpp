@@ -168,6 +168,21 @@ TEST(DualRunLifecycle, GivesEachPathItsOwnCpuInSourceOrder) {
     EXPECT_EQ(b.meta["capture_process"]["cpu"], cpus[0]);
 }
 
+TEST(DualRunLifecycle, GivesEachPathItsOwnPriorityInSourceOrder) {
+    TempDir dir;
+    const auto result =
+        run_ppsbench({"run", "--source", "sim:hardirq", "--source", "sim:threaded", "--count", "20",
+                      "--rt-priority", "10", "--rt-priority", "20", "-o", dir.file("rt.csv")});
+    if (result.exit_code == 2 && contains(result.err, "cannot switch to SCHED_FIFO")) {
+        GTEST_SKIP() << "needs root or CAP_SYS_NICE: " << result.err;
+    }
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const auto a = store::read_capture_file(dir.file("rt-1.csv"));
+    const auto b = store::read_capture_file(dir.file("rt-2.csv"));
+    EXPECT_EQ(a.meta["capture_process"]["sched_fifo_priority"], 10);
+    EXPECT_EQ(b.meta["capture_process"]["sched_fifo_priority"], 20);
+}
+
 // Not only recorded: while the run goes on, its two capture threads are each allowed only their
 // own CPU (the kernel's view, /proc/PID/task/*/status), and the main thread keeps the rest.
 TEST(DualRunLifecycle, EachPathsCaptureThreadRunsOnlyOnItsOwnCpu) {
