@@ -49,15 +49,23 @@ std::array<std::string, N> claim_names(std::string_view prefix, NamesAt names_at
     for (int attempt = 0; attempt < 1000; ++attempt) {
         const std::array<std::string, N> names = names_at(compact_time_ms(core::realtime_now_ns()));
         std::size_t claimed = 0;
-        while (claimed < N && claim(names[claimed])) {
-            ++claimed;
+        const auto let_go = [&] {
+            for (std::size_t i = 0; i < claimed; ++i) {
+                ::unlink(names[i].c_str());  // half a pair is no use: let it go
+            }
+        };
+        try {
+            while (claimed < N && claim(names[claimed])) {
+                ++claimed;
+            }
+        } catch (...) {
+            let_go();
+            throw;
         }
         if (claimed == N) {
             return names;
         }
-        for (std::size_t i = 0; i < claimed; ++i) {
-            ::unlink(names[i].c_str());  // half a pair is no use: let it go
-        }
+        let_go();
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     throw core::InputError(fmt::format(
