@@ -281,14 +281,14 @@ int print_run_summary(const session::RunOutcome& outcome) {
     }
     if (outcome.files.size() > 1) {
         // The table above is the last file's; each file is a complete capture of its own.
-        std::cout << fmt::format("{} pulses ({}) written to {} files, {} … {}\n",
-                                 outcome.progress.pulses,
+        std::cout << fmt::format("{} ({}) written to {} files, {} … {}\n",
+                                 counted(outcome.progress.pulses, "pulse", "pulses"),
                                  capture::to_string(outcome.progress.stop_reason),
                                  outcome.files.size(), outcome.files.front(), outcome.files.back());
     } else {
-        std::cout << fmt::format("{} pulses ({}) written to {}\n", outcome.progress.pulses,
-                                 capture::to_string(outcome.progress.stop_reason),
-                                 outcome.output_path);
+        std::cout << fmt::format(
+            "{} ({}) written to {}\n", counted(outcome.progress.pulses, "pulse", "pulses"),
+            capture::to_string(outcome.progress.stop_reason), outcome.output_path);
     }
     for (const auto& notice : outcome.chrony_notices) {
         std::cerr << "ppsbench: " << notice << "\n";
@@ -316,7 +316,8 @@ int run_dual(const session::RunOptions& run, const SourceArguments& source) {
     renderer->render(render::dual_table(analysis::summarize_dual(a, b)), std::cout);
     int status = 0;
     for (const auto& path : outcome.paths) {
-        std::cout << fmt::format("{} pulses ({}) written to {}\n", path.progress.pulses,
+        std::cout << fmt::format("{} ({}) written to {}\n",
+                                 counted(path.progress.pulses, "pulse", "pulses"),
                                  capture::to_string(path.progress.stop_reason), path.output_path);
         if (!path.failure.empty()) {
             std::cerr << "ppsbench: " << path.failure << "\n";
@@ -341,10 +342,10 @@ class RunCommand final : public Command {
         if (!parse_options(
                 "run", "ppsbench run [--source SPEC] [--duration D | --count N] [OPTIONS]",
                 "Capture pulses into a capture file (CSV with a JSON metadata header; "
-                "docs/capture-file.md), then print the run's summary.\nWithout --duration or "
-                "--count a device runs until Ctrl-C; a simulation makes an hour of pulses.\n"
-                "Ctrl-C, SIGTERM or SIGHUP stops cleanly: every pulse captured so far is kept\n"
-                "(a SIGHUP ignored by nohup stays ignored). A file-size limit ends it with exit 1\n"
+                "docs/capture-file.md), then print the run's summary. Without --duration or "
+                "--count a device runs until Ctrl-C; a simulation makes an hour of pulses.\n\n"
+                "Ctrl-C, SIGTERM or SIGHUP stops cleanly: every pulse captured so far is kept "
+                "(a SIGHUP ignored by nohup stays ignored). A file-size limit ends it with exit 1 "
                 "and every complete line kept.\n\n" +
                     std::string(source_specs_help),
                 args, options, {}, vm)) {
