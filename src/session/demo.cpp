@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/session/demo.hpp"
 
-#include <limits>
+#include <fmt/format.h>
 
 #include "ppsbench/capture/capture_loop.hpp"
 #include "ppsbench/session/run_session.hpp"
@@ -54,20 +54,22 @@ render::Table published_beside_simulated(const std::vector<DemoConfiguration>& c
     table.columns = {{"", "configuration", render::Quantity::text},
                      {"σ published", "published_stddev_ns", render::Quantity::time_ns},
                      {"σ SIMULATED", "simulated_stddev_ns", render::Quantity::time_ns},
-                     {"p-p published", "published_peak_to_peak_ns", render::Quantity::time_ns},
+                     // As published, "11 µs": a unit's decimals would add digits it never gave.
+                     {"p-p published", "published_peak_to_peak", render::Quantity::text},
                      {"p-p SIMULATED", "simulated_peak_to_peak_ns", render::Quantity::time_ns},
                      {"chrony RMS offset published", "published_chrony_rms_offset_ns",
                       render::Quantity::time_ns}};
-    const double absent = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t i = 0; i < configurations.size() && i < runs.size(); ++i) {
         const auto& published = configurations[i].published;
         const auto& simulated = runs[i].stats.headline();
-        table.rows.push_back({render::Cell::of_text(configurations[i].label),
-                              render::Cell::of(published.sigma_ns),
-                              render::Cell::of(simulated.stddev),
-                              render::Cell::of(published.peak_to_peak_ns.value_or(absent)),
-                              render::Cell::of(simulated.peak_to_peak),
-                              render::Cell::of(published.chrony_rms_offset_ns)});
+        table.rows.push_back(
+            {render::Cell::of_text(configurations[i].label), render::Cell::of(published.sigma_ns),
+             render::Cell::of(simulated.stddev),
+             render::Cell::of_text(published.peak_to_peak_ns
+                                       ? fmt::format("{:g} µs", *published.peak_to_peak_ns / 1e3)
+                                       : "—"),
+             render::Cell::of(simulated.peak_to_peak),
+             render::Cell::of(published.chrony_rms_offset_ns)});
     }
     table.footnotes = {
         "published: the write-up's figures, measured on hardware (a Raspberry Pi time server, "

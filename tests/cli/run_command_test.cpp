@@ -226,7 +226,7 @@ TEST(DemoCommand, ShowsThePublishedFiguresBesideItsOwn) {
     ASSERT_EQ(result.exit_code, 0) << result.err;
     for (const char* text :
          {"The write-up's published figures beside the demo's", "published", "SIMULATED", "2134 ns",
-          "6947 ns", "2568 ns", "11.0 µs", "38.0 µs", "440 ns", "2468 ns", "199 ns",
+          "6947 ns", "2568 ns", "11 µs", "38 µs", "440 ns", "2468 ns", "199 ns",
           "published: the write-up's figures, measured on hardware",
           "chrony's RMS offset is measured with a real chronyd, never simulated", "--chrony on"}) {
         EXPECT_TRUE(contains(result.out, text)) << text << "\n" << result.out;
