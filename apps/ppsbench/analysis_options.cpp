@@ -28,7 +28,9 @@ void add_analysis_options(po::options_description& options, AnalysisArguments& a
              ->default_value(arguments.outlier_k, human_default(arguments.outlier_k)),
          "flag |x − median| > k·robust σ as an outlier (flagged, never dropped)")
         ("bin-width", po::value(&arguments.bin_width),
-         "histogram bin width (default: Freedman–Diaconis)")
+         "bin width of the offset histograms (--histogram, --plot, --html; e.g. 100ns), the "
+         "same in every output; default: the 1, 2 or 5 × 10^k ns step at or above the runs' "
+         "span / 20")
         ("run", po::value(&arguments.run),
          "LABEL|N: take only this run of each saved summary (report --format json) given, by "
          "its label or its number from 1; refused when no run or several match");

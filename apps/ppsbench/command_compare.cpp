@@ -10,6 +10,7 @@
 #include "options.hpp"
 #include "output_files.hpp"
 #include "ppsbench/analysis/comparison.hpp"
+#include "ppsbench/analysis/distinct_labels.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/render/comparison_view.hpp"
 #include "ppsbench/render/renderer.hpp"
@@ -47,9 +48,9 @@ void declare_options(po::options_description& options, CompareArguments& a) {
 // What each option needs to do something here (refuse_unused_options).
 std::vector<OptionUse> compare_option_uses(const CompareArguments& a) {
     std::vector<OptionUse> uses{
-        {"bin-width", false,
-         "compare shows no histogram whose bins it sets (--plot chooses round bins of its "
-         "own); drop it"}};
+        {"bin-width", a.outputs.wants_series(),
+         "it sets the histogram bins of --plot and --html, and there is neither; drop it, or "
+         "add --plot FILE.svg"}};
     const auto files = output_file_uses(a.outputs);
     uses.insert(uses.end(), files.begin(), files.end());
     return uses;
@@ -91,6 +92,8 @@ std::vector<analysis::RunAnalysis> load_compared_runs(const CompareArguments& a,
             runs.push_back(std::move(run));
         }
     }
+    // Two rows called "sim: threaded" could not be told apart in the table, plot or JSON.
+    analysis::make_labels_distinct(runs);
     return runs;
 }
 
@@ -136,9 +139,12 @@ class CompareCommand final : public Command {
             analysis::compare(runs.front(), others, columns, arguments.confidence);
         const auto table = render::comparison_table(comparison, runs);
         renderer->render_comparison(comparison, table, std::cout);
-        write_output_files(arguments.outputs, runs);
-        write_html_file(arguments.outputs.html, render::HtmlPage::of("ppsbench compare", {table}),
-                        runs, arguments.outputs.plot_log_counts);
+        const auto bin_width_ns = to_settings(arguments.analysis, vm).bin_width_ns;
+        write_output_files(arguments.outputs, runs, bin_width_ns);
+        auto page = render::HtmlPage::of("ppsbench compare", {table});
+        page.bin_width_ns = bin_width_ns;
+        write_html_file(arguments.outputs.html, std::move(page), runs,
+                        arguments.outputs.plot_log_counts);
         return 0;
     }
 };

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <cmath>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -148,7 +149,9 @@ std::vector<OptionUse> gate_option_uses(const GateArguments& a, const po::variab
              "it is the level of --max-ratio's interval, and there is no --max-ratio; drop it"},
             {"force", !a.junit.empty() || !a.html.empty(),
              "there is no --junit or --html file to overwrite; drop it"},
-            {"bin-width", false, "the gate judges no histogram; drop it"}};
+            {"bin-width", !a.html.empty(),
+             "the gate judges no histogram, and it sets the bins of --html's only; drop it, or "
+             "add --html FILE.html"}};
 }
 
 // The current run and the baseline (none without --baseline), with their series: the ratio
@@ -156,12 +159,14 @@ std::vector<OptionUse> gate_option_uses(const GateArguments& a, const po::variab
 struct GateRuns {
     std::vector<analysis::RunAnalysis> current;   // one run
     std::vector<analysis::RunAnalysis> baseline;  // at most one
+    std::optional<double> bin_width_ns;           // --bin-width: the page's histogram bins
 };
 
 GateRuns load_gate_runs(const GateArguments& a, const po::variables_map& vm) {
     auto settings = to_settings(a.analysis, vm);
     settings.keep_series = true;
     GateRuns runs;
+    runs.bin_width_ns = settings.bin_width_ns;
     runs.current = analysis::load_runs(a.inputs.paths.front(), settings);
     if (!a.baseline_path.empty()) {
         runs.baseline = analysis::load_runs(a.baseline_path, settings);
@@ -183,7 +188,9 @@ void write_gate_page(const std::string& path, const analysis::GateResult& result
     }
     auto all = runs.baseline;
     all.push_back(runs.current.front());
-    write_html_file(path, render::gate_page(result, all), all);
+    auto page = render::gate_page(result, all);
+    page.bin_width_ns = runs.bin_width_ns;
+    write_html_file(path, std::move(page), all);
 }
 
 // The verdict and the JUnit file; exit 1 on a regression.
@@ -246,7 +253,7 @@ class GateCommand final : public Command {
                 "Checks a run against absolute limits and a limit relative to a baseline. "
                 "A relative limit fails only when the regression is statistically supported "
                 "(the lower bound of the σ ratio's confidence interval is above it), so an "
-                "unchanged but noisy kernel does not fail CI.\nExit status: 0 pass, 1 "
+                "unchanged but noisy kernel does not fail CI.\n\nExit status: 0 pass, 1 "
                 "regression, 2 bad input.",
                 args, options, positional, vm, hidden)) {
             return 0;

@@ -128,7 +128,8 @@ int print_latency_summary(const session::LatencyOutcome& outcome, bool histogram
             }
         }
     }
-    std::cout << fmt::format("{} edges ({}) written to {}\n", outcome.progress.records,
+    std::cout << fmt::format("{} ({}) written to {}\n",
+                             counted(outcome.progress.records, "edge", "edges"),
                              capture::to_string(outcome.progress.stop_reason), outcome.output_path);
     if (!outcome.failure.empty()) {
         std::cerr << "ppsbench: " << outcome.failure << "\n";

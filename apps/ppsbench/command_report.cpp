@@ -9,28 +9,15 @@
 #include "options.hpp"
 #include "output_files.hpp"
 #include "ppsbench/analysis/report.hpp"
-#include "ppsbench/analysis/report_document.hpp"
+#include "ppsbench/analysis/shared_bins.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/render/html_page.hpp"
 #include "ppsbench/render/latency_tables.hpp"
 #include "ppsbench/render/renderer.hpp"
 #include "ppsbench/render/run_tables.hpp"
 
 namespace ppsbench::app {
 namespace {
-
-// --histogram with --format json: the histogram as data under each run, never text after the
-// document.
-void add_histograms(nlohmann::json& document, const std::vector<analysis::RunAnalysis>& runs) {
-    for (std::size_t i = 0; i < runs.size() && i < document["runs"].size(); ++i) {
-        const auto& h = runs[i].stats.histogram;
-        document["runs"][i]["histogram"] = h ? nlohmann::json{{"lower_edge_ns", h->lower_edge},
-                                                              {"bin_width_ns", h->bin_width},
-                                                              {"counts", h->counts},
-                                                              {"underflow", h->underflow},
-                                                              {"overflow", h->overflow}}
-                                             : nlohmann::json(nullptr);
-    }
-}
 
 // report's command line as typed.
 struct ReportArguments {
@@ -52,7 +39,9 @@ void declare_options(po::options_description& options, ReportArguments& a) {
          ("columns to show, comma-separated: " + analysis::metric_names()).c_str())
         ("verbose,v", po::bool_switch(&a.verbose),
          "also the distribution, detrended and period-jitter, events and stability tables")
-        ("histogram", po::bool_switch(&a.histogram), "also a text histogram of each run");
+        ("histogram", po::bool_switch(&a.histogram),
+         "also a histogram of each run, on the same bins for every run (--bin-width): a text "
+         "chart; in JSON, data under each run");
     // clang-format on
     add_analysis_options(options, a.analysis);
     add_output_file_options(options, a.outputs);
@@ -69,9 +58,9 @@ std::vector<OptionUse> report_option_uses(const ReportArguments& a) {
          "the JSON document holds every metric (docs/report-json.md); drop it, or use --format "
          "text, markdown or csv"},
         {"verbose", !json, "the JSON document holds every table's figures; drop it"},
-        {"bin-width", json && a.histogram,
-         "only the histograms of --format json --histogram take it (the text histogram and "
-         "--plot choose round bins of their own); drop it"}};
+        {"bin-width", a.histogram || a.outputs.wants_series(),
+         "it sets the bins of --histogram, --plot and --html, and there is none of them; drop "
+         "it, or add --histogram"}};
     const auto files = output_file_uses(a.outputs);
     uses.insert(uses.end(), files.begin(), files.end());
     return uses;
@@ -87,10 +76,8 @@ void check_arguments(const ReportArguments& a, const po::variables_map& vm) {
     a.inputs.plan(plan);
     plan_output_files(a.outputs, plan);
     plan.check(a.outputs.force);
-    if (a.histogram && a.format == "csv") {
-        throw core::UsageError(
-            "--histogram: a CSV holds one table; use --format json for the histogram as data, "
-            "or text for the chart");
+    if (const auto refusal = render::histogram_refusal(a.format); a.histogram && refusal) {
+        throw core::UsageError("--histogram: " + *refusal);
     }
 }
 
@@ -116,22 +103,20 @@ std::vector<render::Table> report_tables(
     return tables;
 }
 
-void print_report(const ReportArguments& a, const render::Renderer& renderer,
-                  const analysis::Report& report, const std::vector<render::Table>& tables) {
-    if (a.histogram && a.format == "json") {
-        // The histogram as data in the one document, never text after it.
-        auto document = analysis::report_document(report);
-        add_histograms(document, report.runs);
-        std::cout << document.dump(2) << "\n";
-    } else {
-        renderer.render_report(report, tables, std::cout);
+// --histogram: the runs' shared bins, for the renderer to show as its format does; a report of
+// saved summaries (no pulses) has none, and each run's histogram is then absent.
+std::optional<analysis::SharedBins> report_histograms(const ReportArguments& a,
+                                                      const analysis::Report& report,
+                                                      std::optional<double> bin_width_ns) {
+    if (!a.histogram) {
+        return std::nullopt;
     }
-    if (a.histogram && a.format != "json") {
-        // Fenced in Markdown: GitHub would otherwise run the bars into one paragraph.
-        const bool markdown = a.format == "markdown" || a.format == "md";
-        std::cout << (markdown ? "\n```text\n" : "\n") << render::ascii_histograms(report.runs)
-                  << (markdown ? "```\n" : "");
+    auto bins = analysis::shared_bins(report.runs, bin_width_ns);
+    if (!bins) {
+        bins.emplace();
+        bins->counts.resize(report.runs.size());
     }
+    return bins;
 }
 
 class ReportCommand final : public Command {
@@ -171,13 +156,15 @@ class ReportCommand final : public Command {
             analysis::check_taus_computed(*chosen, report.runs, "--metrics");
         }
         print_warnings(report.runs);
-        print_report(arguments, *renderer, report,
-                     report_tables(report, arguments.verbose, chosen));
-        write_output_files(arguments.outputs, report.runs);
-        write_html_file(arguments.outputs.html,
-                        render::HtmlPage::of("ppsbench report",
-                                             report_tables(report, arguments.verbose, chosen)),
-                        report.runs, arguments.outputs.plot_log_counts);
+        const auto histograms = report_histograms(arguments, report, settings.bin_width_ns);
+        renderer->render_report(report, report_tables(report, arguments.verbose, chosen),
+                                histograms ? &*histograms : nullptr, std::cout);
+        write_output_files(arguments.outputs, report.runs, settings.bin_width_ns);
+        auto page = render::HtmlPage::of("ppsbench report",
+                                         report_tables(report, arguments.verbose, chosen));
+        page.bin_width_ns = settings.bin_width_ns;
+        write_html_file(arguments.outputs.html, std::move(page), report.runs,
+                        arguments.outputs.plot_log_counts);
         return 0;
     }
 };

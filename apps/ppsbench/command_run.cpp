@@ -303,10 +303,10 @@ class RunCommand final : public Command {
         if (!parse_options(
                 "run", "ppsbench run [--source SPEC] [--duration D | --count N] [OPTIONS]",
                 "Capture pulses into a capture file (CSV with a JSON metadata header; "
-                "docs/capture-file.md), then print the run's summary.\nWithout --duration or "
-                "--count a device runs until Ctrl-C; a simulation makes an hour of pulses.\n"
-                "Ctrl-C, SIGTERM or SIGHUP stops cleanly: every pulse captured so far is kept\n"
-                "(a SIGHUP ignored by nohup stays ignored). A file-size limit ends it with exit 1\n"
+                "docs/capture-file.md), then print the run's summary. Without --duration or "
+                "--count a device runs until Ctrl-C; a simulation makes an hour of pulses.\n\n"
+                "Ctrl-C, SIGTERM or SIGHUP stops cleanly: every pulse captured so far is kept "
+                "(a SIGHUP ignored by nohup stays ignored). A file-size limit ends it with exit 1 "
                 "and every complete line kept.\n\n" +
                     std::string(source_specs_help),
                 args, options, {}, vm)) {

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "analysis_options.hpp"
+#include "options.hpp"
 #include "ppsbench/analysis/latency_runs.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/render/latency_tables.hpp"
@@ -14,6 +15,21 @@
 #include "ppsbench/store/capture_reader.hpp"
 
 namespace ppsbench::app {
+
+namespace {
+
+// "300 pulses (count) written to x.csv"; a rotated run names its first and last file.
+std::string written_line(const session::RunOutcome& outcome) {
+    const auto pulses = counted(outcome.progress.pulses, "pulse", "pulses");
+    const auto why = capture::to_string(outcome.progress.stop_reason);
+    if (outcome.files.size() > 1) {
+        return fmt::format("{} ({}) written to {} files, {} … {}\n", pulses, why,
+                           outcome.files.size(), outcome.files.front(), outcome.files.back());
+    }
+    return fmt::format("{} ({}) written to {}\n", pulses, why, outcome.output_path);
+}
+
+}  // namespace
 
 // One path: the run's row per edge captured ("--edge both --count 100" wrote 100 edges, 50 of
 // each), chrony's view, where the pulses went, and exit 1 when the source failed mid-run.
@@ -27,17 +43,8 @@ int print_run_summary(const session::RunOutcome& outcome) {
         std::cout << "\n";
         renderer->render(*chrony, std::cout);
     }
-    if (outcome.files.size() > 1) {
-        // The table above is the last file's; each file is a complete capture of its own.
-        std::cout << fmt::format("{} pulses ({}) written to {} files, {} … {}\n",
-                                 outcome.progress.pulses,
-                                 capture::to_string(outcome.progress.stop_reason),
-                                 outcome.files.size(), outcome.files.front(), outcome.files.back());
-    } else {
-        std::cout << fmt::format("{} pulses ({}) written to {}\n", outcome.progress.pulses,
-                                 capture::to_string(outcome.progress.stop_reason),
-                                 outcome.output_path);
-    }
+    // With --rotate the table above is the last file's; each file is a complete capture.
+    std::cout << written_line(outcome);
     for (const auto& notice : outcome.chrony_notices) {
         std::cerr << "ppsbench: " << notice << "\n";
     }
@@ -64,16 +71,7 @@ int run_dual(const session::RunOptions& run, const SourceArguments& source) {
     renderer->render(render::dual_table(analysis::summarize_dual(a, b)), std::cout);
     int status = 0;
     for (const auto& path : outcome.paths) {
-        if (path.files.size() > 1) {
-            std::cout << fmt::format("{} pulses ({}) written to {} files, {} … {}\n",
-                                     path.progress.pulses,
-                                     capture::to_string(path.progress.stop_reason),
-                                     path.files.size(), path.files.front(), path.files.back());
-        } else {
-            std::cout << fmt::format("{} pulses ({}) written to {}\n", path.progress.pulses,
-                                     capture::to_string(path.progress.stop_reason),
-                                     path.output_path);
-        }
+        std::cout << written_line(path);
     }
     for (const auto& notice : outcome.chrony_notices) {
         std::cerr << "ppsbench: " << notice << "\n";

@@ -2,6 +2,7 @@
 #include "options.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <iostream>
 
 #include "ppsbench/core/error.hpp"
@@ -21,6 +22,41 @@ std::vector<std::string> option_names(const po::options_description& options) {
     return names;
 }
 
+// Terminal columns of UTF-8 text: code points, so "σ" and "→" count one each.
+std::size_t columns(std::string_view text) {
+    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0U) != 0x80U;
+    }));
+}
+
+// Boost reads "-o=x.csv" as -o with the value "=x.csv" (only long options take '='), which
+// would create a file named "=x.csv". Refused before parsing, naming both spellings that work.
+// Words after "--" are positional, whatever they look like.
+void refuse_short_option_equals(const std::vector<std::string>& args,
+                                const po::options_description& options) {
+    for (const auto& arg : args) {
+        if (arg == "--") {
+            return;
+        }
+        if (arg.size() < 3 || arg[0] != '-' || arg[1] == '-' || arg[2] != '=') {
+            continue;
+        }
+        const std::string short_name = arg.substr(0, 2);
+        const std::string value = arg.substr(3);
+        std::string long_form;
+        for (const auto& option : options.options()) {
+            if (option->canonical_display_name(po::command_line_style::allow_dash_for_short) ==
+                    short_name &&
+                !option->long_name().empty()) {
+                long_form = fmt::format(", or --{}={}", option->long_name(), value);
+            }
+        }
+        throw core::UsageError(fmt::format(
+            "{}: a short option takes no '=' (its value would be \"={}\"); write {} {}{}", arg,
+            value, short_name, value, long_form));
+    }
+}
+
 }  // namespace
 
 bool parse_options(std::string_view command, std::string_view usage, std::string_view description,
@@ -31,6 +67,7 @@ bool parse_options(std::string_view command, std::string_view usage, std::string
     visible.add_options()("help,h", "show this help and exit");
     po::options_description all = visible;
     all.add(hidden);
+    refuse_short_option_equals(args, all);
     try {
         po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
         if (vm.count("help") != 0U) {
@@ -54,6 +91,10 @@ std::string human_default(double value) {
     return fmt::format("{}", value);
 }
 
+std::string counted(std::uint64_t n, std::string_view one, std::string_view many) {
+    return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
 std::string wrap_text(std::string_view text, std::size_t width) {
     std::string out;
     while (!text.empty()) {
@@ -61,8 +102,17 @@ std::string wrap_text(std::string_view text, std::size_t width) {
         std::string_view line = text.substr(0, newline);
         text = newline == std::string_view::npos ? "" : text.substr(newline + 1);
         if (!line.empty() && line.front() != ' ') {
-            while (line.size() > width) {
-                auto cut = line.rfind(' ', width);
+            while (columns(line) > width) {
+                // The last space with at most `width` columns before it: columns, not bytes,
+                // so a line holding "→" or "σ" is filled as full as any other.
+                std::size_t cut = std::string_view::npos;
+                std::size_t seen = 0;
+                for (std::size_t i = 0; i < line.size() && seen <= width; ++i) {
+                    if (line[i] == ' ') {
+                        cut = i;
+                    }
+                    seen += (static_cast<unsigned char>(line[i]) & 0xC0U) != 0x80U ? 1 : 0;
+                }
                 if (cut == std::string_view::npos || cut == 0) {
                     break;
                 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,5 +27,8 @@ std::string human_default(double value);
 // Wraps each line of `text` longer than `width` at spaces; lines that start with a space
 // (indented lists, examples) are kept as written.
 std::string wrap_text(std::string_view text, std::size_t width = 79);
+
+// "1 pulse", "0 pulses", "3 pulses": a count with its noun in the number it takes.
+std::string counted(std::uint64_t n, std::string_view one, std::string_view many);
 
 }  // namespace ppsbench::app

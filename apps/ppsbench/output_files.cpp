@@ -99,11 +99,11 @@ void plan_output_files(const OutputFiles& outputs, core::FilePlan& plan) {
     }
 }
 
-void write_output_files(const OutputFiles& outputs,
-                        const std::vector<analysis::RunAnalysis>& runs) {
+void write_output_files(const OutputFiles& outputs, const std::vector<analysis::RunAnalysis>& runs,
+                        std::optional<double> bin_width_ns) {
     if (!outputs.plot.empty()) {
         std::ostringstream svg;
-        auto plot = analysis::make_plot(runs);
+        auto plot = analysis::make_plot(runs, bin_width_ns);
         plot.log_counts = outputs.plot_log_counts;
         render::write_svg_plot(plot, svg);
         core::write_file_atomically(outputs.plot, svg.str(), "--plot");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,10 @@ void add_output_file_options(po::options_description& options, OutputFiles& outp
 std::vector<OptionUse> output_file_uses(const OutputFiles& outputs);
 // Declares the plots (records) and the Prometheus file (state) in the command's file plan.
 void plan_output_files(const OutputFiles& outputs, core::FilePlan& plan);
-// Each through core::write_file_atomically.
-void write_output_files(const OutputFiles& outputs, const std::vector<analysis::RunAnalysis>& runs);
+// Each through core::write_file_atomically; --plot's histogram on bins of `bin_width_ns`
+// (--bin-width), else the default round bins (analysis::shared_bins).
+void write_output_files(const OutputFiles& outputs, const std::vector<analysis::RunAnalysis>& runs,
+                        std::optional<double> bin_width_ns = std::nullopt);
 
 // --html FILE, declared on its own for gate (report and compare get it with the files above).
 void add_html_option(po::options_description& options, std::string& path);

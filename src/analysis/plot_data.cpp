@@ -4,40 +4,23 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ppsbench/stats/histogram.hpp"
+#include "ppsbench/analysis/shared_bins.hpp"
 
 namespace ppsbench::analysis {
 
-Plot make_plot(const std::vector<RunAnalysis>& runs, std::size_t max_points) {
+Plot make_plot(const std::vector<RunAnalysis>& runs, std::optional<double> bin_width_ns,
+               std::size_t max_points) {
     Plot plot;
     plot.value_name = std::all_of(runs.begin(), runs.end(),
                                   [](const auto& r) { return r.stats.offset_ns.has_value(); })
                           ? "phase offset"
                           : "detrended residual";
     plot.title = "PPS " + plot.value_name + " by run";
-    // One axis for every run: a shared range and a bin width that resolves the narrowest run.
-    double lo = INFINITY;
-    double hi = -INFINITY;
-    double width = INFINITY;
-    for (const auto& run : runs) {
-        const auto* series = run.stats.headline_series();
-        if (series == nullptr || series->empty()) {
-            continue;
-        }
-        const auto histogram = stats::make_histogram(*series, {});
-        lo = std::min(lo, histogram.lower_edge);
-        hi = std::max(hi, histogram.upper_edge());
-        width = std::min(width, histogram.bin_width);
-    }
-    if (!std::isfinite(lo) || !(width > 0)) {
-        lo = -1;
-        hi = 1;
-        width = 1;
-    }
-    // At most 120 bins across the shared range keeps the plot readable.
-    width = std::max(width, (hi - lo) / 120.0);
-    plot.bins_lower_ns = lo;
-    plot.bin_width_ns = width;
+    // One axis for every run, on the bins every other output of the command uses.
+    const auto bins = shared_bins(runs, bin_width_ns);
+    plot.bins_lower_ns = bins ? bins->lower_ns : -1;
+    plot.bin_width_ns = bins ? bins->bin_width_ns : 2;
+    std::size_t r = 0;
     for (const auto& run : runs) {
         PlotRun pr;
         pr.label = run.simulated ? run.label + " (simulated)" : run.label;
@@ -49,13 +32,7 @@ Plot make_plot(const std::vector<RunAnalysis>& runs, std::size_t max_points) {
         pr.p99_abs_ns = headline.abs_percentiles.p99;
         const auto* series = run.stats.headline_series();
         if (series != nullptr && !series->empty()) {
-            stats::HistogramOptions options;
-            options.bin_width = width;
-            options.lower = lo;
-            options.upper = hi;
-            options.max_bins = 100000;
-            const auto histogram = stats::make_histogram(*series, options);
-            for (auto count : histogram.counts) {
+            for (const auto count : *bins->counts[r]) {
                 pr.bin_counts.push_back(static_cast<double>(count) /
                                         static_cast<double>(series->size()));
             }
@@ -83,6 +60,7 @@ Plot make_plot(const std::vector<RunAnalysis>& runs, std::size_t max_points) {
             }
         }
         plot.runs.push_back(std::move(pr));
+        ++r;
     }
     return plot;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The output formats: one row each. A new format is its renderer file plus one row here;
-// --format, its --help text and the error message all read this table.
+// --format, its --help text, the error message and report's check of --histogram all read
+// this table.
 #include <fmt/format.h>
 
 #include "ppsbench/core/error.hpp"
@@ -21,22 +22,34 @@ struct Format {
     std::string_view name;
     std::string_view alias;  // "" for none
     std::unique_ptr<Renderer> (*make)();
+    // Why the format cannot hold `report --histogram`, with the fix; "" when its renderer shows
+    // the histograms (Renderer::render_report: by default a text chart after the tables).
+    std::string_view no_histogram = "";
 };
 
 constexpr Format formats[] = {
     {"text", "", make_text_renderer},
     {"markdown", "md", make_markdown_renderer},
-    {"csv", "", make_csv_renderer},
+    {"csv", "", make_csv_renderer,
+     "a CSV holds one table; use --format json for the histogram as data, or text for the "
+     "chart"},
     {"json", "", make_json_renderer},
 };
+
+const Format* find_format(std::string_view format) {
+    for (const auto& f : formats) {
+        if (format == f.name || (!f.alias.empty() && format == f.alias)) {
+            return &f;
+        }
+    }
+    return nullptr;
+}
 
 }  // namespace
 
 std::unique_ptr<Renderer> make_renderer(std::string_view format) {
-    for (const auto& f : formats) {
-        if (format == f.name || (!f.alias.empty() && format == f.alias)) {
-            return f.make();
-        }
+    if (const auto* f = find_format(format)) {
+        return f->make();
     }
     std::vector<std::string> names;
     for (const auto& f : formats) {
@@ -44,6 +57,14 @@ std::unique_ptr<Renderer> make_renderer(std::string_view format) {
     }
     throw core::UsageError(fmt::format("--format {}: use {}{}", format, format_names(),
                                        core::did_you_mean(format, names)));
+}
+
+std::optional<std::string> histogram_refusal(std::string_view format) {
+    const auto* f = find_format(format);
+    if (f == nullptr || f->no_histogram.empty()) {
+        return std::nullopt;  // an unknown format is refused by make_renderer()
+    }
+    return std::string(f->no_histogram);
 }
 
 std::string format_names() {

@@ -135,7 +135,7 @@ void write_plots(const HtmlPage& page, const std::vector<analysis::RunAnalysis>&
     const bool series = std::any_of(runs.begin(), runs.end(),
                                     [](const auto& r) { return r.stats.series.has_value(); });
     if (series) {
-        auto plot = analysis::make_plot(runs);
+        auto plot = analysis::make_plot(runs, page.bin_width_ns);
         plot.log_counts = page.log_counts;
         std::ostringstream svg;
         write_svg_plot(plot, svg);

@@ -58,14 +58,35 @@ nlohmann::json table_json(const Table& table) {
         {"title", table.title}, {"columns", columns}, {"rows", rows}, {"notes", table.footnotes}};
 }
 
+// --histogram: each run's histogram as data under it (runs[].histogram, null for a run without
+// pulses), never text after the document. Every value is in a bin, so the under- and overflow
+// stay 0; they are kept for readers of the schema.
+void add_histograms(nlohmann::json& document, const std::vector<analysis::RunAnalysis>& runs,
+                    const analysis::SharedBins& bins) {
+    for (std::size_t i = 0; i < runs.size() && i < document["runs"].size(); ++i) {
+        const auto& counts = i < bins.counts.size() ? bins.counts[i] : std::nullopt;
+        document["runs"][i]["histogram"] = counts
+                                               ? nlohmann::json{{"lower_edge_ns", bins.lower_ns},
+                                                                {"bin_width_ns", bins.bin_width_ns},
+                                                                {"counts", *counts},
+                                                                {"underflow", 0},
+                                                                {"overflow", 0}}
+                                               : nlohmann::json(nullptr);
+    }
+}
+
 // Data, not layout: a report is the report document (ppsbench.report/2), a comparison the
 // comparison document (ppsbench.compare/2); other tables are "ppsbench.table/1": versioned,
 // numbers raw (ns), absent figures null.
 class JsonRenderer final : public Renderer {
   public:
     void render_report(const analysis::Report& report, const std::vector<Table>& /*tables*/,
-                       std::ostream& out) const override {
-        out << analysis::report_document(report).dump(2) << "\n";
+                       const analysis::SharedBins* histograms, std::ostream& out) const override {
+        auto document = analysis::report_document(report);
+        if (histograms != nullptr) {
+            add_histograms(document, report.runs, *histograms);
+        }
+        out << document.dump(2) << "\n";
     }
     void render_comparison(const analysis::Comparison& comparison, const Table& /*table*/,
                            std::ostream& out) const override {

@@ -3,6 +3,7 @@
 
 #include "column_layout.hpp"
 #include "ppsbench/render/renderer.hpp"
+#include "ppsbench/render/run_tables.hpp"
 
 namespace ppsbench::render {
 
@@ -41,6 +42,15 @@ std::string escape(std::string_view text) {
 // mirrors the write-up's tables (an empty first header over the row labels).
 class MarkdownRenderer final : public Renderer {
   public:
+    // The histograms' chart fenced as text: GitHub would otherwise run the bars into one
+    // paragraph.
+    void render_report(const analysis::Report& report, const std::vector<Table>& tables,
+                       const analysis::SharedBins* histograms, std::ostream& out) const override {
+        render_all(tables, out);
+        if (histograms != nullptr) {
+            out << "\n```text\n" << ascii_histograms(report.runs, *histograms) << "```\n";
+        }
+    }
     void render(const Table& table, std::ostream& out) const override {
         const auto cells = format_for_people(table);
         if (!table.title.empty()) {

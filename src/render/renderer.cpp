@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "ppsbench/render/run_tables.hpp"
+
 namespace ppsbench::render {
 
 void Renderer::render_all(const std::vector<Table>& tables, std::ostream& out) const {
@@ -14,9 +16,12 @@ void Renderer::render_all(const std::vector<Table>& tables, std::ostream& out) c
     }
 }
 
-void Renderer::render_report(const analysis::Report& /*report*/, const std::vector<Table>& tables,
-                             std::ostream& out) const {
+void Renderer::render_report(const analysis::Report& report, const std::vector<Table>& tables,
+                             const analysis::SharedBins* histograms, std::ostream& out) const {
     render_all(tables, out);
+    if (histograms != nullptr) {
+        out << "\n" << ascii_histograms(report.runs, *histograms);
+    }
 }
 
 void Renderer::render_comparison(const analysis::Comparison& /*comparison*/, const Table& table,

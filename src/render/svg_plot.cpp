@@ -193,7 +193,10 @@ void write_histogram_panel(const analysis::Plot& plot, std::ostream& out) {
             << "\n";
     }
     write_histogram_marks(plot, hx, out);
-    x_axis(out, hx, 330, unit, (plot.value_name + " (" + unit.suffix + ")").c_str(), false);
+    // The bin width on the axis, as the text histogram states it: the same bins in every output.
+    const auto axis_label = fmt::format("{} ({}), bins {} wide", plot.value_name, unit.suffix,
+                                        format_ns(plot.bin_width_ns));
+    x_axis(out, hx, 330, unit, axis_label.c_str(), false);
     if (plot.log_counts) {
         out << fmt::format(R"~(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#333"/>)~",
                            panel_left, hy.pixel_lo, hy.pixel_hi)

@@ -17,10 +17,12 @@ std::string row_label(const analysis::RunAnalysis& run) {
 
 }  // namespace
 
-std::string ascii_histograms(const std::vector<analysis::RunAnalysis>& runs, std::size_t width) {
-    const auto bins = analysis::shared_bins(runs);
-    if (!bins) {
-        return "";
+std::string ascii_histograms(const std::vector<analysis::RunAnalysis>& runs,
+                             const analysis::SharedBins& shared, std::size_t width) {
+    const auto* bins = &shared;
+    if (std::none_of(bins->counts.begin(), bins->counts.end(),
+                     [](const auto& counts) { return counts.has_value(); })) {
+        return "";  // saved summaries: no pulses to count
     }
     const double bin = bins->bin_width_ns;
     const double lower = bins->lower_ns;
@@ -28,9 +30,14 @@ std::string ascii_histograms(const std::vector<analysis::RunAnalysis>& runs, std
     const double edges[] = {lower, upper};
     const TimeUnit unit = [&] {
         TimeUnit u = choose_time_unit(edges);
-        // Enough decimals to tell the edges apart at this bin width.
+        // The decimals the bin width has in this unit (2.5 µs: one), so every edge, a whole
+        // multiple of it, prints exactly.
         const double step = bin / u.ns_per_unit;
-        u.decimals = step >= 1 ? 0 : (step >= 0.1 ? 1 : 2);
+        u.decimals = 0;
+        while (u.decimals < 3 && std::fabs(step * std::pow(10.0, u.decimals) -
+                                           std::round(step * std::pow(10.0, u.decimals))) > 1e-6) {
+            ++u.decimals;
+        }
         return u;
     }();
     const auto edge_text = [&](double ns) {
@@ -44,7 +51,7 @@ std::string ascii_histograms(const std::vector<analysis::RunAnalysis>& runs, std
     std::string text = fmt::format(
         "Offset histograms: bins [from, to) in {}, {} wide, the same bins for every run\n",
         unit.suffix, format_in_unit(bin, unit));
-    for (std::size_t r = 0; r < runs.size(); ++r) {
+    for (std::size_t r = 0; r < runs.size() && r < bins->counts.size(); ++r) {
         if (!bins->counts[r]) {
             continue;
         }

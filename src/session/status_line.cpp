@@ -10,6 +10,21 @@
 
 namespace ppsbench::session {
 
+namespace {
+
+// Elapsed and planned time as a clock ("2m 13s", "1h 00m 00s"), whole seconds, from the first
+// redraw on: format_duration's "29 ns" or "12.5 s" reads as a measurement, not as time gone.
+std::string clock_text(core::Duration d) {
+    const std::int64_t total_s = d.count() / 1'000'000'000;
+    const std::int64_t h = total_s / 3600;
+    if (h > 0) {
+        return fmt::format("{}h {:02}m {:02}s", h, (total_s / 60) % 60, total_s % 60);
+    }
+    return fmt::format("{}m {:02}s", total_s / 60, total_s % 60);
+}
+
+}  // namespace
+
 StatusLine::StatusLine(std::FILE* stream, const capture::SourceInfo& source,
                        const capture::CaptureLimits& limits,
                        const std::atomic<std::int64_t>* chrony_rms_ns, StatusRow row)
@@ -53,12 +68,11 @@ void StatusLine::draw(std::string_view text) {
 }
 
 std::string StatusLine::render(const capture::CaptureProgress& progress) const {
-    std::string planned;
-    if (planned_) {
-        planned = fmt::format(" / {}", core::format_duration(*planned_));
-    } else if (planned_count_) {
-        planned = fmt::format(" / {} pulses", *planned_count_);
-    }
+    // A planned duration follows the elapsed time, a planned count the pulses: each beside
+    // what it is compared with.
+    const std::string planned = planned_ ? " / " + clock_text(*planned_) : "";
+    const std::string planned_pulses =
+        !planned_ && planned_count_ ? fmt::format(" / {}", *planned_count_) : "";
     const auto summary = running_.summary();
     const char* what = figure_.has_phase() ? "offset" : "period jitter";
     std::string figures;
@@ -76,8 +90,8 @@ std::string StatusLine::render(const capture::CaptureProgress& progress) const {
                                                   render::format_ns(static_cast<double>(rms)));
     }
     const std::string name = row_.name.empty() ? "" : fmt::format("{}  ", row_.name);
-    return fmt::format("{}{}{}{}  pulses {}  missed {}{}", name, simulated_ ? "SIMULATED  " : "",
-                       core::format_duration(progress.elapsed), planned, progress.pulses,
+    return fmt::format("{}{}{}{}  pulses {}{}  missed {}{}", name, simulated_ ? "SIMULATED  " : "",
+                       clock_text(progress.elapsed), planned, progress.pulses, planned_pulses,
                        progress.missed_pulses, figures);
 }
 

@@ -58,6 +58,35 @@ TEST(Help, EveryLineFitsAnEightyColumnTerminal) {
     }
 }
 
+// A paragraph of the description is filled greedily: no line of it ends where the next line's
+// first word would still have fitted (a hard break typed mid-paragraph leaves a short line and
+// then a wrapped one: ragged).
+TEST(Help, DescriptionParagraphsAreFilledNotRagged) {
+    const auto columns = [](const std::string& text) {
+        return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+            return (static_cast<unsigned char>(c) & 0xC0U) != 0x80U;
+        }));
+    };
+    for (const auto& command : commands) {
+        const auto help = run_ppsbench({"help", command}).out;
+        const auto start = help.find("\n\n");
+        const auto end = help.find("\nOptions:");
+        ASSERT_NE(start, std::string::npos) << command;
+        ASSERT_NE(end, std::string::npos) << command;
+        std::istringstream description(help.substr(start + 2, end - start - 2));
+        std::string previous;
+        for (std::string line; std::getline(description, line); previous = line) {
+            const bool prose = !line.empty() && line.front() != ' ';
+            if (!prose || previous.empty() || previous.front() == ' ') {
+                continue;
+            }
+            const auto first_word = line.substr(0, line.find(' '));
+            EXPECT_GT(columns(previous) + 1 + columns(first_word), 79U)
+                << command << ": \"" << previous << "\" ends before \"" << first_word << "\"";
+        }
+    }
+}
+
 TEST(UsageErrors, CarryOnePrefixNamingTheCommand) {
     const auto r = run_ppsbench({"report"});
     EXPECT_EQ(r.exit_code, 2);

@@ -112,6 +112,38 @@ TEST(StrictOptions, OutputPathsNameTheRealProblem) {
     EXPECT_TRUE(contains(testing::read_text(dir.file("taken.svg")), "<svg"));
 }
 
+// main: Boost read "-o=x.csv" as -o with the value "=x.csv" and the run created "=x.csv". A
+// short option followed by '=' is refused, naming the spellings that work, and writes nothing;
+// "-o x.csv" and "-ox.csv" still work, and after "--" a word like it is positional.
+TEST(StrictOptions, AShortOptionWithAnEqualsSignIsRefusedNotMadeAFileName) {
+    TempDir dir;
+    const auto in_dir = [&](const std::string& arguments) {
+        return testing::run_program({"sh", "-c",
+                                     "cd '" + dir.path().string() + "' && exec '" +
+                                         std::string(PPSBENCH_BINARY) + "' " + arguments});
+    };
+    const auto refused = in_dir("run -q -s sim:hardirq --count 5 -o=x.csv");
+    EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+    EXPECT_TRUE(contains(refused.err,
+                         "-o=x.csv: a short option takes no '=' (its value would be \"=x.csv\"); "
+                         "write -o x.csv, or --output=x.csv"))
+        << refused.err;
+    EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+
+    EXPECT_EQ(in_dir("run -q -s sim:hardirq --count 5 -o x.csv").exit_code, 0);
+    EXPECT_EQ(in_dir("run -q -s sim:hardirq --count 5 -oy.csv").exit_code, 0);
+    EXPECT_TRUE(std::filesystem::exists(dir.path() / "x.csv"));
+    EXPECT_TRUE(std::filesystem::exists(dir.path() / "y.csv"));
+    const auto format = in_dir("report x.csv -f=json");
+    EXPECT_EQ(format.exit_code, 2);
+    EXPECT_TRUE(contains(format.err, "write -f json, or --format=json")) << format.err;
+    // After "--", "-o=x.csv" is a file name like any other: report says it does not exist.
+    const auto positional = in_dir("report -- -o=x.csv");
+    EXPECT_EQ(positional.exit_code, 2);
+    EXPECT_FALSE(contains(positional.err, "short option")) << positional.err;
+}
+
 // main: a bad --junit path was found only after the gate ran and printed its verdict.
 TEST(StrictOptions, GateChecksTheJunitPathBeforeJudging) {
     TempDir dir;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <chrono>
 #include <csignal>
+#include <sstream>
 #include <thread>
 
 #include "cli.hpp"
@@ -37,6 +38,19 @@ TEST(RunCommand, TopLevelHelpListsTheCommands) {
     }
     EXPECT_EQ(run_ppsbench({}).exit_code, 2);
     EXPECT_EQ(run_ppsbench({"frobnicate"}).exit_code, 2);
+}
+
+// main: "1 pulses (count) written".
+TEST(RunCommand, TheLastLineCountsOnePulseInTheSingular) {
+    TempDir dir;
+    const auto one = run_ppsbench(
+        {"run", "-q", "--source", "sim:hardirq", "--count", "1", "-o", dir.file("one.csv")});
+    EXPECT_TRUE(contains(one.out, "\n1 pulse (count) written to " + dir.file("one.csv")))
+        << one.out << one.err;
+    const auto two = run_ppsbench(
+        {"run", "-q", "--source", "sim:hardirq", "--count", "2", "-o", dir.file("two.csv")});
+    EXPECT_TRUE(contains(two.out, "\n2 pulses (count) written to " + dir.file("two.csv")))
+        << two.out << two.err;
 }
 
 TEST(RunCommand, SimulatedRunWritesAFileThatReportReads) {
@@ -203,6 +217,62 @@ TEST(DemoCommand, PrintsTheThreeConfigurationsLabelledSimulated) {
                             "PREEMPT_RT + IRQF_NO_THREAD (simulated)", "SIMULATED"}) {
         EXPECT_TRUE(contains(result.out, row)) << row;
     }
+}
+
+// The write-up's figures stand beside the simulated ones, each labelled, and the RMS offset is
+// said to need a real chronyd.
+TEST(DemoCommand, ShowsThePublishedFiguresBesideItsOwn) {
+    const auto result = run_ppsbench({"demo", "--duration", "10m"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    for (const char* text :
+         {"The write-up's published figures beside the demo's", "published", "SIMULATED", "2134 ns",
+          "6947 ns", "2568 ns", "11 µs", "38 µs", "440 ns", "2468 ns", "199 ns",
+          "published: the write-up's figures, measured on hardware",
+          "chrony's RMS offset is measured with a real chronyd, never simulated", "--chrony on"}) {
+        EXPECT_TRUE(contains(result.out, text)) << text << "\n" << result.out;
+    }
+}
+
+// The demo's runs are examples/writeup/make.sh's: seeds 1, 2 and 3, so the README, the demo and
+// the examples show one simulated σ per configuration.
+TEST(DemoCommand, ItsRunsAreTheExamplesRuns) {
+    TempDir dir;
+    const std::vector<std::pair<const char*, const char*>> runs{
+        {"sim:hardirq", "1"}, {"sim:threaded", "2"}, {"sim:nothread", "3"}};
+    std::vector<std::string> files;
+    for (const auto& [source, seed] : runs) {
+        files.push_back(dir.file(std::string(seed) + ".csv"));
+        ASSERT_EQ(run_ppsbench({"run", "-q", "-s", source, "--seed", seed, "--duration", "10m",
+                                "-o", files.back()})
+                      .exit_code,
+                  0);
+    }
+    const auto report =
+        run_ppsbench({"report", "--metrics", "sigma,p2p", files[0], files[1], files[2]});
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    const auto demo = run_ppsbench({"demo", "--duration", "10m"});
+    ASSERT_EQ(demo.exit_code, 0) << demo.err;
+    EXPECT_TRUE(contains(demo.out, "(seeds 1, 2, 3)")) << demo.out;
+    // Each report row's figures ("2128 ns  10.8 µs") appear in the demo's table.
+    std::istringstream rows(report.out);
+    int compared = 0;
+    for (std::string line; std::getline(rows, line);) {
+        if (!line.starts_with("sim:")) {
+            continue;  // the header, the rule and the footnotes
+        }
+        // The figures after the label, each as printed ("2128 ns", "10.8 µs").
+        std::istringstream words(line.substr(line.find(")") + 1));
+        std::vector<std::string> figures;
+        for (std::string number, unit; words >> number >> unit;) {
+            figures.push_back(number + " " + unit);
+        }
+        ASSERT_EQ(figures.size(), 2U) << line;
+        for (const auto& figure : figures) {
+            EXPECT_TRUE(contains(demo.out, figure)) << figure << "\n" << demo.out;
+        }
+        ++compared;
+    }
+    EXPECT_EQ(compared, 3) << report.out;
 }
 
 TEST(ReportCommand, ReadsTornFilesAndWarnsOnce) {

@@ -97,9 +97,9 @@ TEST(UnusedOptions, ReportRefusesColumnsTablesAndBinsItWouldNotShow) {
           "it, or use --format text, markdown or csv"},
          {{"report", file, "--format", "json", "--verbose"},
           "--verbose: the JSON document holds every table's figures; drop it"},
-         {{"report", file, "--histogram", "--bin-width", "100ns"},
-          "--bin-width 100ns: only the histograms of --format json --histogram take it (the text "
-          "histogram and --plot choose round bins of their own); drop it"},
+         {{"report", file, "--bin-width", "100ns"},
+          "--bin-width 100ns: it sets the bins of --histogram, --plot and --html, and there is "
+          "none of them; drop it, or add --histogram"},
          {{"report", file, "--force"},
           "--force: there is no --plot, --plot-stability, --prometheus or --html file to "
           "overwrite; drop it"},
@@ -113,20 +113,20 @@ TEST(UnusedOptions, CompareAndGateRefuseWhatTheirVerdictsDoNotUse) {
     const std::string a = dir.file("a.csv");
     const std::string b = dir.file("b.csv");
     expect_refused(
-        dir,
-        {{{"compare", "--baseline", a, b, "--bin-width", "1us"},
-          "--bin-width 1us: compare shows no histogram whose bins it sets (--plot chooses round "
-          "bins of its own); drop it"},
-         {{"compare", "--baseline", a, b, "--force"},
-          "--force: there is no --plot, --plot-stability, --prometheus or --html file to "
-          "overwrite; drop it"},
-         {{"gate", b, "--max-sigma", "3us", "--confidence", "0.99"},
-          "--confidence 0.99: it is the level of --max-ratio's interval, and there is no "
-          "--max-ratio; drop it"},
-         {{"gate", b, "--max-sigma", "3us", "--force"},
-          "--force: there is no --junit or --html file to overwrite; drop it"},
-         {{"gate", b, "--max-sigma", "3us", "--bin-width", "1us"},
-          "--bin-width 1us: the gate judges no histogram; drop it"}});
+        dir, {{{"compare", "--baseline", a, b, "--bin-width", "1us"},
+               "--bin-width 1us: it sets the histogram bins of --plot and --html, and there is "
+               "neither; drop it, or add --plot FILE.svg"},
+              {{"compare", "--baseline", a, b, "--force"},
+               "--force: there is no --plot, --plot-stability, --prometheus or --html file to "
+               "overwrite; drop it"},
+              {{"gate", b, "--max-sigma", "3us", "--confidence", "0.99"},
+               "--confidence 0.99: it is the level of --max-ratio's interval, and there is no "
+               "--max-ratio; drop it"},
+              {{"gate", b, "--max-sigma", "3us", "--force"},
+               "--force: there is no --junit or --html file to overwrite; drop it"},
+              {{"gate", b, "--max-sigma", "3us", "--bin-width", "1us"},
+               "--bin-width 1us: the gate judges no histogram, and it sets the bins of --html's "
+               "only; drop it, or add --html FILE.html"}});
 }
 
 // The options refused above, where they do something.
@@ -141,6 +141,11 @@ TEST(UnusedOptions, EachIsAcceptedWhereItDoesSomething) {
         {"report", dir.file("a.csv"), "--format", "json", "--histogram", "--bin-width", "100ns"});
     EXPECT_EQ(json.exit_code, 0) << json.err;
     EXPECT_TRUE(contains(json.out, "\"bin_width_ns\": 100.0")) << json.out;
+    // The text histogram takes it too: one bin width in every output (bin_width_test.cpp).
+    const auto text =
+        run_ppsbench({"report", dir.file("a.csv"), "--histogram", "--bin-width", "100ns"});
+    EXPECT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_TRUE(contains(text.out, "100 ns wide")) << text.out;
     const auto gate = run_ppsbench({"gate", "--baseline", dir.file("a.csv"), dir.file("a.csv"),
                                     "--max-ratio", "2", "--confidence", "0.9"});
     EXPECT_EQ(gate.exit_code, 0) << gate.err;

@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <sstream>
 
 #include "cli.hpp"
 #include "ppsbench/analysis/latency_runs.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/render/latency_tables.hpp"
+#include "ppsbench/render/renderer.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 #include "ppsbench/store/capture_writer.hpp"
 
@@ -59,8 +61,14 @@ TEST(LatencySummary, DistributionsFromTheFileColumns) {
     EXPECT_DOUBLE_EQ(*s.cpu_idle_fraction, 0.875);
 
     const auto table = render::latency_table({s});
-    ASSERT_EQ(table.rows.size(), 1U);
+    // A row per path: drive→ts, then ts→wake, each with the run's edges and idle CPU.
+    ASSERT_EQ(table.rows.size(), 2U);
+    EXPECT_EQ(table.rows[0][1].text, "drive→ts");
+    EXPECT_EQ(table.rows[1][1].text, "ts→wake");
+    EXPECT_DOUBLE_EQ(table.rows[0][5].value, 19'000.0);  // p90
+    EXPECT_DOUBLE_EQ(table.rows[1][6].value, 50'000.0);  // p99
     EXPECT_DOUBLE_EQ(table.rows[0].back().value, 87.5);
+    EXPECT_DOUBLE_EQ(table.rows[1].back().value, 87.5);
     EXPECT_FALSE(render::histogram_lines(s.drive_to_kernel.histogram).empty());
 }
 
@@ -75,11 +83,22 @@ TEST(LatencySummary, ReportPrintsTheLatencyTable) {
     testing::TempDir dir;
     const auto r = testing::run_ppsbench({"report", write_latency_file(dir)});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    // The wide latency table puts "drive→ts p50" on two header lines.
     EXPECT_NE(r.out.find("drive→ts"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("ts→wake"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("p50"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("15.0 µs"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("87.5 %"), std::string::npos) << r.out;
+}
+
+// main: the latency table was about 140 columns wide; like the other tables it fits 100.
+TEST(LatencySummary, TheTableFitsAHundredColumns) {
+    testing::TempDir dir;
+    const auto r = testing::run_ppsbench({"report", write_latency_file(dir)});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+        EXPECT_LE(render::display_width(line), 100U) << line;
+    }
 }
 
 }  // namespace

@@ -87,6 +87,27 @@ TEST(Renderers, AbsentFiguresAreDashesInTextNullInJsonEmptyInCsv) {
     EXPECT_NE(json.str().find("\"rms_ns\": null"), std::string::npos) << json.str();
 }
 
+// Issue 27: with --edge both the clear edge's offsets (~100 ms) set the column's unit and the
+// assert edge's RMS and p99 printed as "0 ms". A column keeps one unit only while none of its
+// figures rounds to 0 in it; otherwise each row gets its own.
+TEST(Renderers, ARowFarSmallerThanItsColumnGetsItsOwnUnit) {
+    Table table;
+    table.columns = {{"run", "run", Quantity::text},
+                     {"RMS", "rms_ns", Quantity::time_ns},
+                     {"p-p", "p2p_ns", Quantity::time_ns}};
+    table.rows = {{Cell::of_text("assert"), Cell::of(6452), Cell::of(31'600)},
+                  {Cell::of_text("clear"), Cell::of(100'000'000), Cell::of(34'300)}};
+    std::ostringstream text;
+    make_renderer("text")->render(table, text);
+    EXPECT_NE(text.str().find("assert  6452 ns  31.6 µs"), std::string::npos) << text.str();
+    EXPECT_NE(text.str().find("clear    100 ms  34.3 µs"), std::string::npos) << text.str();
+    EXPECT_EQ(text.str().find(" 0 ms"), std::string::npos) << text.str();
+    // Figures of one size keep the column's one unit, as the write-up's tables do.
+    std::ostringstream markdown;
+    make_renderer("markdown")->render(table, markdown);
+    EXPECT_NE(markdown.str().find("| 6452 ns | 31.6 µs |"), std::string::npos) << markdown.str();
+}
+
 // Issue 27: --confidence 0.999999 printed "100 % CI", an interval no finite sample has.
 TEST(ConfidencePercent, KeepsEveryDigitGivenAndNeverRoundsUpTo100) {
     EXPECT_EQ(confidence_percent(0.95), "95");

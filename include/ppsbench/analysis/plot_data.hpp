@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,11 @@ struct Plot {
     bool log_counts = false;  // histogram on a log axis, so single-pulse tails show
 };
 
-// Needs runs analysed with AnalysisSettings::keep_series. Long series are reduced to at most
-// `max_points` per run, keeping each bucket's minimum and maximum so spikes stay visible.
-Plot make_plot(const std::vector<RunAnalysis>& runs, std::size_t max_points = 2000);
+// Needs runs analysed with AnalysisSettings::keep_series. The histogram is on the command's
+// shared bins (shared_bins(): --bin-width, else the default round width). Long series are
+// reduced to at most `max_points` per run, keeping each bucket's minimum and maximum so spikes
+// stay visible.
+Plot make_plot(const std::vector<RunAnalysis>& runs,
+               std::optional<double> bin_width_ns = std::nullopt, std::size_t max_points = 2000);
 
 }  // namespace ppsbench::analysis

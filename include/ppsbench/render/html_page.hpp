@@ -28,6 +28,8 @@ struct HtmlPage {
     std::optional<bool> gate_failed;
     std::vector<PageCheck> checks;
     bool log_counts = false;  // --plot-log-counts: the histogram on a log axis
+    // --bin-width: the histogram's bins; the default round bins without (analysis::shared_bins).
+    std::optional<double> bin_width_ns;
 
     static HtmlPage of(std::string title, std::vector<Table> tables) {
         HtmlPage page;

@@ -10,8 +10,8 @@
 
 namespace ppsbench::render {
 
-// One row per latency run: edges, unseen, then p50/p90/p99/max/mean/σ of each distribution,
-// and the CPU idle fraction.
+// Two rows per latency run, one per distribution (drive→ts, ts→wake): edges, unseen,
+// p50/p90/p99/max/mean/σ, and the CPU idle fraction.
 Table latency_table(const std::vector<latency::LatencySummary>& runs);
 
 // A text histogram, one line per bin ("  10.0 µs … 20.0 µs   412 ████"), with the under- and

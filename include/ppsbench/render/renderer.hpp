@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -9,6 +10,7 @@
 
 #include "ppsbench/analysis/comparison.hpp"
 #include "ppsbench/analysis/report.hpp"
+#include "ppsbench/analysis/shared_bins.hpp"
 #include "ppsbench/render/table.hpp"
 
 namespace ppsbench::render {
@@ -22,10 +24,13 @@ class Renderer {
     // Several tables in one document (a report of several sections); by default one after the
     // other with a blank line between.
     virtual void render_all(const std::vector<Table>& tables, std::ostream& out) const;
-    // `report`: the tables chosen for the runs (by --verbose / --metrics) and the runs they show.
-    // By default the tables; a data format may write the report document instead.
+    // `report`: the tables chosen for the runs (by --verbose / --metrics) and the runs they show,
+    // and with --histogram the runs' shared bins (nullptr without). What --histogram means is
+    // the format's own: by default the tables, then the histograms as a text chart; a markup
+    // format may fence the chart, a data format write the report document with the histograms
+    // as data. A format that cannot hold one says so in its row (histogram_refusal()).
     virtual void render_report(const analysis::Report& report, const std::vector<Table>& tables,
-                               std::ostream& out) const;
+                               const analysis::SharedBins* histograms, std::ostream& out) const;
     // `compare`: by default its table; a data format may write the comparison document.
     virtual void render_comparison(const analysis::Comparison& comparison, const Table& table,
                                    std::ostream& out) const;
@@ -33,6 +38,10 @@ class Renderer {
 
 // A format by name or alias ("markdown" or "md"). Throws core::UsageError naming the formats.
 std::unique_ptr<Renderer> make_renderer(std::string_view format);
+
+// Why `format` cannot carry `report --histogram` ("a CSV holds one table; ..."), from its row;
+// nothing when its renderer shows the histograms.
+std::optional<std::string> histogram_refusal(std::string_view format);
 
 // The formats as --help and the error message list them: "text, markdown, csv or json".
 std::string format_names();

@@ -6,6 +6,7 @@
 
 #include "ppsbench/analysis/metrics.hpp"
 #include "ppsbench/analysis/run_analysis.hpp"
+#include "ppsbench/analysis/shared_bins.hpp"
 #include "ppsbench/render/table.hpp"
 
 namespace ppsbench::render {
@@ -31,8 +32,9 @@ std::optional<Table> chrony_table(const std::vector<analysis::RunAnalysis>& runs
 // the fingerprint `run` records for device sources); empty when no run has one.
 std::optional<Table> configuration_table(const std::vector<analysis::RunAnalysis>& runs);
 
-// A compact text histogram of each run's headline series (`--histogram`).
+// A compact text histogram of each run's headline series on `bins` (`--histogram`; bins from
+// analysis::shared_bins() of the same runs).
 std::string ascii_histograms(const std::vector<analysis::RunAnalysis>& runs,
-                             std::size_t width = 50);
+                             const analysis::SharedBins& bins, std::size_t width = 50);
 
 }  // namespace ppsbench::render

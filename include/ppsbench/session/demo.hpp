@@ -2,19 +2,35 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ppsbench/analysis/run_analysis.hpp"
 #include "ppsbench/capture/source_factory.hpp"
 #include "ppsbench/core/duration.hpp"
+#include "ppsbench/render/table.hpp"
 #include "ppsbench/store/capture_file.hpp"
 
 namespace ppsbench::session {
 
-// One configuration of the demo: a sim model and the row label it stands for.
+// What the write-up published for a configuration, measured on hardware (a Raspberry Pi time
+// server with a GPS PPS on pps-gpio, about an hour): never computed by ppsbench.
+struct PublishedFigures {
+    double sigma_ns = 0;
+    std::optional<double> peak_to_peak_ns;  // not published for every configuration
+    // chronyd's RMS offset on that server: a real chronyd's figure, which no simulation has.
+    double chrony_rms_offset_ns = 0;
+};
+
+// One configuration of the demo: a sim model, the row label it stands for, and the seed it
+// takes after the first (--seed N gives N + seed_offset), so the demo's runs are the runs of
+// examples/writeup/make.sh (seeds 1, 2, 3) and their figures agree.
 struct DemoConfiguration {
     std::string label;
     std::string source_spec;
+    std::uint64_t seed_offset = 0;
+    PublishedFigures published;
 };
 
 // The write-up's three configurations: stock kernel, PREEMPT_RT (force-threaded pps-gpio
@@ -25,5 +41,11 @@ std::vector<DemoConfiguration> demo_configurations();
 store::CaptureFile capture_in_memory(const DemoConfiguration& configuration,
                                      const capture::SourceOptions& options,
                                      core::Duration duration);
+
+// The demo's figures beside the write-up's, per configuration: σ and peak-to-peak SIMULATED
+// (`runs`, one per configuration, in order) and published, and the published chrony RMS offset,
+// with footnotes saying which is which and that the RMS offset needs a real chronyd.
+render::Table published_beside_simulated(const std::vector<DemoConfiguration>& configurations,
+                                         const std::vector<analysis::RunAnalysis>& runs);
 
 }  // namespace ppsbench::session
