@@ -9,6 +9,7 @@
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/option_value.hpp"
 #include "ppsbench/core/pulse.hpp"
+#include "ppsbench/store/joined_capture.hpp"
 #include "source_options.hpp"
 
 namespace ppsbench::app {
@@ -33,8 +34,21 @@ void add_analysis_options(po::options_description& options, AnalysisArguments& a
          "span / 20")
         ("run", po::value(&arguments.run),
          "LABEL|N: take only this run of each saved summary (report --format json) given, by "
-         "its label or its number from 1; refused when no run or several match");
+         "its label or its number from 1; refused when no run or several match")
+        ("chrony-log", po::value(&arguments.chrony_logs)->composing(),
+         "FILE: chronyd's tracking.log (repeat for rotated files, oldest first): each "
+         "capture's chrony figures come from the log's rows within its span, chronyd restarts "
+         "respected, instead of the capture's own chrony samples (docs/chrony.md)")
+        ("join", po::bool_switch(&arguments.join),
+         "the FILEs are parts of one 'run --rotate' run (any order): analyse them as that one "
+         "run; refused for a missing part, parts of two runs or overlapping parts");
     // clang-format on
+}
+
+void plan_analysis_inputs(const AnalysisArguments& arguments, core::FilePlan& plan) {
+    for (const auto& path : arguments.chrony_logs) {
+        plan.read("--chrony-log", path);
+    }
 }
 
 analysis::AnalysisSettings to_settings(const AnalysisArguments& arguments,
@@ -65,11 +79,29 @@ analysis::AnalysisSettings to_settings(const AnalysisArguments& arguments,
         core::check_label(arguments.run, "--run");
         settings.run = arguments.run;
     }
+    if (!arguments.chrony_logs.empty()) {
+        settings.chrony_log = analysis::read_chrony_log(arguments.chrony_logs);
+    }
     if (vm.count("bin-width") != 0U) {
         settings.bin_width_ns =
             static_cast<double>(core::parse_duration(arguments.bin_width, "--bin-width").count());
     }
     return settings;
+}
+
+std::vector<analysis::RunAnalysis> load_input_runs(const std::vector<std::string>& paths,
+                                                   const AnalysisArguments& arguments,
+                                                   const analysis::AnalysisSettings& settings) {
+    if (arguments.join) {
+        return analysis::analyze_edges(store::read_joined_capture(paths), settings);
+    }
+    std::vector<analysis::RunAnalysis> runs;
+    for (const auto& path : paths) {
+        for (auto& run : analysis::load_runs(path, settings)) {
+            runs.push_back(std::move(run));
+        }
+    }
+    return runs;
 }
 
 void print_warnings(const std::vector<analysis::RunAnalysis>& runs) {

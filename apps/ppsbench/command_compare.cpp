@@ -69,6 +69,7 @@ void check_arguments(const CompareArguments& a, const po::variables_map& vm) {
     refuse_unused_options(vm, compare_option_uses(a));
     core::FilePlan plan;
     plan.read("--baseline", a.baseline_path);
+    plan_analysis_inputs(a.analysis, plan);
     a.inputs.plan(plan);
     plan_output_files(a.outputs, plan);
     plan.check(a.outputs.force);
@@ -87,10 +88,8 @@ std::vector<analysis::RunAnalysis> load_compared_runs(const CompareArguments& a,
             "with --run LABEL|N; a capture of both edges: choose one with --edge)",
             a.baseline_path, runs.size()));
     }
-    for (const auto& path : a.inputs.paths) {
-        for (auto& run : analysis::load_runs(path, settings)) {
-            runs.push_back(std::move(run));
-        }
+    for (auto& run : load_input_runs(a.inputs.paths, a.analysis, settings)) {
+        runs.push_back(std::move(run));
     }
     // Two rows called "sim: threaded" could not be told apart in the table, plot or JSON.
     analysis::make_labels_distinct(runs);

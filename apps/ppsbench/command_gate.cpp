@@ -167,7 +167,7 @@ GateRuns load_gate_runs(const GateArguments& a, const po::variables_map& vm) {
     settings.keep_series = true;
     GateRuns runs;
     runs.bin_width_ns = settings.bin_width_ns;
-    runs.current = analysis::load_runs(a.inputs.paths.front(), settings);
+    runs.current = load_input_runs(a.inputs.paths, a.analysis, settings);
     if (!a.baseline_path.empty()) {
         runs.baseline = analysis::load_runs(a.baseline_path, settings);
     }
@@ -195,10 +195,10 @@ void write_gate_page(const std::string& path, const analysis::GateResult& result
 
 // The verdict and the JUnit file; exit 1 on a regression.
 int judge(const GateArguments& arguments, const po::variables_map& vm) {
-    if (arguments.inputs.paths.size() != 1) {
+    if (arguments.inputs.paths.size() != 1 && !arguments.analysis.join) {
         throw core::UsageError(
             "name exactly one current run, e.g. 'ppsbench gate --baseline stock.csv "
-            "rt.csv --max-ratio 1.25'");
+            "rt.csv --max-ratio 1.25' (or the parts of one 'run --rotate' run with --join)");
     }
     const auto limits = gate_limits(arguments, vm);
     const auto runs = load_gate_runs(arguments, vm);
@@ -262,6 +262,7 @@ class GateCommand final : public Command {
         refuse_unused_options(vm, gate_option_uses(arguments, vm));
         core::FilePlan plan;
         plan.read("--baseline", arguments.baseline_path);
+        plan_analysis_inputs(arguments.analysis, plan);
         arguments.inputs.plan(plan);
         if (!arguments.junit.empty()) {
             plan.write("--junit", arguments.junit, core::OutputKind::junit_state);

@@ -74,6 +74,7 @@ void check_arguments(const ReportArguments& a, const po::variables_map& vm) {
     refuse_unused_options(vm, report_option_uses(a));
     core::FilePlan plan;
     a.inputs.plan(plan);
+    plan_analysis_inputs(a.analysis, plan);
     plan_output_files(a.outputs, plan);
     plan.check(a.outputs.force);
     if (const auto refusal = render::histogram_refusal(a.format); a.histogram && refusal) {
@@ -151,7 +152,11 @@ class ReportCommand final : public Command {
         auto settings = to_settings(arguments.analysis, vm);
         // Plots, and the histograms' shared bins, need the series.
         settings.keep_series = arguments.outputs.wants_series() || arguments.histogram;
-        const auto report = analysis::load_report(arguments.inputs.paths, settings);
+        const auto report = arguments.analysis.join
+                                ? analysis::Report{load_input_runs(arguments.inputs.paths,
+                                                                   arguments.analysis, settings),
+                                                   {}}
+                                : analysis::load_report(arguments.inputs.paths, settings);
         if (chosen) {
             analysis::check_taus_computed(*chosen, report.runs, "--metrics");
         }

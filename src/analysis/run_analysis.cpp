@@ -136,7 +136,8 @@ RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettin
     for (const auto& note : run.stats.notes) {
         run.warnings.push_back(fmt::format("{}: {}", file.path, note));
     }
-    run.chrony = chrony_of(file, run.warnings);
+    run.chrony = settings.chrony_log ? chrony_from_log(*settings.chrony_log, file, run.warnings)
+                                     : chrony_of(file, run.warnings);
     try {
         run.bias = reference_bias(file, edge);
     } catch (const core::InputError& e) {

@@ -8,6 +8,7 @@
 #include "ppsbench/analysis/metrics.hpp"
 #include "ppsbench/analysis/statistics_json.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/pulse.hpp"
 #include "ppsbench/store/json_integer.hpp"
 
 namespace ppsbench::analysis {
@@ -177,6 +178,25 @@ void read_chrony_figures(const nlohmann::json& chrony, SavedStatistics& saved) {
         at(pps_std_dev, "end", "\"chrony\".\"pps\".\"std_dev_ns\".");
 }
 
+// The clock the pulses were stamped with: "clock" as written since it existed; in older
+// documents, realtime when the run has a phase offset (which a tai run has too, so only "clock"
+// tells it), else monotonic.
+core::ClockId clock_from_json(const nlohmann::json& j, const nlohmann::json& offset) {
+    const auto& clock = member(j, "clock");
+    if (clock.is_null()) {
+        return offset.is_object() ? core::ClockId::realtime : core::ClockId::monotonic;
+    }
+    const auto id = clock.is_string() ? core::parse_clock_id(clock.get<std::string>())
+                                      : std::optional<core::ClockId>{};
+    if (!id) {
+        throw core::InputError(
+            fmt::format("\"clock\" is {}, not \"realtime\", \"tai\" or "
+                        "\"monotonic\"",
+                        clock.dump()));
+    }
+    return *id;
+}
+
 }  // namespace
 
 SavedStatistics statistics_from_json(const nlohmann::json& j) {
@@ -185,8 +205,8 @@ SavedStatistics statistics_from_json(const nlohmann::json& j) {
     read_counts(j, saved);
     read_chrony_figures(member(j, "chrony"), saved);
     const auto& offset = member(j, "offset_ns");
-    st.clock = offset.is_object() ? core::ClockId::realtime : core::ClockId::monotonic;
-    if (st.clock == core::ClockId::realtime) {
+    st.clock = clock_from_json(j, offset);
+    if (offset.is_object()) {
         stats::Summary without;
         st.offset_ns = summary_from_json(offset, "offset_ns", st.pulses, without);
         st.offset_ns_without_outliers = without;

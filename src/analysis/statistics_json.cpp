@@ -5,6 +5,7 @@
 
 #include "ppsbench/analysis/json_number.hpp"
 #include "ppsbench/analysis/metrics.hpp"
+#include "ppsbench/core/pulse.hpp"
 
 namespace ppsbench::analysis {
 
@@ -55,6 +56,8 @@ nlohmann::json statistics_json(const stats::RunStatistics& run) {
             {{"timestamp_ns", step.timestamp_ns}, {"size_ns", json_number(step.size_ns)}});
     }
     j["clock_steps"] = std::move(steps);
+    // A tai run has a phase offset as a realtime run has: only this tells them apart.
+    j["clock"] = core::to_string(run.clock);
     stats::Summary none;
     none.stddev = stats::Summary::nan;
     j["offset_ns"] =

@@ -108,11 +108,16 @@ TrackingLine parse_tracking_line(std::string_view line) {
     return e;
 }
 
-// What chronyd logs first in every process (observed with chrony 4.3: reference.c's initial
-// state, before any source is selected): no reference, stratum 0, leap "?", offset 0.
+// What chronyd logs first in every process: REF_Initialise() ends in REF_SetUnsynchronised(),
+// which logs no reference, stratum 0, leap "?" and offset 0. chronyd writes the same shape
+// within a process too (an unknown clock step, "no majority", the fallback-drift timeout), but
+// then with the root delay of its last reference: only REF_Initialise() sets it to 1.0 s
+// (reference.c of chrony 3.5 and 4.0-4.8), and the log prints it as 1.000e+00.
 bool is_startup_line(const TrackingLogEntry& e) {
+    constexpr double initial_root_delay_ns = 1e9;
     return e.reference == "0.0.0.0" && e.stratum == 0 && e.leap == LeapStatus::not_synchronised &&
-           e.offset_ns == 0.0 && e.combined_sources == 0;
+           e.offset_ns == 0.0 && e.combined_sources == 0 &&
+           e.root_delay_ns == initial_root_delay_ns;
 }
 
 // chronyd's `logbanner` from the files: the most common number of entries between two banners
@@ -192,6 +197,7 @@ void TrackingLogReader::read(std::istream& in, const std::string& name) {
             previous_was_banner = true;
             continue;
         }
+        const bool after_banner = previous_was_banner;
         previous_was_banner = false;
         auto parsed = parse_tracking_line(line);
         if (auto* problem = std::get_if<std::string>(&parsed)) {
@@ -201,6 +207,7 @@ void TrackingLogReader::read(std::istream& in, const std::string& name) {
         result_.entries.push_back(std::get<TrackingLogEntry>(std::move(parsed)));
         entry_file_.push_back(file);
         entry_line_.push_back(n);
+        entry_after_banner_.push_back(after_banner);
     }
 }
 
@@ -236,8 +243,16 @@ TrackingImport TrackingLogReader::finish() {
                 "banner after {} entries, out of its {}-entry cycle", gap, result.banner_period);
         }
     }
+    // A new process writes its banner before its first entry, so in a file with banners a
+    // start-up line that follows none is the same process: one that never synchronised logs
+    // its later unsynchronised lines with the initial root delay too.
+    std::vector<bool> file_has_banners(files_.size(), false);
+    for (const auto& banner : banners_) {
+        file_has_banners[banner.file] = true;
+    }
     for (std::size_t i = 1; i < result.entries.size(); ++i) {
-        if (is_startup_line(result.entries[i])) {
+        if (is_startup_line(result.entries[i]) &&
+            (entry_after_banner_[i] || !file_has_banners[entry_file_[i]])) {
             auto& evidence = starts[i];
             evidence = evidence.empty() ? "start-up line" : "start-up line and " + evidence;
         }

@@ -32,6 +32,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "ppsbench/chrony/chronyc.hpp"
@@ -142,6 +143,12 @@ struct ChronydConfig {
     std::uint32_t seed = 20240611;
     // chrony.conf's `logbanner` (entries between banners); unset: chrony's default, 32.
     std::optional<int> logbanner;
+    // The refclock's `poll` (log2 s between clock updates).
+    int poll = 0;
+    // chrony.conf's `fallbackdrift MIN MAX` (log2 s): 2^MIN s after the last clock update
+    // chronyd switches to a fallback drift and logs an unsynchronised line in the same process.
+    // Such a drift needs updates at least 1 s apart (poll 1 or more) over 2·2^MIN s first.
+    std::optional<std::pair<int, int>> fallbackdrift;
 };
 
 class ChronydFixture {
@@ -255,14 +262,19 @@ class ChronydFixture {
              << "bindcmdaddress " << socket_path() << "\n"
              << "cmdport 0\n"
              << "port 0\n"
-             // poll 0 and filter 1: one sample per pulse, so chronyd syncs in a few seconds.
-             << "refclock SOCK " << refclock_socket() << " refid PPS poll 0 filter 1\n"
+             // poll 0 (default), filter 1: one sample per pulse, so chronyd syncs in seconds.
+             << "refclock SOCK " << refclock_socket() << " refid PPS poll " << config_.poll
+             << " filter 1\n"
              << (config_.local ? "local stratum 1\n" : "") << "logdir " << d << "\n"
              << "log refclocks tracking\n"
              << "driftfile " << d << "/drift\n"
              << "pidfile " << d << "/chronyd.pid\n";
         if (config_.logbanner) {
             conf << "logbanner " << *config_.logbanner << "\n";
+        }
+        if (config_.fallbackdrift) {
+            conf << "fallbackdrift " << config_.fallbackdrift->first << " "
+                 << config_.fallbackdrift->second << "\n";
         }
     }
 

@@ -3,6 +3,7 @@
 // find each restart and do the same.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -77,6 +78,83 @@ TEST(TrackingRestart, StartUpLinesWithoutBannersStartTheAverageAfresh) {
     EXPECT_NEAR(*r.entries.back().rms_offset_ns, std::sqrt(3.7e-12) * 1e9, 1e-9);
     // Process 2 ends on its own 1 µs, not on the 11.7 s step of process 1.
     EXPECT_NEAR(*r.entries[6].rms_offset_ns, 1000.0, 1e-9);
+}
+
+// An unsynchronised line inside one process (chrony 4.3 writes one on an unknown clock step,
+// on "no majority" and on the fallback-drift timeout): the same shape as the start-up line but
+// with the root delay of the last reference (here a refclock's 1 ns), so no restart, and the
+// average goes on as chronyd's does.
+std::string unsynchronised_in_process(const std::string& time) {
+    return "2024-05-0" + time +
+           " 0.0.0.0          0     -0.005      0.114  0.000e+00 ?  0  0.000e+00 -9.787e-07  "
+           "1.000e-09  2.076e-05  2.158e-05\n";
+}
+
+TEST(TrackingRestart, AnUnsynchronisedLineWithTheReferencesRootDelayIsTheSameProcess) {
+    const std::string text =
+        startup("1 10:00:00") + line("1 10:00:05", "PPS", 1, "4.000e-06", 'N') +
+        line("1 10:00:07", "PPS", 1, "5.000e-06", 'N') + unsynchronised_in_process("1 10:01:00") +
+        line("1 10:01:09", "PPS", 1, "1.000e-06", 'N');
+    const auto r = import_text(text);
+    EXPECT_EQ(r.restarts.size(), 0U);
+    EXPECT_EQ(r.entries.back().process, 1U);
+    // 4e-6 taken, 5e-6 larger (taken, averaging starts), then 25e-12 + 0.1 (1e-12 - 25e-12).
+    ASSERT_TRUE(r.entries.back().rms_offset_ns);
+    EXPECT_NEAR(*r.entries.back().rms_offset_ns, std::sqrt(22.6e-12) * 1e9, 1e-9);
+    // The same line with the initial root delay is a new process, and the average restarts.
+    const auto restarted =
+        import_text(startup("1 10:00:00") + line("1 10:00:05", "PPS", 1, "4.000e-06", 'N') +
+                    line("1 10:00:07", "PPS", 1, "5.000e-06", 'N') + startup("1 10:01:00") +
+                    line("1 10:01:09", "PPS", 1, "1.000e-06", 'N'));
+    ASSERT_EQ(restarted.restarts.size(), 1U);
+    EXPECT_NEAR(*restarted.entries.back().rms_offset_ns, 1000.0, 1e-9);
+}
+
+// A process that never synchronised keeps the initial root delay, so its later unsynchronised
+// lines look like start-up lines. With banners on, a new process writes one before its first
+// entry: a start-up line with no banner before it is the same process.
+TEST(TrackingRestart, AStartUpLineWithoutItsBannerInAFileWithBannersIsTheSameProcess) {
+    const std::string text = banner() + startup("1 10:00:00") + startup("1 10:00:16") +
+                             line("1 10:00:21", "PPS", 1, "1.000e-06", 'N') + banner() +
+                             startup("1 11:00:00") + line("1 11:00:05", "PPS", 1, "1.000e-06", 'N');
+    const auto r = import_text(text);
+    ASSERT_EQ(r.restarts.size(), 1U);
+    EXPECT_EQ(r.restarts[0].line, 10U);
+    EXPECT_EQ(r.entries[1].process, 1U);
+    EXPECT_EQ(r.entries.back().process, 2U);
+}
+
+// A real chronyd 4.3 (tests/import/fixtures/README.md): started, synchronised for 40 s,
+// restarted on the same log directory, synchronised for 50 s, then 24 s without pulses past
+// its `fallbackdrift 4 5` timeout (an unsynchronised line at 01:28:17, same process), then 30 s
+// of pulses again. chronyc -c tracking said, at the end of process 1, after the timeout and at
+// the end: RMS offset 687, 683 and 380 ns.
+TEST(TrackingRestart, RealChronydRestartAndFallbackDriftTimeout) {
+    const auto r = import_tracking_log(std::string(PPSBENCH_SOURCE_DIR) +
+                                           "/tests/import/fixtures/"
+                                           "chrony-tracking-restart-fallbackdrift.log",
+                                       {});
+    EXPECT_EQ(r.problem_count, 0U);
+    ASSERT_EQ(r.restarts.size(), 1U) << "two chronyd processes, not three";
+    EXPECT_EQ(r.restarts[0].line, 26U);
+    EXPECT_EQ(r.restarts[0].evidence,
+              "start-up line and banner after 19 entries, out of its 32-entry cycle");
+    // Entries by the file's line: banners at lines 1-3, 23-25 and 58-60.
+    const auto at = [&](std::size_t file_line) -> const TrackingLogEntry& {
+        return r.entries.at(file_line - (file_line < 23 ? 4 : file_line < 58 ? 7 : 10));
+    };
+    EXPECT_EQ(at(26).process, 2U);
+    EXPECT_EQ(at(26).frequency_ppm, -0.004) << "read back from the driftfile";
+    EXPECT_EQ(at(51).leap, LeapStatus::not_synchronised);
+    EXPECT_EQ(at(51).process, 2U);
+    EXPECT_EQ(r.entries.back().process, 2U);
+    const auto near = [](const TrackingLogEntry& e, double chronyc_ns) {
+        ASSERT_TRUE(e.rms_offset_ns);
+        EXPECT_NEAR(*e.rms_offset_ns, chronyc_ns, 5e-3 * chronyc_ns + 1.0);
+    };
+    near(at(22), 687.0);            // process 1's last update (01:27:09)
+    near(at(51), 683.0);            // the timeout's line keeps 01:28:01's average
+    near(r.entries.back(), 380.0);  // and the average went on through it
 }
 
 TEST(TrackingRestart, ABannerOutOfItsCycleIsARestartEvenWithoutAStartUpLine) {
@@ -175,6 +253,51 @@ TEST_P(RealChronydRestart, ImportMatchesChronycAfterTheRestart) {
     RecordProperty("restart_evidence", log.restarts[0].evidence);
     EXPECT_NEAR(*last.rms_offset_ns, expected, 1e-3 * expected + 1.0)
         << "entries: " << log.entries.size() << ", chronyc RMS offset " << expected << " ns";
+}
+
+// A real chronyd that loses its only source for longer than its fallback-drift timeout writes
+// an unsynchronised line within the same process (reference.c: fb_drift_timeout() calls
+// REF_SetUnsynchronised()): no restart, and its RMS offset goes on, as chronyc shows.
+TEST(RealChronydFallbackDrift, TheTimeoutsUnsynchronisedLineIsNoRestart) {
+    if (!testing::chronyd_installed()) {
+        GTEST_SKIP() << testing::chronyd_path() << " is not installed (apt install chrony)";
+    }
+    testing::ChronydConfig config;
+    config.poll = 1;                  // updates 2 s apart: a fallback drift needs them >= 1 s
+    config.fallbackdrift = {{3, 4}};  // 8 s after the last update, over 16 s of updates
+    testing::ChronydFixture chronyd(config);
+    ASSERT_TRUE(chronyd.wait_synchronised(15s)) << chronyd.chronyd_output();
+    chronyd.wait_pulses(chronyd.sent_pulses().size() + 24, 40s);
+    chronyd.pause_feed();
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    while (parse_tracking(run_chronyc(chronyd.chronyc(), "tracking").out).synchronised() &&
+           std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(500ms);
+    }
+    chronyd.resume_feed();
+    ASSERT_TRUE(chronyd.wait_synchronised(20s)) << chronyd.chronyd_output();
+    chronyd.wait_pulses(chronyd.sent_pulses().size() + 8, 20s);
+    chronyd.pause_feed();
+    std::this_thread::sleep_for(2500ms);
+    const auto tracking = parse_tracking(run_chronyc(chronyd.chronyc(), "tracking").out);
+
+    const auto log = import_tracking_log(chronyd.tracking_log(), {});
+    EXPECT_EQ(log.problem_count, 0U);
+    EXPECT_EQ(log.restarts.size(), 0U);
+    const auto synchronised = std::find_if(log.entries.begin(), log.entries.end(), [](auto& e) {
+        return e.leap != LeapStatus::not_synchronised;
+    });
+    const auto timeout_line = std::find_if(synchronised, log.entries.end(), [](auto& e) {
+        return e.leap == LeapStatus::not_synchronised;
+    });
+    ASSERT_NE(timeout_line, log.entries.end()) << "chronyd wrote no fallback-drift line";
+    EXPECT_LT(timeout_line->root_delay_ns, 1e9) << "the refclock's root delay, not 1 s";
+    const auto& last = log.entries.back();
+    ASSERT_TRUE(last.rms_offset_ns);
+    const double expected = static_cast<double>(tracking.rms_offset_ns);
+    RecordProperty("chronyc_rms_offset_ns", std::to_string(expected));
+    RecordProperty("imported_rms_offset_ns", std::to_string(*last.rms_offset_ns));
+    EXPECT_NEAR(*last.rms_offset_ns, expected, 1e-3 * expected + 1.0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Banners, RealChronydRestart,

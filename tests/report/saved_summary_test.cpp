@@ -179,6 +179,40 @@ TEST(SavedSummary, ThePreviousSchemaIsReadWithItsMissingFiguresAbsent) {
     EXPECT_EQ(find_metric("pulses").value(back), 600);
 }
 
+// 60 pulses stamped on `clock` (the capture's meta "clock"), one second apart.
+RunAnalysis capture_on(const std::string& clock) {
+    std::string text = "# ppsbench capture 1\n# meta {\"source\":\"sim:test\",\"clock\":\"" +
+                       clock + "\"}\nsequence,edge,timestamp_ns\n";
+    for (int i = 1; i <= 60; ++i) {
+        text += std::to_string(i) + ",assert," +
+                std::to_string(1'767'225'637'000'000'000 + std::int64_t{i} * 1'000'000'000 +
+                               (i % 7) * 100) +
+                "\n";
+    }
+    return analyze_capture(store::parse_capture_text(text, "capture.csv"), AnalysisSettings{});
+}
+
+// A tai run has a phase offset, as a realtime run has: the summary says which clock it was, so
+// a saved tai run is not read back as realtime (and a monotonic one stays without a phase).
+TEST(SavedSummary, TheClockIsReadBackAsItWasCaptured) {
+    for (const auto clock :
+         {core::ClockId::realtime, core::ClockId::tai, core::ClockId::monotonic}) {
+        const auto run = capture_on(std::string(core::to_string(clock)));
+        ASSERT_EQ(run.stats.clock, clock);
+        const auto document = saved({run});
+        EXPECT_EQ(document["runs"][0]["clock"], core::to_string(clock));
+        const auto back = read_back(document).at(0);
+        EXPECT_EQ(back.stats.clock, clock) << core::to_string(clock);
+        EXPECT_EQ(back.stats.offset_ns.has_value(), run.stats.offset_ns.has_value());
+    }
+    // A summary from before "clock" existed: realtime with a phase offset, else monotonic.
+    for (const auto clock : {core::ClockId::realtime, core::ClockId::monotonic}) {
+        auto document = saved({capture_on(std::string(core::to_string(clock)))});
+        document["runs"][0].erase("clock");
+        EXPECT_EQ(read_back(document).at(0).stats.clock, clock);
+    }
+}
+
 void expect_refused(const nlohmann::json& document, const std::string& reason) {
     try {
         read_back(document, "edited.json");
@@ -189,6 +223,14 @@ void expect_refused(const nlohmann::json& document, const std::string& reason) {
         EXPECT_NE(what.find(reason), std::string::npos) << what;
         EXPECT_EQ(what.find("capture.csv"), std::string::npos) << what;  // not the capture
     }
+}
+
+TEST(SavedSummary, AnUnknownClockIsRefusedNamingTheSummaryFile) {
+    auto document = saved({capture(5)});
+    document["runs"][0]["clock"] = "gps";
+    expect_refused(document, "\"clock\" is \"gps\", not \"realtime\", \"tai\" or \"monotonic\"");
+    document["runs"][0]["clock"] = 3;
+    expect_refused(document, "\"clock\" is 3, not");
 }
 
 TEST(SavedSummary, AnImpossibleFigureIsRefusedNamingTheSummaryFile) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "ppsbench/analysis/bias.hpp"
+#include "ppsbench/analysis/chrony_log.hpp"
 #include "ppsbench/analysis/pulse_width.hpp"
 #include "ppsbench/chrony/summary.hpp"
 #include "ppsbench/stats/analyze.hpp"
@@ -88,6 +90,9 @@ struct AnalysisSettings {
     bool keep_series = false;
     // --run LABEL|N: the one run to take from each saved summary (select_run()).
     std::optional<std::string> run;
+    // --chrony-log: chrony's figures of every capture from this log (chrony_from_log()), not
+    // from its `# chrony` samples; a saved summary keeps the figures it holds.
+    std::shared_ptr<const ChronyLog> chrony_log;
 };
 
 // One run: the edge `edge`, by default the assert edge (the clear edge when there is none).

@@ -164,7 +164,9 @@ struct ChronydStart {
     std::string file;
     std::size_t line = 0;
     std::int64_t time_ns = 0;
-    // "start-up line" (0.0.0.0, stratum 0, leap ?, offset 0: what chronyd logs first), and/or
+    // "start-up line" (0.0.0.0, stratum 0, leap ?, offset 0 and root delay 1.000e+00: what
+    // chronyd logs first; its unsynchronised lines within a process keep the last reference's
+    // root delay), and/or
     // "banner after N entries, out of its M-entry cycle" (chronyd counts banners per process).
     std::string evidence;
 };
@@ -207,6 +209,7 @@ class TrackingLogReader {
     TrackingImport result_;
     std::vector<std::size_t> entry_file_;  // per entry: index into files_
     std::vector<std::size_t> entry_line_;
+    std::vector<bool> entry_after_banner_;  // per entry: straight after a banner block
     std::vector<std::string> files_;
     std::vector<Banner> banners_;
     SkippedLines skipped_;
