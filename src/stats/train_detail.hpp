@@ -54,8 +54,11 @@ class PulseIndex {
         // no division and no llround call for the usual pulse.
         const double near_low = 0.75 * period_ns;
         const double near_high = 1.25 * period_ns;
+        std::int64_t previous = t[0];  // each timestamp read once (a column read is not free)
         for (std::size_t i = 1; i < n; ++i) {
-            const auto d = static_cast<double>(t[i] - t[i - 1]);
+            const std::int64_t t_i = t[i];
+            const auto d = static_cast<double>(t_i - previous);
+            previous = t_i;
             const std::int64_t step =
                 d >= near_low && d <= near_high ? 1 : std::llround(d / period_ns);
             k += step;
@@ -150,10 +153,20 @@ MissedPulses find_missed(const Timestamps& t, const Sequences& sequences, std::s
                          bool clock_can_step) {
     MissedPulses result;
     const IntervalRule rule{period_ns, nominal_period_ns, clock_can_step};
+    if (n == 0) {
+        return result;
+    }
+    // Each timestamp and sequence number read once (a column read is not free).
+    std::int64_t previous_t = t[0];
+    std::uint64_t previous_sequence = have_sequences ? sequences[0] : 0;
     for (std::size_t i = 1; i < n; ++i) {
-        IntervalEvidence evidence{t[i] - t[i - 1], std::nullopt, std::nullopt};
+        const std::int64_t t_i = t[i];
+        IntervalEvidence evidence{t_i - previous_t, std::nullopt, std::nullopt};
+        previous_t = t_i;
         if (have_sequences) {
-            evidence.events = sequence_advance(sequences[i - 1], sequences[i]);
+            const std::uint64_t sequence = sequences[i];
+            evidence.events = sequence_advance(previous_sequence, sequence);
+            previous_sequence = sequence;
         }
         // The selection took the clock steps out of the timestamps; a step found here again
         // (pulses reordered around it) still counts its sequence's missed pulses, no slots.
@@ -203,9 +216,15 @@ PairCounts for_each_period_pair(const Timestamps& t, std::size_t n, const Index&
     std::size_t next_break = 0;
     std::size_t next_excluded = 0;
     std::int64_t previous_k = 0;
+    // Each timestamp is read once and kept for the next pair: a column read goes through the
+    // selection's index and its jump corrections.
+    std::int64_t previous_t = 0;
     index.for_each([&](std::size_t i, std::int64_t k) {
         const std::int64_t step = k - previous_k;
         previous_k = k;
+        const std::int64_t t_i = t[i];
+        const std::int64_t t_before = previous_t;
+        previous_t = t_i;
         if (i == 0) {
             return;
         }
@@ -228,7 +247,7 @@ PairCounts for_each_period_pair(const Timestamps& t, std::size_t n, const Index&
             (excluded[next_excluded] == i - 1 || excluded[next_excluded] == i);
         ++counts.values;
         counts.touching += touches_excluded ? 1 : 0;
-        f(static_cast<double>(t[i] - t[i - 1] - period_ns), touches_excluded);
+        f(static_cast<double>(t_i - t_before - period_ns), touches_excluded);
     });
     return counts;
 }
