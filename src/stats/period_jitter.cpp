@@ -8,34 +8,19 @@ namespace ppsbench::stats::detail {
 
 namespace {
 
-// The summaries with and without the outliers from the same walks over the timestamps: a count
-// and sample walk, then the summaries' two passes, each walk feeding both (streamed_summary.hpp;
-// the same results as two summarize_series() calls, in half the walks).
+// The summary with the outliers and the moments without them from the same walks over the
+// timestamps: a count and sample walk, then two passes, each walk feeding both
+// (streamed_summary.hpp: the same bits as summarize_series() and summarize_moments() apart).
 template <typename Pairs>
 void summarize_both(PeriodJitter& result, Pairs& pairs) {
     auto all = [&pairs](auto&& f) { pairs([&f](double v, bool) { f(v); }); };
-    auto clean = [&pairs](auto&& f) {
-        pairs([&f](double v, bool touches_outlier) {
-            if (!touches_outlier) {
-                f(v);
-            }
-        });
-    };
     SampleCollector all_sample;
-    SampleCollector clean_sample;
-    const PairCounts counts = pairs([&](double v, bool touches_outlier) {
-        all_sample.add(v);
-        if (!touches_outlier) {
-            clean_sample.add(v);
-        }
-    });
+    const PairCounts counts = pairs([&](double v, bool) { all_sample.add(v); });
     result.counts = {counts.values, counts.skipped_gaps, counts.skipped_breaks};
     const bool all_whole = all_sample.whole();
-    const bool clean_whole = clean_sample.whole();
     StreamedSummary with(counts.values, all_sample.take(), all_whole);
-    StreamedSummary without(counts.values - counts.touching, clean_sample.take(), clean_whole);
+    StreamedMoments without(counts.values - counts.touching);
     with.begin_first();
-    without.begin_first();
     pairs([&](double v, bool touches_outlier) {
         with.first(v);
         if (!touches_outlier) {
@@ -43,9 +28,8 @@ void summarize_both(PeriodJitter& result, Pairs& pairs) {
         }
     });
     with.end_first(all);
-    without.end_first(clean);
+    without.end_first();
     with.begin_second();
-    without.begin_second();
     pairs([&](double v, bool touches_outlier) {
         with.second(v);
         if (!touches_outlier) {
@@ -53,7 +37,6 @@ void summarize_both(PeriodJitter& result, Pairs& pairs) {
         }
     });
     with.end_second(all);
-    without.end_second(clean);
     result.all = with.summary();
     result.without_outliers = without.summary();
 }
@@ -81,7 +64,7 @@ PeriodJitter period_jitter(const Selection& selection, const PulseIndex& index,
                                                [&sample](double v) { sample.add(v); });
         const bool whole = sample.whole();
         result.all = summarize_series(visit, result.counts.values, sample.take(), whole).summary;
-        result.without_outliers = result.all;
+        result.without_outliers = moments_only(result.all);
     }
     if (keep_series) {
         result.values.reserve(result.counts.values);

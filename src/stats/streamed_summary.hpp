@@ -128,4 +128,69 @@ class StreamedSummary {
     double median_ = 0;
 };
 
+// The moments of a series (count, mean, σ and its interval, min, max, peak-to-peak, RMS) by
+// the operations of summarize_series(), so the same bits; the order statistics (median,
+// robust σ, |x| percentiles) stay NaN, as RunningSummary leaves them. For the series without
+// outliers, of which the report gives σ alone: their order statistics cost three selections
+// each. Use: first(v) for every value; end_first(); second(v) for every value; summary().
+class StreamedMoments {
+  public:
+    explicit StreamedMoments(std::size_t n) : n_(n) {}
+
+    [[gnu::always_inline]] void first(double v) {
+        if (first_value_) {
+            lo_ = hi_ = v;
+            first_value_ = false;
+        }
+        lo_ = std::min(lo_, v);
+        hi_ = std::max(hi_, v);
+        sum_.add(v);
+    }
+    void end_first() {
+        total_ = sum_.total();
+        if (n_ > 0) {
+            mean_ = static_cast<double>(total_ / static_cast<long double>(n_));
+        }
+    }
+    [[gnu::always_inline]] void second(double v) {
+        squared_deviations_.add((v - mean_) * (v - mean_));
+        squares_.add(v * v);
+    }
+    Summary summary() {
+        if (n_ == 0) {
+            return finish_moments(0, 0, 0, 0, 0, 0);
+        }
+        return finish_moments(n_, lo_, hi_, total_, squared_deviations_.total(), squares_.total());
+    }
+
+  private:
+    std::size_t n_;
+    BlockedSum sum_;
+    BlockedSum squared_deviations_;
+    BlockedSum squares_;
+    bool first_value_ = true;
+    double lo_ = 0;
+    double hi_ = 0;
+    long double total_ = 0;
+    double mean_ = 0;
+};
+
+// StreamedMoments over a visited series of `n` values: two passes.
+template <typename Visit>
+Summary summarize_moments(Visit visit, std::size_t n) {
+    StreamedMoments moments(n);
+    visit([&moments](double v) { moments.first(v); });
+    moments.end_first();
+    visit([&moments](double v) { moments.second(v); });
+    return moments.summary();
+}
+
+// A full summary cut down to what StreamedMoments gives: the order statistics made NaN.
+inline Summary moments_only(Summary s) {
+    s.median = Summary::nan;
+    s.robust_stddev = Summary::nan;
+    s.abs_percentiles = AbsPercentiles{};
+    return s;
+}
+
 }  // namespace ppsbench::stats::detail

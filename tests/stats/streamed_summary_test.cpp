@@ -142,4 +142,26 @@ TEST(StreamedSummary, ASeriesWithNoValueLeftIsTheEmptySummary) {
     EXPECT_TRUE(std::isnan(none.median));
 }
 
+// The series without outliers keep only their moments: the bits summarize_series() gives those
+// figures, and NaN for the order statistics (as a saved summary, which keeps only σ).
+TEST(StreamedMoments, TheMomentsOfASeriesAreThoseOfItsFullSummaryAndNoOrderStatistic) {
+    std::mt19937_64 rng(5);
+    for (std::size_t n : {0UL, 1UL, 2UL, 1000UL, 65537UL, 300001UL}) {
+        const auto v = jitter(n, rng);
+        auto visit = [&v](auto&& f) {
+            for (double x : v) {
+                f(x);
+            }
+        };
+        const Summary moments = summarize_moments(visit, n);
+        SCOPED_TRACE(::testing::Message() << "n = " << n);
+        expect_same(moments, moments_only(summarize_series(visit, n).summary));
+        expect_same_bits(moments.stddev_ci95.lo, summarize_series(visit, n).summary.stddev_ci95.lo,
+                         "σ interval");
+        EXPECT_TRUE(std::isnan(moments.median));
+        EXPECT_TRUE(std::isnan(moments.robust_stddev));
+        EXPECT_TRUE(std::isnan(moments.abs_percentiles.p99));
+    }
+}
+
 }  // namespace
