@@ -5,6 +5,7 @@
 // functions and compute_stability(), which splits the taus between two threads and prepares
 // the phase once for all of them.
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -38,6 +39,33 @@ Prepared prepare(std::span<const double> phase);
 // x[j + m'] for m' = 2m) the pipeline fills and memory is read about half as often. Every tau
 // still sees exactly the operations, in the order, of computing it alone.
 inline constexpr std::size_t max_group = 4;
+
+// Per tau and read offset o·m (o = 0 … reads − 1): the next hole at or past j + o·m, walked
+// forward; for the hole-free stretches of MDEV (reads x[j … j + 3m]) and ADEV (x[j … j + 2m]).
+struct HoleCursors {
+    std::size_t next[max_group][4] = {};
+
+    // Where the stretch of hole-free spans from j ends (at most `common`).
+    template <std::size_t G, std::size_t reads>
+    std::size_t stretch_end(const Prepared& x, std::span<const std::size_t> ms, std::size_t j,
+                            std::size_t common) {
+        static_assert(reads <= 4);
+        std::size_t stop = common;
+        for (std::size_t q = 0; q < G; ++q) {
+            for (std::size_t o = 0; o < reads; ++o) {
+                const std::size_t offset = o * ms[q];
+                std::size_t& c = next[q][o];
+                while (c < x.holes.size() && x.holes[c] < j + offset) {
+                    ++c;
+                }
+                if (c < x.holes.size()) {
+                    stop = std::min(stop, x.holes[c] - offset);
+                }
+            }
+        }
+        return stop;
+    }
+};
 
 // G is a compile-time group size so that each tau's accumulators live in registers.
 

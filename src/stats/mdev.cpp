@@ -144,31 +144,6 @@ template <std::size_t G>
     s.missing_in_span[q] -= mj;
 }
 
-// Per tau and read offset o·m (o = 0 … 3): the next hole at or past j + o·m, walked forward.
-struct HoleCursors {
-    std::size_t next[max_group][4] = {};
-
-    // Where the stretch of hole-free spans from j ends (at most `common`).
-    template <std::size_t G>
-    std::size_t stretch_end(const Prepared& x, std::span<const std::size_t> ms, std::size_t j,
-                            std::size_t common) {
-        std::size_t stop = common;
-        for (std::size_t q = 0; q < G; ++q) {
-            for (std::size_t o = 0; o < 4; ++o) {
-                const std::size_t offset = o * ms[q];
-                std::size_t& c = next[q][o];
-                while (c < x.holes.size() && x.holes[c] < j + offset) {
-                    ++c;
-                }
-                if (c < x.holes.size()) {
-                    stop = std::min(stop, x.holes[c] - offset);
-                }
-            }
-        }
-        return stop;
-    }
-};
-
 // Some samples missing: hole-free stretches at full speed (when the holes are few enough to
 // be listed), the general step elsewhere, then each tau's own tail.
 template <std::size_t G>
@@ -178,7 +153,7 @@ template <std::size_t G>
     std::size_t j = 0;
     while (j < s.common) {
         if (!x.holes.empty()) {
-            const std::size_t stop = cursors.stretch_end<G>(x, ms, j, s.common);
+            const std::size_t stop = cursors.stretch_end<G, 4>(x, ms, j, s.common);
             mdev_stretch<G>(x, ms, s, j, stop);
             j = std::max(j, stop);
             if (j == s.common) {

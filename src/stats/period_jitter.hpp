@@ -19,7 +19,7 @@ namespace ppsbench::stats::detail {
 
 struct PeriodJitter {
     Summary all;
-    Summary without_outliers;
+    Summary without_outliers;    // its moments only (StreamedMoments): the report gives σ
     JitterCounts counts;         // of `all`
     std::vector<double> values;  // if keep_series, in time order
 };

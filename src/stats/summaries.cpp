@@ -3,6 +3,7 @@
 
 #include "histogram_detail.hpp"
 #include "order_statistics.hpp"
+#include "streamed_summary.hpp"
 
 namespace ppsbench::stats::detail {
 
@@ -51,14 +52,9 @@ HeadlineSummary summarize_headline(std::span<const double> values, const Analysi
 Summary summarize_without(std::span<const double> values, std::span<const std::size_t> outliers,
                           const Summary& all) {
     if (outliers.empty()) {
-        return all;
+        return moments_only(all);
     }
-    const std::size_t kept = values.size() - outliers.size();
-    if (kept <= sample_size) {
-        return summarize_series(without(values, outliers), kept).summary;
-    }
-    // The full series' sample brackets the kept values' ranks just as well.
-    return summarize_series(without(values, outliers), kept, strided_sample(values), false).summary;
+    return summarize_moments(without(values, outliers), values.size() - outliers.size());
 }
 
 }  // namespace ppsbench::stats::detail

@@ -26,8 +26,10 @@ struct HeadlineSummary {
 
 HeadlineSummary summarize_headline(std::span<const double> values, const AnalysisOptions& options);
 
-// The summary of `values` without those at the (ascending) positions `outliers`; `all` (the
-// summary with them) when there are none.
+// The moments of `values` without those at the (ascending) positions `outliers` (count, mean,
+// σ and its interval, min, max, peak-to-peak, RMS; `all`'s when there are none): the order
+// statistics stay NaN, as in a saved summary, which keeps only σ of these series. Each would
+// cost three selections over the series, for figures no output shows.
 Summary summarize_without(std::span<const double> values, std::span<const std::size_t> outliers,
                           const Summary& all);
 

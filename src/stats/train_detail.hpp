@@ -54,8 +54,11 @@ class PulseIndex {
         // no division and no llround call for the usual pulse.
         const double near_low = 0.75 * period_ns;
         const double near_high = 1.25 * period_ns;
+        std::int64_t previous = t[0];  // each timestamp read once (a column read is not free)
         for (std::size_t i = 1; i < n; ++i) {
-            const auto d = static_cast<double>(t[i] - t[i - 1]);
+            const std::int64_t t_i = t[i];
+            const auto d = static_cast<double>(t_i - previous);
+            previous = t_i;
             const std::int64_t step =
                 d >= near_low && d <= near_high ? 1 : std::llround(d / period_ns);
             k += step;
@@ -150,10 +153,20 @@ MissedPulses find_missed(const Timestamps& t, const Sequences& sequences, std::s
                          bool clock_can_step) {
     MissedPulses result;
     const IntervalRule rule{period_ns, nominal_period_ns, clock_can_step};
+    if (n == 0) {
+        return result;
+    }
+    // Each timestamp and sequence number read once (a column read is not free).
+    std::int64_t previous_t = t[0];
+    std::uint64_t previous_sequence = have_sequences ? sequences[0] : 0;
     for (std::size_t i = 1; i < n; ++i) {
-        IntervalEvidence evidence{t[i] - t[i - 1], std::nullopt, std::nullopt};
+        const std::int64_t t_i = t[i];
+        IntervalEvidence evidence{t_i - previous_t, std::nullopt, std::nullopt};
+        previous_t = t_i;
         if (have_sequences) {
-            evidence.events = sequence_advance(sequences[i - 1], sequences[i]);
+            const std::uint64_t sequence = sequences[i];
+            evidence.events = sequence_advance(previous_sequence, sequence);
+            previous_sequence = sequence;
         }
         // The selection took the clock steps out of the timestamps; a step found here again
         // (pulses reordered around it) still counts its sequence's missed pulses, no slots.
@@ -176,17 +189,26 @@ struct JitterCounts {
     std::size_t skipped_excluded = 0;
 };
 
-// Period jitter over consecutive pulses: calls f(double) with (t_k − t_{k−1}) − P, in exact
-// integer ns, for each usable pair, in time order. A pair is used only if the pulse indices
-// differ by exactly one: across a missed pulse the interval is two periods and says nothing
-// about one (counted in skipped_gaps). Pairs ending at a pulse in `breaks` (sorted: clock
-// steps) or touching a pulse in `excluded` (sorted: outliers) are skipped and counted in
-// skipped_excluded.
+// The pairs of consecutive pulses the period jitter uses, with whether each touches an excluded
+// pulse: calls f(double, bool) with (t_k − t_{k−1}) − P, in exact integer ns, and that flag,
+// in time order. A pair is used only if the pulse indices differ by exactly one: across a
+// missed pulse the interval is two periods and says nothing about one (counted in
+// skipped_gaps). Pairs ending at a pulse in `breaks` (sorted: clock steps) are skipped and
+// counted in skipped_breaks; a pair touching a pulse in `excluded` (sorted: outliers) is
+// passed on flagged, and counted in `touching`. One walk thus serves the series with and
+// without the excluded pulses (period_jitter.cpp).
+struct PairCounts {
+    std::size_t values = 0;  // pairs passed to f, flagged or not
+    std::size_t touching = 0;
+    std::size_t skipped_gaps = 0;
+    std::size_t skipped_breaks = 0;
+};
+
 template <typename Timestamps, typename Index, typename F>
-JitterCounts for_each_period_jitter(const Timestamps& t, std::size_t n, const Index& index,
-                                    std::int64_t period_ns, std::span<const std::size_t> breaks,
-                                    std::span<const std::size_t> excluded, F f) {
-    JitterCounts counts;
+PairCounts for_each_period_pair(const Timestamps& t, std::size_t n, const Index& index,
+                                std::int64_t period_ns, std::span<const std::size_t> breaks,
+                                std::span<const std::size_t> excluded, F f) {
+    PairCounts counts;
     if (n < 2) {
         return counts;
     }
@@ -194,9 +216,15 @@ JitterCounts for_each_period_jitter(const Timestamps& t, std::size_t n, const In
     std::size_t next_break = 0;
     std::size_t next_excluded = 0;
     std::int64_t previous_k = 0;
+    // Each timestamp is read once and kept for the next pair: a column read goes through the
+    // selection's index and its jump corrections.
+    std::int64_t previous_t = 0;
     index.for_each([&](std::size_t i, std::int64_t k) {
         const std::int64_t step = k - previous_k;
         previous_k = k;
+        const std::int64_t t_i = t[i];
+        const std::int64_t t_before = previous_t;
+        previous_t = t_i;
         if (i == 0) {
             return;
         }
@@ -210,18 +238,36 @@ JitterCounts for_each_period_jitter(const Timestamps& t, std::size_t n, const In
             ++counts.skipped_gaps;
             return;
         }
-        const bool at_break = next_break < breaks.size() && breaks[next_break] == i;
+        if (next_break < breaks.size() && breaks[next_break] == i) {
+            ++counts.skipped_breaks;
+            return;
+        }
         const bool touches_excluded =
             next_excluded < excluded.size() &&
             (excluded[next_excluded] == i - 1 || excluded[next_excluded] == i);
-        if (at_break || touches_excluded) {
-            ++counts.skipped_excluded;
-            return;
-        }
         ++counts.values;
-        f(static_cast<double>(t[i] - t[i - 1] - period_ns));
+        counts.touching += touches_excluded ? 1 : 0;
+        f(static_cast<double>(t_i - t_before - period_ns), touches_excluded);
     });
     return counts;
+}
+
+// Period jitter over consecutive pulses: calls f(double) with (t_k − t_{k−1}) − P, in exact
+// integer ns, for each usable pair, in time order: the pairs of for_each_period_pair() that
+// touch no pulse in `excluded`. Pairs ending at a break or touching an excluded pulse are
+// counted in skipped_excluded.
+template <typename Timestamps, typename Index, typename F>
+JitterCounts for_each_period_jitter(const Timestamps& t, std::size_t n, const Index& index,
+                                    std::int64_t period_ns, std::span<const std::size_t> breaks,
+                                    std::span<const std::size_t> excluded, F f) {
+    const PairCounts pairs = for_each_period_pair(t, n, index, period_ns, breaks, excluded,
+                                                  [&f](double v, bool touches_excluded) {
+                                                      if (!touches_excluded) {
+                                                          f(v);
+                                                      }
+                                                  });
+    return {pairs.values - pairs.touching, pairs.skipped_gaps,
+            pairs.skipped_breaks + pairs.touching};
 }
 
 }  // namespace ppsbench::stats::detail

@@ -187,6 +187,41 @@ TEST(Gaps, MdevWithGapEqualsBruteForceOverCompleteTerms) {
     EXPECT_NEAR(modified_adev(x, 1.0, factors)[0], expected, 1e-12 * expected);
 }
 
+// ADEV runs the stretches between listed holes without a NaN test per term, and the general
+// step elsewhere (and everywhere when more than one sample in 16 is missing): both must count
+// exactly the complete terms. Four taus at once, as the report groups them.
+TEST(Gaps, AdevWithFewOrManyGapsEqualsBruteForceOverCompleteTerms) {
+    for (const std::size_t every : {997UL, 7UL}) {  // holes listed, or too many to list
+        std::vector<double> x(20000);
+        std::uint64_t state = 1;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            x[i] = 1e-6 + static_cast<double>(state >> 11) * 0x1.0p-53 * 1e-9;
+            if (i % every == 3) {
+                x[i] = std::numeric_limits<double>::quiet_NaN();
+            }
+        }
+        const std::size_t factors[] = {1, 2, 4, 8, 16, 300};
+        const auto got = overlapping_adev(x, 1.0, factors);
+        for (std::size_t f = 0; f < std::size(factors); ++f) {
+            const std::size_t m = factors[f];
+            long double sum = 0;
+            std::size_t terms = 0;
+            for (std::size_t i = 0; i + 2 * m < x.size(); ++i) {
+                const long double d = static_cast<long double>(x[i + 2 * m]) - 2 * x[i + m] + x[i];
+                if (!std::isnan(static_cast<double>(d))) {
+                    sum += d * d;
+                    ++terms;
+                }
+            }
+            const double expected =
+                std::sqrt(static_cast<double>(sum / terms) / (2.0 * double(m) * double(m)));
+            SCOPED_TRACE(::testing::Message() << "a hole every " << every << ", m = " << m);
+            EXPECT_NEAR(got[f], expected, 1e-10 * expected);  // one term is 5e-5
+        }
+    }
+}
+
 TEST(OctaveFactors, StopAtAQuarterOfTheSeries) {
     EXPECT_EQ(octave_factors(1001), (std::vector<std::size_t>{1, 2, 4, 8, 16, 32, 64, 128}));
     EXPECT_TRUE(octave_factors(4).empty());

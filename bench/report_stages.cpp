@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The cost of each stage of `ppsbench report` on one capture file (issue 26): wall and CPU time,
+// peak resident memory and, run under callgrind (bench/stage_costs.py does), instructions.
+//
+// Run: build/bench/report_stages FILE.csv
+// Prints one line per stage: seconds wall and CPU, ns a pulse, and the resident high-water mark
+// after the stage in bytes a pulse. The stages, in order:
+//   read        store::read_capture_file (the Pulse array, 24 B a pulse)
+//   analyze     stats::analyze with every figure the report computes (stability included)
+//   summaries   stats::analyze without the stability figures (selection, timeline, phase,
+//               steps, summaries, outliers, histogram, detrending, period jitter)
+//   adev, mdev, mtie   each Allan-family kernel alone, one thread, at the octave taus, on the
+//               phase (in seconds) of the selected pulses
+// The first two are what the report does; the last four split `analyze` (its stability part
+// runs adev and mdev on a second thread beside mtie, so they add up to more than its wall).
+// Under callgrind each stage ends with a dump of its own counts (CALLGRIND_DUMP_STATS_AT).
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "ppsbench/core/duration.hpp"
+#include "ppsbench/stats/analyze.hpp"
+#include "ppsbench/stats/stability.hpp"
+#include "ppsbench/store/capture_reader.hpp"
+
+// valgrind's client requests (no-ops outside valgrind); without its header, no dumps at all.
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_DUMP_STATS_AT(name) ((void)(name))
+#define CALLGRIND_ZERO_STATS ((void)0)
+#endif
+
+namespace {
+
+using namespace ppsbench;
+
+double cpu_seconds() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    auto seconds = [](const timeval& tv) {
+        return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) * 1e-6;
+    };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+double peak_rss_bytes() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) * 1024.0;
+}
+
+// Times one stage from construction to report(); under callgrind, dumps its counts there.
+class Stage {
+  public:
+    explicit Stage(const char* name) : name_(name) {}
+    void report(std::size_t pulses) const {
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_).count();
+        const double cpu = cpu_seconds() - cpu_;
+        CALLGRIND_DUMP_STATS_AT(name_);
+        const auto n = static_cast<double>(pulses == 0 ? 1 : pulses);
+        std::printf(
+            "stage %-9s %8.3f s wall %8.3f s CPU %8.1f ns/pulse  peak RSS %7.1f MB %6.1f B/pulse\n",
+            name_, wall, cpu, wall * 1e9 / n, peak_rss_bytes() / 1e6, peak_rss_bytes() / n);
+        std::fflush(stdout);
+    }
+
+  private:
+    const char* name_;
+    std::chrono::steady_clock::time_point wall_ = std::chrono::steady_clock::now();
+    double cpu_ = cpu_seconds();
+};
+
+}  // namespace
+
+int measure(const char* path);
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: report_stages FILE.csv (a capture from 'ppsbench run -o')\n");
+        return 2;
+    }
+    try {
+        return measure(argv[1]);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "report_stages: %s\n", e.what());
+        return 2;
+    }
+}
+
+int measure(const char* path) {
+    CALLGRIND_ZERO_STATS;  // leave out the program's start
+    const Stage read("read");
+    const auto file = store::read_capture_file(path);
+    const std::size_t n = file.pulses.size();
+    read.report(n);
+
+    stats::AnalysisOptions options;
+    options.period_ns = file.meta.value("period_ns", core::ns_per_second);
+    options.clock = file.run_meta.clock;
+    const Stage analyze("analyze");
+    const auto everything = stats::analyze(file.pulses, options);
+    analyze.report(n);
+
+    stats::AnalysisOptions no_stability = options;
+    no_stability.compute_stability = false;
+    no_stability.keep_series = true;  // the phase the kernels below read
+    const Stage summaries("summaries");
+    const auto r = stats::analyze(file.pulses, no_stability);
+    summaries.report(n);
+
+    const std::vector<double>& phase_ns =
+        r.series->offset_ns.empty() ? r.series->detrended_ns : r.series->offset_ns;
+    std::vector<double> phase_s(phase_ns.size());
+    for (std::size_t i = 0; i < phase_ns.size(); ++i) {
+        phase_s[i] = phase_ns[i] * 1e-9;
+    }
+    const double tau0 = static_cast<double>(options.period_ns) * 1e-9;
+    const auto factors = stats::octave_factors(phase_s.size());
+    CALLGRIND_ZERO_STATS;  // not the copy above
+    const Stage adev("adev");
+    const auto a = stats::overlapping_adev(phase_s, tau0, factors);
+    adev.report(n);
+    const Stage mdev("mdev");
+    const auto m = stats::modified_adev(phase_s, tau0, factors);
+    mdev.report(n);
+    const Stage mtie("mtie");
+    const auto t = stats::mtie(phase_s, factors);
+    mtie.report(n);
+
+    std::printf("%zu pulses, %zu taus; sigma %.3f ns, adev(1) %.3e, mdev(1) %.3e, mtie(1) %.3e\n",
+                n, factors.size(), everything.headline().stddev, a.empty() ? 0.0 : a[0],
+                m.empty() ? 0.0 : m[0], t.empty() ? 0.0 : t[0]);
+    return 0;
+}
