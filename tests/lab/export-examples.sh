@@ -21,7 +21,7 @@ cp "$res/timings.txt" "$dest/timings.txt"
 [[ -f "$res/run-lab.log" ]] && grep -E '^\[lab\] (ok|FAIL|info)|^lab: ' "$res/run-lab.log" >"$dest/checks.log"
 cp "$res/ppsbench/compare-raw.markdown.txt" "$dest/compare-raw.md"
 cp "$res/ppsbench/compare-raw.text.txt" "$dest/compare-raw.txt"
-cp "$res/ppsbench/compare-delay.markdown.txt" "$dest/compare-delay.md"
+cp "$res/ppsbench/report-delay.markdown.txt" "$dest/report-delay.md"
 for f in "$res"/ppsbench/gate-*.txt "$res"/ppsbench/gate-*.junit.xml; do
     [[ -f "$f" ]] && cp "$f" "$dest/"
 done
