@@ -157,8 +157,14 @@ TEST(BiasGate, FailsOnlyOnGrowthTheIntervalsSupport) {
     EXPECT_GT(grown.checks[0].growth_interval.lo, 5'000);
     // The same run against itself: no growth.
     EXPECT_FALSE(evaluate_gate(&before, before, limits).failed());
+    // Two-sided: the bias falling by 10 µs leaves a calibrated offset as wrong as it rising.
+    const auto fell = evaluate_gate(&after, before, limits);
+    EXPECT_TRUE(fell.failed());
+    EXPECT_DOUBLE_EQ(fell.checks[0].measured, -10'000);
+    EXPECT_LT(fell.checks[0].growth_interval.hi, -5'000);
     limits.max_bias_growth_ns = 20'000;
     EXPECT_FALSE(evaluate_gate(&before, after, limits).failed());
+    EXPECT_FALSE(evaluate_gate(&after, before, limits).failed());
 
     GateLimits absolute;  // --max bias_median=5us
     absolute.maxima.push_back(parse_metric_limit("bias_median=5us", "--max"));
