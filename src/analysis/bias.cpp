@@ -84,10 +84,11 @@ void split_polled(const std::vector<latency::TimedPulse>& theirs,
         if (periods < 2 || periods > max_interpolation_span || at < 1 || at >= periods) {
             continue;
         }
-        const double edge = static_cast<double>(before.time_ns) +
-                            span * static_cast<double>(at) / static_cast<double>(periods);
-        lateness.edge_ns.push_back(std::llround(edge));
-        lateness.late_ns.push_back(static_cast<double>(t) - edge);
+        // In integers: a CLOCK_REALTIME time as a double is only good to 256 ns.
+        const std::int64_t edge = before.time_ns + std::llround(span * static_cast<double>(at) /
+                                                                static_cast<double>(periods));
+        lateness.edge_ns.push_back(edge);
+        lateness.late_ns.push_back(static_cast<double>(t - edge));
     }
 }
 
