@@ -69,6 +69,9 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/systemd/ppsbench-monitor.service
 install(FILES ${dist}/systemd/ppsbench.default DESTINATION ${PPSBENCH_ENVIRONMENTDIR}
   RENAME ppsbench)
 
+# Alerting rules for the monitor's metrics, for a Prometheus server's rule_files.
+install(FILES ${dist}/prometheus/ppsbench.rules.yml
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/ppsbench/prometheus)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples USE_SOURCE_PERMISSIONS)

@@ -30,5 +30,6 @@ std::unique_ptr<Command> make_gate_command();
 std::unique_ptr<Command> make_doctor_command();
 std::unique_ptr<Command> make_import_command();
 std::unique_ptr<Command> make_latency_command();
+std::unique_ptr<Command> make_calibrate_command();
 
 }  // namespace ppsbench::app

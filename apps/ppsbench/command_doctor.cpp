@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // `ppsbench doctor`: read the system fingerprint, diagnose it, print both.
 #include <fmt/format.h>
+#include <algorithm>
 #include <iostream>
+#include <optional>
+#include <vector>
 
 #include "command.hpp"
 #include "options.hpp"
+#include "ppsbench/analysis/offset_check.hpp"
+#include "ppsbench/chrony/conf.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/suggest.hpp"
+#include "ppsbench/render/calibration_text.hpp"
 #include "ppsbench/sysinfo/diagnose.hpp"
 #include "ppsbench/sysinfo/doctor_text.hpp"
 #include "ppsbench/sysinfo/fingerprint.hpp"
@@ -18,7 +24,7 @@ namespace {
 
 constexpr std::string_view kUsage =
     "ppsbench doctor [DEVICE] [--sysroot DIR] [--format text|json]\n"
-    "                       [--pulse-wait DURATION]";
+    "                       [--pulse-wait DURATION] [--bias FILE]";
 
 // One line per paragraph: wrap_text fills each to the terminal's width, so none ends early
 // where a hard break was typed.
@@ -43,14 +49,51 @@ constexpr std::string_view kDescription =
     "reads the boot files (cmdline.txt, config.txt, GRUB) and says \"cannot tell\" for what "
     "only the booted system shows.\n"
     "\n"
+    "With --bias FILE (the PPS path's capture of a run with a reference, or its saved "
+    "summary) it checks the offset chrony.conf's PPS refclock (and ntp.conf's time1) applies "
+    "against the one the bias calls for, and names the line to change (docs/calibrate.md).
+"
+    "
+"
     "Verdicts: ok, warn, fail, or ? (cannot tell: not readable here, e.g. needs root). Exit "
     "status: 0 no fail verdict, 1 at least one fail verdict, 2 bad usage. See docs/doctor.md "
-    "for every check.\n"
+    "for every check.
+"
     "\n"
     "Examples:\n"
     "  ppsbench doctor\n"
     "  ppsbench doctor /dev/pps1 --format json\n"
     "  ppsbench doctor --sysroot /mnt/sdcard --pulse-wait 0";
+
+// --bias FILE: each PPS refclock offset the system configures, against the measured one.
+std::vector<analysis::OffsetVerdict> offset_verdicts(const sysinfo::SystemFingerprint& fingerprint,
+                                                     const std::string& sysroot,
+                                                     const analysis::BiasEvidence& evidence) {
+    std::vector<analysis::ConfiguredOffset> configured;
+    // The refclocks of the PPS device doctor looked at; all PPS ones when none names it.
+    const auto& refclocks = fingerprint.chrony.refclocks;
+    const bool any_uses = std::any_of(refclocks.begin(), refclocks.end(),
+                                      [](const auto& line) { return line.uses_device; });
+    for (const auto& line : refclocks) {
+        if (any_uses && !line.uses_device) {
+            continue;
+        }
+        for (auto directive : chrony::parse_conf_text(line.text, line.file)) {
+            directive.line = line.line;
+            if (const auto offset = analysis::chrony_refclock_offset(directive)) {
+                configured.push_back(*offset);
+            }
+        }
+    }
+    const auto ntp = analysis::read_ntp_pps_offsets(sysroot);
+    configured.insert(configured.end(), ntp.begin(), ntp.end());
+    std::vector<analysis::OffsetVerdict> verdicts;
+    for (const auto& c : configured) {
+        verdicts.push_back(
+            analysis::check_offset(c, evidence.measured_ns, evidence.uncertainty_ns));
+    }
+    return verdicts;
+}
 
 class DoctorCommand final : public Command {
   public:
@@ -64,6 +107,7 @@ class DoctorCommand final : public Command {
         std::string sysroot;
         std::string format;
         std::string pulse_wait;
+        std::string bias_file;
         po::options_description options("Options");
         options.add_options()  //
             ("sysroot", po::value(&sysroot)->default_value("/"),
@@ -71,7 +115,10 @@ class DoctorCommand final : public Command {
              "from its boot files)")("format", po::value(&format)->default_value("text"),
                                      "output: text or json")(
                 "pulse-wait", po::value(&pulse_wait)->default_value("1.2s"),
-                "time between the two reads of the pulse check; 0 skips it");
+                "time between the two reads of the pulse check; 0 skips it")(
+                "bias", po::value(&bias_file),
+                "a capture (or saved summary) with a bias against a reference: check the "
+                "configured refclock offset against it");
         po::options_description hidden;
         hidden.add_options()("device", po::value(&device));
         po::positional_options_description positional;
@@ -105,12 +152,26 @@ class DoctorCommand final : public Command {
                             sysroot));
         }
 
+        // A FILE that cannot be read or holds no bias fails before the system is read.
+        std::optional<analysis::BiasEvidence> evidence;
+        if (!bias_file.empty()) {
+            evidence = analysis::load_bias_evidence(bias_file);
+        }
         const auto fingerprint = sysinfo::read_fingerprint(fingerprint_options);
         const auto verdicts = sysinfo::diagnose(fingerprint);
+        const auto offsets = evidence ? offset_verdicts(fingerprint, sysroot, *evidence)
+                                      : std::vector<analysis::OffsetVerdict>{};
         if (format == "json") {
-            std::cout << sysinfo::doctor_json(fingerprint, verdicts).dump(2) << "\n";
+            auto document = sysinfo::doctor_json(fingerprint, verdicts);
+            if (evidence) {
+                document["bias_check"] = render::offset_check_json(*evidence, offsets);
+            }
+            std::cout << document.dump(2) << "\n";
         } else {
             sysinfo::write_doctor_text(std::cout, fingerprint, verdicts);
+            if (evidence) {
+                std::cout << render::offset_check_text(*evidence, offsets);
+            }
         }
         return sysinfo::has_failure(verdicts) ? 1 : 0;
     }

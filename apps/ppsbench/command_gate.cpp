@@ -67,9 +67,10 @@ void declare_options(po::options_description& options, GateArguments& a) {
          "METRIC=LIMIT: fail when the figure is below the limit, signed as the figure is "
          "(repeatable; e.g. pulses=3600, bias_median=-1us)")
         ("max-bias-growth", po::value(&a.max_bias_growth),
-         "fail when the median bias against a hardware reference (a ptp: path of the same "
-         "two-source run) grew over the baseline's by more than this, with statistical "
-         "support (e.g. 2us); an absolute limit is --max bias_median=5us")
+         "fail when the median bias against a reference (a ptp:, poll: or sim:reference "
+         "path of the same two-source run) moved from the baseline's by more than this either "
+         "way, with statistical support (e.g. 2us): a calibrated offset then no longer fits; "
+         "an absolute limit is --max bias_median=5us")
         ("min-pulses", po::value(&a.min_pulses)->default_value(a.min_pulses),
          "refuse (exit 2) a run with fewer pulses: below this no limit can be judged")
         ("confidence", po::value(&a.confidence)

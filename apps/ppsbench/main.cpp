@@ -25,6 +25,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
     commands.push_back(ppsbench::app::make_compare_command());
     commands.push_back(ppsbench::app::make_gate_command());
     commands.push_back(ppsbench::app::make_latency_command());
+    commands.push_back(ppsbench::app::make_calibrate_command());
     commands.push_back(ppsbench::app::make_demo_command());
     commands.push_back(ppsbench::app::make_doctor_command());
     commands.push_back(ppsbench::app::make_import_command());

@@ -19,11 +19,19 @@ const char* const source_specs_help =
     "                          a PTP hardware clock's external timestamps (channel K,\n"
     "                          pin P assigned for the run and restored), moved to\n"
     "                          CLOCK_REALTIME: the hardware reference for a PPS bias\n"
+    "  poll:CHIP:LINE[,pattern=10][,window=200us]\n"
+    "  poll:bcm2835:PIN  poll:rp1:PIN  poll:mem:/dev/gpiomemN,offset=O,bit=B\n"
+    "                          a polled-edge reference: the pin's level busy-polled\n"
+    "                          around each predicted edge on the periods the pattern\n"
+    "                          picks (10: alternate), each read between two\n"
+    "                          CLOCK_REALTIME reads; the bias reference of a\n"
+    "                          two-source run without a PHC\n"
     "  replay:FILE             a capture file played back\n"
     "  sim:MODEL[,KNOB=V...]   simulated pulses (SIMULATED in every report); MODEL is\n"
-    "                          hardirq, threaded or nothread; knobs: missed=RATE,\n"
-    "                          outliers=RATE, outlier-size=D, step=D,\n"
-    "                          step-at=SECONDS, freq=PPM";
+    "                          hardirq, threaded, nothread, or reference (edges\n"
+    "                          exactly on the second: a bias reference); knobs:\n"
+    "                          missed=RATE, outliers=RATE, outlier-size=D, step=D,\n"
+    "                          step-at=SECONDS, freq=PPM, late=D (constant lateness)";
 
 void add_source_options(po::options_description& options, SourceArguments& source) {
     // clang-format off

@@ -60,7 +60,8 @@ __ppsbench_metrics() {
 __ppsbench_choices() {  # COMMAND OPTION
     case $1:$2 in
         report:--format | compare:--format) echo "text markdown csv json" ;;
-        doctor:--format) echo "text json" ;;
+        doctor:--format | calibrate:--format) echo "text json" ;;
+        calibrate:--edge) echo "assert clear" ;;
         run:--edge | latency:--edge) echo "assert clear both" ;;
         run:--pace) echo "fast realtime" ;;
         run:--bias) echo "as-is pull-up pull-down disable" ;;
@@ -102,7 +103,7 @@ __ppsbench_sources() {  # CURRENT
     for device in /dev/gpiochip[0-9]*; do
         [ -e "$device" ] && candidates+=("gpio:${device#/dev/}:")
     done
-    candidates+=(sim:hardirq sim:threaded sim:nothread replay:)
+    candidates+=(sim:hardirq sim:threaded sim:nothread sim:reference replay:)
     case $cur in
         replay:*)
             local files=()
@@ -215,6 +216,7 @@ __ppsbench_candidates() {
     fi
     case $command in
         report | compare | gate) __ppsbench_files "$cur" csv json ;;
+        calibrate) __ppsbench_files "$cur" csv ;;
         import)
             local format named=
             for format in $(__ppsbench_import_formats); do

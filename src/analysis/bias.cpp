@@ -20,8 +20,12 @@ namespace ppsbench::analysis {
 
 namespace {
 
-// The reference's own per-pulse uncertainty column (written by the PTP source).
+// The reference's own per-pulse uncertainty column (written by the PTP source; the poll
+// source writes its half-bracket, which also marks it as a polled reference).
 constexpr std::string_view uncertainty_column = "phc_offset_uncertainty_ns";
+constexpr std::string_view poll_uncertainty_column = "poll_uncertainty_ns";
+// An unpolled period's edge is interpolated only between polled edges this few periods apart.
+constexpr std::int64_t max_interpolation_span = 4;
 
 std::string peer_path(const store::CaptureFile& file) {
     namespace fs = std::filesystem;
@@ -52,21 +56,68 @@ stats::Interval interval(const nlohmann::json& json, const char* key) {
     return {(*it)[0].get<double>(), (*it)[1].get<double>()};
 }
 
+// Against a polled reference: the polled periods' pairs are the disturbance; each of the path's
+// other pulses is measured against the edge interpolated (linearly, by period count) between
+// the polled edges around it.
+void split_polled(const std::vector<latency::TimedPulse>& theirs,
+                  const std::vector<latency::TimedPulse>& mine, const latency::Pairing& pairing,
+                  std::int64_t period_ns, Lateness& lateness) {
+    std::vector<bool> paired(mine.size(), false);
+    for (const auto& pair : pairing.pairs) {
+        paired[pair.b] = true;
+        lateness.polled_late_ns.push_back(static_cast<double>(pair.difference_ns));
+    }
+    lateness.interpolated = true;
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+        const std::int64_t t = mine[i].time_ns;
+        const auto next = std::upper_bound(
+            theirs.begin(), theirs.end(), t,
+            [](std::int64_t x, const latency::TimedPulse& p) { return x < p.time_ns; });
+        if (paired[i] || next == theirs.begin() || next == theirs.end()) {
+            continue;
+        }
+        const auto& before = *(next - 1);
+        const double span = static_cast<double>(next->time_ns - before.time_ns);
+        const auto periods = std::llround(span / static_cast<double>(period_ns));
+        const auto at =
+            std::llround(static_cast<double>(t - before.time_ns) / static_cast<double>(period_ns));
+        if (periods < 2 || periods > max_interpolation_span || at < 1 || at >= periods) {
+            continue;
+        }
+        // In integers: a CLOCK_REALTIME time as a double is only good to 256 ns.
+        const std::int64_t edge = before.time_ns + std::llround(span * static_cast<double>(at) /
+                                                                static_cast<double>(periods));
+        lateness.edge_ns.push_back(edge);
+        lateness.late_ns.push_back(static_cast<double>(t - edge));
+    }
+}
+
+// Written only against a polled reference, so every other run's document stays as it was.
+void add_polled(nlohmann::json& json, const Bias& bias) {
+    if (bias.polled_pairs > 0) {
+        json["polled"] = {{"pairs", bias.polled_pairs},
+                          {"mean_ns", json_number(bias.polled_mean_ns)},
+                          {"median_ns", json_number(bias.polled_median_ns)}};
+    }
+}
+
 }  // namespace
 
 nlohmann::json to_json(const Bias& bias) {
-    return {{"reference", bias.reference},
-            {"pairs", bias.pairs},
-            {"unpaired", bias.unpaired},
-            {"mean_ns", json_number(bias.mean_ns)},
-            {"mean_ci95_ns", interval_json(bias.mean_interval)},
-            {"median_ns", json_number(bias.median_ns)},
-            {"median_ci95_ns", interval_json(bias.median_interval)},
-            {"stddev_ns", json_number(bias.stddev_ns)},
-            {"p99_ns", json_number(bias.p99_ns)},
-            {"min_ns", json_number(bias.min_ns)},
-            {"max_ns", json_number(bias.max_ns)},
-            {"reference_uncertainty_ns", bias.reference_uncertainty_ns}};
+    nlohmann::json json = {{"reference", bias.reference},
+                           {"pairs", bias.pairs},
+                           {"unpaired", bias.unpaired},
+                           {"mean_ns", json_number(bias.mean_ns)},
+                           {"mean_ci95_ns", interval_json(bias.mean_interval)},
+                           {"median_ns", json_number(bias.median_ns)},
+                           {"median_ci95_ns", interval_json(bias.median_interval)},
+                           {"stddev_ns", json_number(bias.stddev_ns)},
+                           {"p99_ns", json_number(bias.p99_ns)},
+                           {"min_ns", json_number(bias.min_ns)},
+                           {"max_ns", json_number(bias.max_ns)},
+                           {"reference_uncertainty_ns", bias.reference_uncertainty_ns}};
+    add_polled(json, bias);
+    return json;
 }
 
 Bias bias_from_json(const nlohmann::json& json) {
@@ -106,6 +157,20 @@ Bias bias_from_json(const nlohmann::json& json) {
             throw core::InputError("\"bias\".\"reference_uncertainty_ns\" is not a whole number");
         }
         bias.reference_uncertainty_ns = *value;
+    }
+    if (const auto it = json.find("polled"); it != json.end()) {
+        if (!it->is_object()) {
+            throw core::InputError("\"bias\".\"polled\" is not an object");
+        }
+        const auto pairs = it->find("pairs");
+        const auto value = pairs != it->end() ? store::json_integer<std::size_t>(*pairs)
+                                              : std::optional<std::size_t>{};
+        if (!value) {
+            throw core::InputError("\"bias\".\"polled\".\"pairs\" is not a count");
+        }
+        bias.polled_pairs = *value;
+        bias.polled_mean_ns = number(*it, "mean_ns");
+        bias.polled_median_ns = number(*it, "median_ns");
     }
     return bias;
 }
@@ -147,8 +212,8 @@ Bias describe_bias(std::vector<double> late_ns, double confidence) {
     return bias;
 }
 
-std::optional<Bias> reference_bias(const store::CaptureFile& file, std::optional<core::Edge> edge,
-                                   double confidence) {
+std::optional<Lateness> reference_lateness(const store::CaptureFile& file,
+                                           std::optional<core::Edge> edge) {
     if (!file.run_meta.dual || !file.run_meta.dual->peer_is_reference) {
         return std::nullopt;
     }
@@ -171,20 +236,46 @@ std::optional<Bias> reference_bias(const store::CaptureFile& file, std::optional
     const auto theirs = on_time_base(reference, clock);
     const latency::Pairing pairing =
         latency::pair_edges(theirs, mine, file.run_meta.period.count() / 2);
-    std::vector<double> late;
-    late.reserve(pairing.pairs.size());
-    for (const auto& pair : pairing.pairs) {
-        late.push_back(static_cast<double>(pair.difference_ns));
-    }
-    Bias bias = describe_bias(std::move(late), confidence);
-    bias.reference = file.run_meta.dual->peer_source;
-    bias.unpaired = pairing.unpaired_a + pairing.unpaired_b;
-    if (const auto column = reference.extra_column(uncertainty_column)) {
-        for (std::size_t i = 0; i < reference.pulses.size(); ++i) {
-            bias.reference_uncertainty_ns =
-                std::max(bias.reference_uncertainty_ns, reference.extra(i, *column));
+    Lateness lateness;
+    lateness.reference = file.run_meta.dual->peer_source;
+    lateness.unpaired = pairing.unpaired_a + pairing.unpaired_b;
+    auto column = reference.extra_column(uncertainty_column);
+    if (const auto polled = reference.extra_column(poll_uncertainty_column)) {
+        split_polled(theirs, mine, pairing, file.run_meta.period.count(), lateness);
+        // What no interpolation reached (the ends, a run of missed windows) stays unpaired.
+        lateness.unpaired = mine.size() - lateness.late_ns.size() - lateness.polled_late_ns.size();
+        column = polled;
+    } else {
+        for (const auto& pair : pairing.pairs) {
+            lateness.edge_ns.push_back(theirs[pair.a].time_ns);
+            lateness.late_ns.push_back(static_cast<double>(pair.difference_ns));
         }
     }
+    if (column) {
+        for (std::size_t i = 0; i < reference.pulses.size(); ++i) {
+            lateness.reference_uncertainty_ns =
+                std::max(lateness.reference_uncertainty_ns, reference.extra(i, *column));
+        }
+    }
+    return lateness;
+}
+
+std::optional<Bias> reference_bias(const store::CaptureFile& file, std::optional<core::Edge> edge,
+                                   double confidence) {
+    auto lateness = reference_lateness(file, edge);
+    if (!lateness) {
+        return std::nullopt;
+    }
+    Bias bias = describe_bias(std::move(lateness->late_ns), confidence);
+    if (lateness->interpolated) {
+        const Bias polled = describe_bias(std::move(lateness->polled_late_ns), confidence);
+        bias.polled_pairs = polled.pairs;
+        bias.polled_mean_ns = polled.mean_ns;
+        bias.polled_median_ns = polled.median_ns;
+    }
+    bias.reference = lateness->reference;
+    bias.unpaired = lateness->unpaired;
+    bias.reference_uncertainty_ns = lateness->reference_uncertainty_ns;
     return bias;
 }
 

@@ -114,7 +114,9 @@ GateCheck bias_growth_check(const RunAnalysis& baseline, const RunAnalysis& curr
             "cannot be judged; capture longer",
             current.input(), baseline.input()));
     }
-    check.failed = check.growth_interval.lo > limit;
+    // Two-sided: a calibrated offset is wrong as soon as the lateness moves either way (a
+    // kernel that timestamps earlier leaves the clock as far off as one that is later).
+    check.failed = check.growth_interval.lo > limit || check.growth_interval.hi < -limit;
     return check;
 }
 

@@ -16,7 +16,7 @@ namespace {
 
 constexpr std::string_view knob_help =
     "knobs: missed=RATE, outliers=RATE, outlier-size=DURATION, step=DURATION (may be negative), "
-    "step-at=SECONDS, freq=PPM";
+    "step-at=SECONDS, freq=PPM, late=DURATION (may be negative)";
 
 [[noreturn]] void reject(std::string_view spec, std::string_view why) {
     throw core::UsageError(fmt::format("--source sim:{}: {}", spec, why));
@@ -53,7 +53,7 @@ std::int64_t parse_signed_duration(std::string_view spec, std::string_view key,
 }  // namespace
 
 std::vector<std::string_view> sim_model_names() {
-    return {"hardirq", "threaded", "nothread"};
+    return {"hardirq", "threaded", "nothread", "reference"};
 }
 
 SimModel parse_sim_model(std::string_view spec) {
@@ -66,6 +66,8 @@ SimModel parse_sim_model(std::string_view spec) {
         model.latency = SimLatencyModel::threaded;
     } else if (model.name == "nothread") {
         model.latency = SimLatencyModel::nothread;
+    } else if (model.name == "reference") {
+        model.latency = SimLatencyModel::reference;
     } else {
         reject(spec, fmt::format("unknown model '{}'; use one of {}", model.name,
                                  fmt::join(sim_model_names(), ", ")));
@@ -101,6 +103,8 @@ SimModel parse_sim_model(std::string_view spec) {
                 reject(spec, "step-at must be >= 0 seconds into the run");
             }
             model.step_at_s = at;
+        } else if (key == "late") {
+            model.late_ns = parse_signed_duration(spec, key, value);
         } else if (key == "freq") {
             model.frequency_ppm = parse_number(spec, key, value);
             if (std::abs(model.frequency_ppm) > 1000.0) {

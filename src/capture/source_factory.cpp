@@ -9,6 +9,7 @@
 
 #include "ppsbench/core/error.hpp"
 #include "sources/gpio_source.hpp"
+#include "sources/poll_source.hpp"
 #include "sources/pps_device_source.hpp"
 #include "sources/ptp_source.hpp"
 #include "sources/replay_source.hpp"
@@ -30,7 +31,7 @@ struct Scheme {
 };
 
 // Adding a source: one file under sources/ and one row here.
-const std::array<Scheme, 5> schemes{{
+const std::array<Scheme, 6> schemes{{
     {"pps",
      "pps:/dev/pps0",
      {"edge", "period"},
@@ -52,6 +53,11 @@ const std::array<Scheme, 5> schemes{{
         const SourceOptions& options) -> std::unique_ptr<PulseSource> {
          return std::make_unique<PtpSource>(std::string(spec), parse_ptp_spec(rest), options);
      }},
+    {"poll",
+     "poll:gpiochip0:18",
+     {"edge", "period"},
+     [](std::string_view spec, std::string_view rest, const SourceOptions& options)
+         -> std::unique_ptr<PulseSource> { return open_poll_source(spec, rest, options); }},
     {"replay",
      "replay:stock.csv",
      {"edge", "period", "pace"},

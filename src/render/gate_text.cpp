@@ -40,10 +40,14 @@ std::string growth_message(const GateCheck& check) {
         format_ns(check.bias_median_ns, true), format_ns(check.baseline_bias_median_ns, true),
         format_ns(check.measured, true), format_ns(check.growth_interval.lo, true),
         format_ns(check.growth_interval.hi, true),
-        check.failed
+        check.failed && check.growth_interval.lo > check.limit
             ? fmt::format("the lower bound is above {}: a regression", format_ns(check.limit))
-        : check.measured > check.limit
-            ? std::string("above the limit but not statistically supported: pass")
+        : check.failed
+            ? fmt::format("the upper bound is below −{}: the bias moved (a calibrated offset "
+                          "no longer fits)",
+                          format_ns(check.limit))
+        : std::abs(check.measured) > check.limit
+            ? std::string("beyond the limit but not statistically supported: pass")
             : std::string("pass"));
 }
 
@@ -76,7 +80,8 @@ std::string check_name(const GateCheck& check) {
         return fmt::format("σ ratio vs {} ≤ {}", check.what, ratio_limit_text(check.limit));
     }
     if (check.kind == GateCheck::Kind::bias_growth) {
-        return fmt::format("median bias growth vs {} ≤ {}", check.what, format_ns(check.limit));
+        return fmt::format("median bias change vs {} within ±{}", check.what,
+                           format_ns(check.limit));
     }
     const auto limit = format_value(check.quantity, check.limit);
     switch (check.bound) {

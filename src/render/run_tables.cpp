@@ -46,7 +46,7 @@ void add_common_footnotes(const std::vector<analysis::RunAnalysis>& runs, Table&
         if (run.bias && run.bias->pairs > 0) {
             const auto& b = *run.bias;
             table.footnotes.push_back(fmt::format(
-                "bias of {} against the hardware reference {} over {} paired edges: median {} "
+                "bias of {} against the reference {} over {} paired edges: median {} "
                 "(95 % CI {} to {}), mean {} (95 % CI {} to {}), σ {}, p99 {}, max {}{} "
                 "(docs/latency.md).",
                 run.label, b.reference, b.pairs, format_ns(b.median_ns, true),
@@ -58,6 +58,15 @@ void add_common_footnotes(const std::vector<analysis::RunAnalysis>& runs, Table&
                     ? fmt::format("; the reference's own conversion within ±{}",
                                   format_ns(static_cast<double>(b.reference_uncertainty_ns)))
                     : std::string()));
+            if (b.polled_pairs > 0) {
+                table.footnotes.push_back(fmt::format(
+                    "{}: the bias above is of the {} periods the reference did not poll, "
+                    "against edges interpolated between its polled ones; on the {} polled "
+                    "periods it was median {}, mean {}: what polling the pin disturbed "
+                    "(docs/latency.md).",
+                    run.label, b.pairs, b.polled_pairs, format_ns(b.polled_median_ns, true),
+                    format_ns(b.polled_mean_ns, true)));
+            }
         }
         if (run.pulse_width) {
             const auto& w = *run.pulse_width;

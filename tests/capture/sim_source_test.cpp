@@ -5,6 +5,8 @@
 #include "fake_source.hpp"
 #include "ppsbench/capture/capture_loop.hpp"
 #include "ppsbench/capture/source_factory.hpp"
+#include "ppsbench/core/duration.hpp"
+#include "ppsbench/core/error.hpp"
 #include "ppsbench/stats/offsets.hpp"
 #include "ppsbench/stats/summary.hpp"
 
@@ -151,6 +153,43 @@ TEST(SimSource, AKnobGivenTwiceIsRefusedNotLeftToTheLastOne) {
     }
     EXPECT_NO_THROW(open_source("sim:hardirq,missed=0.1,outliers=0.1", {}))
         << "different knobs are not a repeat";
+}
+
+TEST(SimReference, PutsEveryEdgeExactlyOnTheSecondAndIsAReference) {
+    for (const std::uint64_t seed : {1U, 7U}) {
+        SourceOptions options;
+        options.seed = seed;
+        for (const auto& pulse : simulate("sim:reference", 300, options)) {
+            EXPECT_EQ(pulse.timestamp_ns % 1'000'000'000, 0) << pulse.sequence;
+        }
+    }
+    EXPECT_TRUE(open_source("sim:reference", {})->info().hardware_reference);
+    EXPECT_TRUE(open_source("sim:reference", {})->info().simulated);
+    EXPECT_FALSE(open_source("sim:threaded", {})->info().hardware_reference);
+}
+
+// Metamorphic: the knob moves every timestamp by exactly D and changes nothing else, so the
+// jitter of a late path is the jitter of the same path on time (only a reference sees D).
+TEST(SimLate, ShiftsEveryTimestampOfEveryModelByTheConstant) {
+    for (const std::string model : {"hardirq", "threaded", "nothread", "reference"}) {
+        for (const std::string late : {"12us", "-3us", "250ns"}) {
+            const auto on_time = simulate("sim:" + model, 400);
+            const auto shifted = simulate("sim:" + model + ",late=" + late, 400);
+            const std::int64_t d =
+                core::parse_duration(late.front() == '-' ? late.substr(1) : late, "late").count() *
+                (late.front() == '-' ? -1 : 1);
+            ASSERT_EQ(on_time.size(), shifted.size());
+            for (std::size_t i = 0; i < on_time.size(); ++i) {
+                EXPECT_EQ(shifted[i].timestamp_ns - on_time[i].timestamp_ns, d) << model << late;
+                EXPECT_EQ(shifted[i].sequence, on_time[i].sequence);
+            }
+        }
+    }
+    EXPECT_EQ(open_source("sim:threaded,late=12us", {})->info().details.at("late_ns"), 12'000);
+    EXPECT_FALSE(open_source("sim:threaded", {})->info().details.contains("late_ns"))
+        << "earlier runs' metadata stays as it was";
+    EXPECT_THROW(open_source("sim:hardirq,late=12", {}), core::UsageError) << "a unit is needed";
+    EXPECT_THROW(open_source("sim:hardirq,late=1us,late=2us", {}), core::UsageError);
 }
 
 }  // namespace

@@ -54,15 +54,16 @@ TEST(ReplaySource, AMissingFileIsAnInputError) {
 // Each row of the source table declares the options its source reads (as chrony's refclock
 // drivers list theirs); `run` refuses the others.
 TEST(SourceTable, EachSourceDeclaresTheOptionsItReads) {
-    for (const char* spec :
-         {"pps:/dev/pps0", "gpio:gpiochip0:17", "ptp:/dev/ptp0", "replay:a.csv", "sim:threaded"}) {
+    for (const char* spec : {"pps:/dev/pps0", "gpio:gpiochip0:17", "ptp:/dev/ptp0",
+                             "poll:gpiochip0:18", "replay:a.csv", "sim:threaded"}) {
         EXPECT_TRUE(source_reads(spec, "edge")) << spec;
         EXPECT_TRUE(source_reads(spec, "period")) << spec;
     }
     EXPECT_EQ(sources_reading("bias"), "gpio:");
     EXPECT_EQ(sources_reading("seed"), "sim:");
     EXPECT_EQ(sources_reading("pace"), "replay: and sim:");
-    EXPECT_EQ(sources_reading("edge"), "pps:, gpio:, ptp:, replay: and sim:");
+    EXPECT_EQ(sources_reading("edge"), "pps:, gpio:, ptp:, poll:, replay: and sim:");
+    EXPECT_FALSE(source_reads("poll:gpiochip0:18", "bias")) << "a polled line keeps its bias";
     EXPECT_FALSE(source_reads("sim:threaded", "bias"));
     EXPECT_FALSE(source_reads("/dev/pps0", "seed")) << "a bare device path is a pps: source";
     EXPECT_TRUE(source_reads("shm:0", "bias"))

@@ -14,8 +14,8 @@ namespace {
 using testing::contains;
 using testing::run_ppsbench;
 
-const std::vector<std::string> commands = {"run",     "report", "compare", "gate",
-                                           "latency", "demo",   "doctor",  "import"};
+const std::vector<std::string> commands = {"run",  "report", "compare", "gate",     "latency",
+                                           "demo", "doctor", "import",  "calibrate"};
 
 TEST(Help, HelpCommandPrintsTheCommandsOwnHelp) {
     for (const auto& command : commands) {

@@ -33,7 +33,8 @@ prefix=$scratch/prefix
 check_under "$scratch/prefix.log" "$prefix" "--prefix"
 for file in bin/ppsbench lib/systemd/system/ppsbench-monitor.service \
     lib/systemd/system/ppsbench-nightly.service lib/systemd/system/ppsbench-nightly.timer \
-    lib/udev/rules.d/60-ppsbench.rules lib/sysusers.d/ppsbench.conf etc/default/ppsbench; do
+    lib/udev/rules.d/60-ppsbench.rules lib/sysusers.d/ppsbench.conf etc/default/ppsbench \
+    share/ppsbench/prometheus/ppsbench.rules.yml; do
     [ -f "$prefix/$file" ] || fail "--prefix: no $prefix/$file"
 done
 

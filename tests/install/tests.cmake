@@ -28,6 +28,12 @@ add_test(NAME install.grafana_dashboard
   COMMAND ${BASH_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/grafana_dashboard_test.sh
     $<TARGET_FILE:ppsbench> ${PROJECT_SOURCE_DIR})
 set_tests_properties(install.grafana_dashboard PROPERTIES LABELS install)
+# The Prometheus alerting rules: promtool check rules and test rules (skips without promtool).
+add_test(NAME install.prometheus_rules
+  COMMAND ${BASH_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/prometheus_rules_test.sh
+    ${PROJECT_SOURCE_DIR}/dist/prometheus)
+set_tests_properties(install.prometheus_rules PROPERTIES LABELS install SKIP_RETURN_CODE 77
+  TIMEOUT 300)
 # Every installed file under --prefix DIR, and under DESTDIR (needs the whole build: man pages).
 add_test(NAME install.prefix
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/install_prefix_test.sh ${CMAKE_COMMAND}

@@ -112,6 +112,56 @@ TEST(ReferenceBias, PairsThePathWithItsReferenceEdgeByEdge) {
     EXPECT_FALSE(reference_bias(store::read_capture_file(files.reference)));
 }
 
+// A polled reference (poll:) of one run: it polled every other period (its file holds those
+// edges and their half-brackets), and the polling itself made the PPS path earlier on the
+// polled periods (6 µs late instead of 11.7 µs: the Pi 5's RP1 link kept out of L1). The bias
+// is the unpolled periods' against the interpolated edge; the polled periods' is apart.
+TEST(ReferenceBias, AgainstAPolledReferenceIsOfTheUnpolledPeriodsWithTheDisturbanceApart) {
+    TempDir dir;
+    const std::string reference = dir.file("poll-2.csv");
+    const std::string pps = dir.file("poll-1.csv");
+    const std::int64_t t0 = 1'780'000'000'000'000'000;
+    // The clock runs 20 ppm fast against the true edges: interpolation must follow it.
+    const auto edge_at = [&](std::int64_t k) { return t0 + k * 1'000'020'000; };
+    store::RunMeta a;
+    a.source = "pps:/dev/pps0";
+    a.dual = store::DualLink{"A", "poll:gpiochip0:18", reference, true};
+    store::RunMeta b;
+    b.source = "poll:gpiochip0:18";
+    b.dual = store::DualLink{"B", "pps:/dev/pps0", pps, false};
+    {
+        store::CaptureWriter path(pps, a, false);
+        store::CaptureWriter ref(reference, b, false,
+                                 {"poll_uncertainty_ns", "poll_read_interval_ns"});
+        for (std::int64_t k = 0; k < 101; ++k) {
+            const bool polled = k % 2 == 0;
+            path.write(std::array{core::Pulse{static_cast<std::uint64_t>(k + 1),
+                                              edge_at(k) + (polled ? 6'000 : 11'700)}});
+            if (polled) {
+                ref.write_rows(
+                    std::array{core::Pulse{static_cast<std::uint64_t>(k + 1), edge_at(k)}},
+                    std::array<std::int64_t, 2>{400 + k % 3, 850});
+            }
+        }
+    }
+    const auto bias = reference_bias(store::read_capture_file(pps));
+    ASSERT_TRUE(bias);
+    EXPECT_EQ(bias->pairs, 50U) << "the 50 unpolled periods between polled ones";
+    EXPECT_NEAR(bias->median_ns, 11'700, 1.0);
+    EXPECT_NEAR(bias->mean_ns, 11'700, 1.0);
+    EXPECT_EQ(bias->polled_pairs, 51U);
+    EXPECT_DOUBLE_EQ(bias->polled_median_ns, 6'000);
+    EXPECT_EQ(bias->reference_uncertainty_ns, 402);
+    EXPECT_EQ(bias->unpaired, 0U);
+    // Saved and read back, the disturbance stays.
+    const Bias back = bias_from_json(to_json(*bias));
+    EXPECT_EQ(back.polled_pairs, 51U);
+    EXPECT_DOUBLE_EQ(back.polled_median_ns, 6'000);
+    // Every other reference's document has no "polled" object.
+    DualFiles phc;
+    EXPECT_FALSE(to_json(*reference_bias(store::read_capture_file(phc.pps))).contains("polled"));
+}
+
 TEST(ReferenceBias, OfACaptureOfBothEdgesIsPerEdge) {
     // The reference latched rising edges only: the clear-edge run has no pair, hence no bias.
     DualFiles files(2'000, true);
@@ -157,8 +207,14 @@ TEST(BiasGate, FailsOnlyOnGrowthTheIntervalsSupport) {
     EXPECT_GT(grown.checks[0].growth_interval.lo, 5'000);
     // The same run against itself: no growth.
     EXPECT_FALSE(evaluate_gate(&before, before, limits).failed());
+    // Two-sided: the bias falling by 10 µs leaves a calibrated offset as wrong as it rising.
+    const auto fell = evaluate_gate(&after, before, limits);
+    EXPECT_TRUE(fell.failed());
+    EXPECT_DOUBLE_EQ(fell.checks[0].measured, -10'000);
+    EXPECT_LT(fell.checks[0].growth_interval.hi, -5'000);
     limits.max_bias_growth_ns = 20'000;
     EXPECT_FALSE(evaluate_gate(&before, after, limits).failed());
+    EXPECT_FALSE(evaluate_gate(&after, before, limits).failed());
 
     GateLimits absolute;  // --max bias_median=5us
     absolute.maxima.push_back(parse_metric_limit("bias_median=5us", "--max"));

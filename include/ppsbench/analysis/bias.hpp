@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -35,6 +36,13 @@ struct Bias {
     // The largest uncertainty the reference stated for its own conversion onto CLOCK_REALTIME
     // (its phc_offset_uncertainty_ns column), −1 when it recorded none.
     std::int64_t reference_uncertainty_ns = -1;
+    // Against a polled reference (poll:), the figures above are of the periods it did not poll,
+    // against an edge interpolated between its neighbouring polled ones: polling a pin can
+    // change what it measures (a PCIe read keeps the RP1's link out of L1). The polled periods'
+    // own bias, the disturbance, is kept apart here; 0 pairs for any other reference.
+    std::size_t polled_pairs = 0;
+    double polled_mean_ns = std::nan("");
+    double polled_median_ns = std::nan("");
 };
 
 // The report document's "bias" object (ns; null figures for NaN), and back (a saved summary
@@ -44,6 +52,26 @@ Bias bias_from_json(const nlohmann::json& json);
 
 // The figures of a series of per-edge lateness values. `late_ns` is reordered.
 Bias describe_bias(std::vector<double> late_ns, double confidence = 0.95);
+
+// Each paired edge's lateness of a path against its reference, in the order of the edges:
+// what the bias figures describe and what `calibrate` turns into chrony's offset.
+struct Lateness {
+    std::string reference;              // the reference path's source
+    std::vector<std::int64_t> edge_ns;  // the reference's time of each paired edge
+    std::vector<double> late_ns;        // path − reference of the same edges
+    std::size_t unpaired = 0;
+    std::int64_t reference_uncertainty_ns = -1;  // as Bias::reference_uncertainty_ns
+    // A polled reference: `late_ns` holds the unpolled periods (interpolated reference edges),
+    // `polled_late_ns` the polled ones (the disturbance), as Bias says.
+    bool interpolated = false;
+    std::vector<double> polled_late_ns;
+};
+
+// The lateness of `file`'s pulses against its two-source run's reference (the run recorded
+// "peer_is_reference"); nullopt without one. The peer file is looked for as reference_bias
+// says, and a peer that cannot be read throws core::InputError naming it.
+std::optional<Lateness> reference_lateness(const store::CaptureFile& file,
+                                           std::optional<core::Edge> edge = std::nullopt);
 
 // The bias of `file`'s pulses against its two-source run's peer when that peer is a hardware
 // reference (the run recorded "peer_is_reference"); nullopt otherwise. The peer file is looked

@@ -23,17 +23,18 @@ struct GpioSource::Line {
 
 namespace {
 
-std::string chip_error(const std::string& chip, int err) {
+// `who` names what was asked for: "gpio:CHIP" for a gpio: source, the spec for poll:.
+std::string chip_error(const std::string& who, int err) {
     if (err == EACCES || err == EPERM) {
         return fmt::format(
-            "gpio:{}: permission denied; run as root, or add your user to the group owning "
+            "{}: permission denied; run as root, or add your user to the group owning "
             "/dev/gpiochip* (often 'gpio' or 'plugdev')",
-            chip);
+            who);
     }
     return fmt::format(
-        "gpio:{}: no such GPIO chip ({}); list chips with 'gpiodetect' and name one as "
+        "{}: no such GPIO chip ({}); list chips with 'gpiodetect' and name one as "
         "gpiochip0, /dev/gpiochip0 or its label",
-        chip, core::errno_message(err));
+        who, core::errno_message(err));
 }
 
 std::bitset<32> bias_flags(const std::string& bias, const std::string& spec) {
@@ -65,6 +66,62 @@ int request_type(core::EdgeSelection edges) {
     return gpiod::line_request::EVENT_RISING_EDGE;
 }
 
+// The chip and line `where` names, refused with the fix when absent or already in use.
+void open_free_line(GpioSource::Line& line, const GpioLineSpec& where, const std::string& spec,
+                    const std::string& who) {
+    try {
+        line.chip.open(where.chip, gpiod::chip::OPEN_LOOKUP);
+    } catch (const std::system_error& e) {
+        throw core::InputError(chip_error(who, e.code().value()));
+    }
+    if (!line.chip) {
+        throw core::InputError(chip_error(who, ENOENT));
+    }
+    unsigned int offset = 0;
+    const auto [ptr, ec] =
+        std::from_chars(where.line.data(), where.line.data() + where.line.size(), offset);
+    const bool numeric = ec == std::errc{} && ptr == where.line.data() + where.line.size();
+    try {
+        line.line = numeric ? line.chip.get_line(offset) : line.chip.find_line(where.line);
+    } catch (const std::exception&) {
+        line.line = gpiod::line();
+    }
+    if (!line.line) {
+        throw core::InputError(fmt::format(
+            "{}: chip {} has no line '{}' (it has {} lines); check the offset with 'gpioinfo {}'",
+            spec, line.chip.name(), where.line, line.chip.num_lines(), line.chip.name()));
+    }
+    if (line.line.is_used()) {
+        const auto consumer = line.line.consumer();
+        throw core::InputError(fmt::format(
+            "{}: the line is busy (used by '{}'); stop that user (a pps-gpio overlay on the same "
+            "pin, or another program) or wire the signal to a free line",
+            spec, consumer.empty() ? "the kernel" : consumer));
+    }
+}
+
+// A line requested as an input, its value read on each call (poll:CHIP:LINE): in libgpiod 1.6
+// one GPIOHANDLE_GET_LINE_VALUES ioctl per read.
+class GpioLevelReader final : public detail::LevelReader {
+  public:
+    // The line's bias is left as it is: the PPS signal driving it needs none.
+    GpioLevelReader(const std::string& spec, const GpioLineSpec& where) {
+        open_free_line(line_, where, spec, spec);
+        try {
+            line_.line.request({"ppsbench-poll", gpiod::line_request::DIRECTION_INPUT, 0});
+        } catch (const std::system_error& e) {
+            const int err = e.code().value();
+            throw core::InputError(fmt::format(
+                "{}: cannot request the line as an input: {}{}", spec, core::errno_message(err),
+                err == EACCES || err == EPERM ? "; run as root or join the GPIO group" : ""));
+        }
+    }
+    bool level() override { return line_.line.get_value() != 0; }
+
+  private:
+    GpioSource::Line line_;
+};
+
 }  // namespace
 
 GpioLineSpec parse_gpio_spec(std::string_view rest) {
@@ -86,36 +143,7 @@ GpioSource::GpioSource(std::string spec, const GpioLineSpec& where, const Source
     info_.paced = true;
     info_.host_hardware = true;
     const auto flags = bias_flags(options.bias, info_.spec);
-    try {
-        line_->chip.open(where.chip, gpiod::chip::OPEN_LOOKUP);
-    } catch (const std::system_error& e) {
-        throw core::InputError(chip_error(where.chip, e.code().value()));
-    }
-    if (!line_->chip) {
-        throw core::InputError(chip_error(where.chip, ENOENT));
-    }
-    unsigned int offset = 0;
-    const auto [ptr, ec] =
-        std::from_chars(where.line.data(), where.line.data() + where.line.size(), offset);
-    const bool numeric = ec == std::errc{} && ptr == where.line.data() + where.line.size();
-    try {
-        line_->line = numeric ? line_->chip.get_line(offset) : line_->chip.find_line(where.line);
-    } catch (const std::exception&) {
-        line_->line = gpiod::line();
-    }
-    if (!line_->line) {
-        throw core::InputError(fmt::format(
-            "{}: chip {} has no line '{}' (it has {} lines); check the offset with 'gpioinfo {}'",
-            info_.spec, line_->chip.name(), where.line, line_->chip.num_lines(),
-            line_->chip.name()));
-    }
-    if (line_->line.is_used()) {
-        const auto consumer = line_->line.consumer();
-        throw core::InputError(fmt::format(
-            "{}: the line is busy (used by '{}'); stop that user (a pps-gpio overlay on the same "
-            "pin, or another program) or wire the signal to a free line",
-            info_.spec, consumer.empty() ? "the kernel" : consumer));
-    }
+    open_free_line(*line_, where, info_.spec, "gpio:" + where.chip);
     try {
         line_->line.request({"ppsbench", request_type(options.edges), flags});
     } catch (const std::system_error& e) {
@@ -138,6 +166,11 @@ GpioSource::GpioSource(std::string spec, const GpioLineSpec& where, const Source
 }
 
 GpioSource::~GpioSource() = default;
+
+std::unique_ptr<detail::LevelReader> open_gpio_level_reader(const std::string& spec,
+                                                            const GpioLineSpec& line) {
+    return std::make_unique<GpioLevelReader>(spec, line);
+}
 
 WaitResult GpioSource::wait(core::Duration timeout) {
     return reader_->wait(timeout);

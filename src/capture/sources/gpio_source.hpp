@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpio_event_reader.hpp"
+#include "level_reader.hpp"
 #include "ppsbench/capture/source_factory.hpp"
 
 namespace ppsbench::capture {
@@ -29,11 +30,17 @@ class GpioSource final : public PulseSource {
     std::size_t read(std::span<core::Pulse> out) override;
     const SourceInfo& info() const override { return info_; }
 
-  private:
     struct Line;  // the libgpiod handles: only this source's .cpp includes <gpiod.hpp>
+
+  private:
     SourceInfo info_;
     std::unique_ptr<Line> line_;
     std::unique_ptr<GpioEventReader> reader_;
 };
+
+// A line's level, read as an input (poll:CHIP:LINE, the polled-edge reference): here because
+// only this file includes <gpiod.hpp>. Throws core::InputError as GpioSource does.
+std::unique_ptr<detail::LevelReader> open_gpio_level_reader(const std::string& spec,
+                                                            const GpioLineSpec& line);
 
 }  // namespace ppsbench::capture

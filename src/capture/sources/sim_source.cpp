@@ -36,6 +36,8 @@ SimSource::SimSource(std::string spec, SimModel model, const SourceOptions& opti
     info_.edges = options.edges;
     info_.period = options.period;
     info_.simulated = true;
+    // The simulated true edges: the other path of a two-source run is measured against them.
+    info_.hardware_reference = model_.latency == SimLatencyModel::reference;
     info_.paced = options.pace_realtime;
     if (options.pace_realtime) {
         start_ns_ = (core::realtime_now_ns() / period_ns_ + 1) * period_ns_;
@@ -49,6 +51,10 @@ SimSource::SimSource(std::string spec, SimModel model, const SourceOptions& opti
                      {"outlier_ns", model_.outlier_ns},
                      {"frequency_ppm", model_.frequency_ppm},
                      {"paced", options.pace_realtime}};
+    // Only when given, so the metadata of every earlier sim run stays as it was.
+    if (model_.late_ns != 0) {
+        info_.details["late_ns"] = model_.late_ns;
+    }
     if (model_.step_at_s) {
         info_.details["step_at_s"] = *model_.step_at_s;
         info_.details["step_ns"] = model_.step_ns;
@@ -56,6 +62,9 @@ SimSource::SimSource(std::string spec, SimModel model, const SourceOptions& opti
 }
 
 double SimSource::latency_ns() {
+    if (model_.latency == SimLatencyModel::reference) {
+        return 0.0;  // no draw: a reference's edges do not depend on the seed
+    }
     const double base = random_.uniform(-hardirq_half_width_ns, hardirq_half_width_ns) +
                         random_.uniform(-hardirq_half_width_ns, hardirq_half_width_ns) +
                         hardirq_gauss_ns * random_.normal();
@@ -64,6 +73,8 @@ double SimSource::latency_ns() {
             return base;
         case SimLatencyModel::nothread:
             return nothread_scale * base;
+        case SimLatencyModel::reference:
+            return 0.0;
         case SimLatencyModel::threaded: {
             // Beta(1, 3) by inversion; subtract its mean (S/4) because chrony steers the clock to
             // the average timestamp, leaving the offsets centred.
@@ -93,7 +104,7 @@ core::Pulse SimSource::next_pulse() {
         const double nominal_offset_ns =
             static_cast<double>(second) * static_cast<double>(period_ns_) +
             (edge == core::Edge::clear_edge ? pulse_width_fraction * period_ns_ : 0.0);
-        double offset = latency_ns();
+        double offset = latency_ns() + static_cast<double>(model_.late_ns);
         if (random_.chance(model_.outlier_rate)) {
             offset += random_.chance(0.5) ? model_.outlier_ns : -model_.outlier_ns;
         }
