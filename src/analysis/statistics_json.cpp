@@ -55,6 +55,10 @@ nlohmann::json statistics_json(const stats::RunStatistics& run) {
             {{"timestamp_ns", step.timestamp_ns}, {"size_ns", json_number(step.size_ns)}});
     }
     j["clock_steps"] = std::move(steps);
+    // How the pulses were recorded and whether the clock ran free: what the figures mean (a
+    // sampled log's gaps are not losses; a free-running clock's headline is the residuals).
+    j["cadence"] = std::string(core::to_string(run.cadence));
+    j["free_running"] = run.free_running;
     stats::Summary none;
     none.stddev = stats::Summary::nan;
     j["offset_ns"] =
