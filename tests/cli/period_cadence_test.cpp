@@ -174,6 +174,27 @@ TEST(PeriodCadence, APeriodSlightlyOffOverALongRunIsAnalysedAsFreeRunning) {
     }
 }
 
+// A free-running clock's headline is its detrended residuals, whose mean is 0 by construction:
+// main passed `--max mean=1us` on a clock drifting 100 ppm. The limit is refused (exit 2), for
+// the capture and its saved summary; σ is still judged.
+TEST(PeriodCadence, AMeanLimitOnAFreeRunningClockIsRefused) {
+    TempDir dir;
+    const auto free = capture(dir, "free.csv", {"-s", "sim:hardirq,freq=100", "--count", "300"});
+    const auto mean = run_ppsbench({"gate", free, "--max", "mean=1us"});
+    EXPECT_EQ(mean.exit_code, 2) << mean.out;
+    EXPECT_TRUE(contains(mean.err, "its clock runs free")) << mean.err;
+    EXPECT_TRUE(contains(mean.err, "whose mean is 0 by construction")) << mean.err;
+    EXPECT_FALSE(contains(mean.out, "[pass]"));
+    const auto saved = run_ppsbench({"report", "--format", "json", free});
+    ASSERT_EQ(saved.exit_code, 0) << saved.err;
+    write_text(dir.file("free.json"), saved.out);
+    EXPECT_EQ(run_ppsbench({"gate", dir.file("free.json"), "--max", "mean=1us"}).exit_code, 2);
+    EXPECT_EQ(run_ppsbench({"gate", free, "--max-sigma", "3us"}).exit_code, 0);
+    // A disciplined clock's mean is still gated.
+    const auto stock = capture(dir, "stock.csv", {"-s", "sim:hardirq", "--count", "300"});
+    EXPECT_EQ(run_ppsbench({"gate", stock, "--max", "mean=1us"}).exit_code, 0);
+}
+
 // A peerstats log, one sample every 8 s: its stability figures are left out because a sampled
 // log has one sample per poll, not because of a clock step or a gap (main said "a clock step or
 // a huge gap"). The saved summary says it was sampled, and so does the summary read back.
