@@ -61,8 +61,7 @@ ln -sf /dev/null "$root/etc/systemd/system/console-getty.service"
 
 # Under a systemd host nspawn puts the container in a scope of its own over the system bus;
 # elsewhere (a plain VM, a CI container) it stays in the cgroup it was started in.
-nspawn=(systemd-nspawn --quiet --register=no --boot --directory="$root" --console=pipe
-)
+nspawn=(systemd-nspawn --quiet --register=no --boot --directory="$root" --console=pipe)
 if [ ! -S /run/dbus/system_bus_socket ] || [ "$(cat /proc/1/comm 2>/dev/null)" != systemd ]; then
     nspawn+=(--keep-unit)
 fi
