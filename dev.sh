@@ -13,8 +13,9 @@
 #   ./dev.sh build  install and build only
 #   ./dev.sh package
 #                   build the Debian package (dpkg-buildpackage, lintian), install it into a
-#                   clean Debian 12 root made by mmdebstrap and run it there (tests/package/);
-#                   needs root, downloads ~100 MB of .debs once (cached)
+#                   clean Debian 12 root made by mmdebstrap and run it there, then boot such a
+#                   root with systemd-nspawn and run the monitor and nightly units under its
+#                   systemd (tests/package/); needs root, downloads ~100 MB of .debs once (cached)
 #   ./dev.sh lab [run-lab.sh options]
 #                   build, then boot Debian's stock, threadirqs and PREEMPT_RT kernels under QEMU
 #                   with the lab's PPS module and run ppsbench in them (tests/lab/, docs/lab.md);
@@ -98,7 +99,7 @@ run_checks() {
 
 # The Debian package, built and installed for real; the tests have already run, so the package
 # build skips them (nocheck).
-package_packages=(debhelper dpkg-dev lintian mmdebstrap man-db bash-completion)
+package_packages=(debhelper dpkg-dev lintian mmdebstrap man-db bash-completion systemd-container)
 run_package() {
   if [ "$(id -u)" -ne 0 ]; then
     echo "dev.sh: the package check needs root: mmdebstrap builds a Debian 12 chroot (sudo ./dev.sh package)" >&2
@@ -107,6 +108,9 @@ run_package() {
   local start=$SECONDS
   DEB_BUILD_OPTIONS=nocheck PPSBENCH_JOBS=$jobs tests/package/build-deb.sh build-deb
   tests/package/install-test.sh build-deb/ppsbench_*.deb "${PPSBENCH_PACKAGE_CACHE:-tests/package/.cache}"
+  # The units under a real systemd: the same root with systemd, booted by systemd-nspawn
+  # (SKIPPED, exit 0, where the machine cannot boot a container).
+  tests/package/systemd-test.sh build-deb/ppsbench_*.deb "${PPSBENCH_PACKAGE_CACHE:-tests/package/.cache}"
   echo "dev.sh: package: built, lintian clean, installed and run in a clean Debian 12 in $((SECONDS - start)) s"
 }
 

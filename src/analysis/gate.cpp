@@ -38,7 +38,23 @@ void require_pulses(const RunAnalysis& run, std::uint64_t min_pulses, const char
     }
 }
 
+// Without offsets from the top of the period (a free-running or monotonic clock) the headline
+// is the detrended residuals, whose mean the fit's intercept makes 0: a limit on it could never
+// fail (`gate --max mean=1us` passed a clock drifting 100 ppm).
+void require_offsets_for_the_mean(const RunAnalysis& run, const MetricLimit& limit) {
+    if (limit.metric.key != "mean" || run.stats.offset_ns) {
+        return;
+    }
+    throw core::InputError(fmt::format(
+        "{} has no offsets from the top of the period ({}), so its headline is the detrended "
+        "residuals, whose mean is 0 by construction: a limit on the mean cannot judge it; gate "
+        "sigma, p2p or max_abs instead",
+        run.input(),
+        run.stats.free_running ? "its clock runs free" : "a monotonic clock or none recorded"));
+}
+
 GateCheck absolute_check(const RunAnalysis& run, const MetricLimit& limit) {
+    require_offsets_for_the_mean(run, limit);
     const double value = limit.metric.value(run);
     if (!std::isfinite(value) && !limit.metric.when_missing.empty()) {
         throw core::InputError(fmt::format("{} {}", run.input(), limit.metric.when_missing));

@@ -152,6 +152,29 @@ void read_counts(const nlohmann::json& j, SavedStatistics& saved) {
     saved.clock_steps = held ? *steps : nlohmann::json(nullptr);
 }
 
+// The cadence and whether the clock ran free. Summaries saved before they were written (/1, and
+// /2 before them) hold neither: the defaults then, every edge and a disciplined clock, are what
+// their figures were computed under.
+void read_recording(const nlohmann::json& j, stats::RunStatistics& st) {
+    if (const auto cadence = j.find("cadence"); cadence != j.end() && !cadence->is_null()) {
+        const auto parsed =
+            cadence->is_string() ? core::parse_cadence(cadence->get<std::string>()) : std::nullopt;
+        if (!parsed) {
+            throw core::InputError(fmt::format(
+                "\"cadence\" is {}, not \"every-edge\", \"every-edge-with-losses\" or \"sampled\"",
+                cadence->dump()));
+        }
+        st.cadence = *parsed;
+    }
+    if (const auto free = j.find("free_running"); free != j.end() && !free->is_null()) {
+        if (!free->is_boolean()) {
+            throw core::InputError(
+                fmt::format("\"free_running\" is {}, not true or false", free->type_name()));
+        }
+        st.free_running = free->get<bool>();
+    }
+}
+
 const nlohmann::json& member(const nlohmann::json& j, const char* key) {
     static const nlohmann::json null;
     if (!j.is_object()) {
@@ -203,6 +226,7 @@ SavedStatistics statistics_from_json(const nlohmann::json& j) {
     SavedStatistics saved;
     auto& st = saved.stats;
     read_counts(j, saved);
+    read_recording(j, st);
     read_chrony_figures(member(j, "chrony"), saved);
     const auto& offset = member(j, "offset_ns");
     st.clock = clock_from_json(j, offset);

@@ -58,6 +58,10 @@ nlohmann::json statistics_json(const stats::RunStatistics& run) {
     j["clock_steps"] = std::move(steps);
     // A tai run has a phase offset as a realtime run has: only this tells them apart.
     j["clock"] = core::to_string(run.clock);
+    // How the pulses were recorded and whether the clock ran free: what the figures mean (a
+    // sampled log's gaps are not losses; a free-running clock's headline is the residuals).
+    j["cadence"] = std::string(core::to_string(run.cadence));
+    j["free_running"] = run.free_running;
     stats::Summary none;
     none.stddev = stats::Summary::nan;
     j["offset_ns"] =

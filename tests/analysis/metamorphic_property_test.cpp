@@ -276,6 +276,29 @@ TEST(MetamorphicProperty, ARelabelledPeriodIsRefusedOrAnalysedAsFreeRunning) {
     });
 }
 
+// Off by a crystal's error for long enough that the phase runs through half a period or more
+// (main folded it first: a sawtooth, σ ≈ P/√12 and no free-running note).
+TEST(MetamorphicProperty, APeriodSlightlyOffOverALongRunIsStillFreeRunning) {
+    for_each_case(
+        13,
+        [](const GeneratedCapture& base, core::Random& rng) {
+            const auto n = static_cast<double>(base.pulses.size());
+            const double off = (rng.chance(0.5) ? 1 : -1) *
+                               std::min(950e-6, rng.uniform(0.6, 3.0) / n);  // 0.6 … 1.4 P
+            GeneratedCapture relabelled = base;
+            relabelled.options.period_ns =
+                std::llround(static_cast<double>(base.options.period_ns) * (1 + off));
+            SCOPED_TRACE("off " + std::to_string(off * 1e6) + " ppm");
+            const RunStatistics a = analyzed(base);
+            const RunStatistics b = analyzed(relabelled);
+            EXPECT_TRUE(b.free_running);
+            expect_close(a.detrended_ns.stddev, b.headline().stddev, 1e-3, 0.5, "σ");
+            EXPECT_EQ(b.missed_pulses, 0u);
+            EXPECT_TRUE(b.clock_steps.empty());
+        },
+        1200);
+}
+
 // A clock step of `size` at a random pulse at least 20 from either end.
 GeneratedCapture with_step(const GeneratedCapture& base, core::Random& rng, std::int64_t size) {
     const std::size_t at = 20 + rng.below(base.pulses.size() - 40);
@@ -343,8 +366,68 @@ TEST(MetamorphicProperty, WithoutSequenceEvidenceAStepIsKnownModuloThePeriod) {
     });
 }
 
+// The same figure, or absent (NaN: not enough data, as the period jitter of a sampled log,
+// whose samples are never one period apart) in both.
+void expect_same_figure(double expected, double actual, const char* what) {
+    EXPECT_EQ(std::isnan(expected), std::isnan(actual)) << what;
+    if (!std::isnan(expected) && !std::isnan(actual)) {
+        expect_close(expected, actual, 1e-12, 0, what);
+    }
+}
+
+// σ with the flagged outliers left out, of every series: a summary keeps only σ of these.
+void expect_same_without_outliers(const RunStatistics& a, const RunStatistics& b) {
+    EXPECT_EQ(a.offset_ns_without_outliers.has_value(), b.offset_ns_without_outliers.has_value());
+    expect_same_figure(a.headline_without_outliers().stddev, b.headline_without_outliers().stddev,
+                       "headline σ without outliers");
+    expect_same_figure(a.detrended_ns_without_outliers.stddev,
+                       b.detrended_ns_without_outliers.stddev, "residual σ without outliers");
+    expect_same_figure(a.period_jitter_ns_without_outliers.stddev,
+                       b.period_jitter_ns_without_outliers.stddev,
+                       "period jitter σ without outliers");
+}
+
+// Every stability figure at every τ written: the same τ and the same value (NaN stays NaN).
+void expect_same_stability(const std::optional<stats::Stability>& a,
+                           const std::optional<stats::Stability>& b) {
+    ASSERT_EQ(a.has_value(), b.has_value());
+    if (!a) {
+        return;
+    }
+    ASSERT_EQ(a->tau_s.size(), b->tau_s.size());
+    const auto same = [](const std::vector<double>& x, const std::vector<double>& y,
+                         const char* what) {
+        ASSERT_EQ(x.size(), y.size()) << what;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            SCOPED_TRACE("τ #" + std::to_string(i));
+            expect_same_figure(x[i], y[i], what);
+        }
+    };
+    same(a->tau_s, b->tau_s, "τ");
+    same(a->adev, b->adev, "adev");
+    same(a->mdev, b->mdev, "mdev");
+    same(a->tdev_s, b->tdev_s, "tdev");
+    same(a->mtie_s, b->mtie_s, "mtie");
+}
+
 TEST(MetamorphicProperty, ASavedSummaryReadsBackTheSameFigures) {
-    for_each_case(12, [](const GeneratedCapture& base, core::Random&) {
+    for_each_case(12, [](const GeneratedCapture& generated, core::Random& rng) {
+        // Every kind of run a summary can hold: every edge, a free-running clock (its headline
+        // is the residuals), a sampled log; with the stability figures half the time.
+        GeneratedCapture base = generated;
+        switch (rng.below(3)) {
+            case 0:
+                break;
+            case 1:
+                base = free_running(base, (rng.chance(0.5) ? 1 : -1) * rng.uniform(2, 20) * 1e9 /
+                                              static_cast<double>(base.options.period_ns));
+                break;
+            default:
+                base = renumbered(kept(base, [](std::size_t i) { return i % 8 == 0; }));
+                base.options.cadence = core::Cadence::sampled;
+                break;
+        }
+        base.options.compute_stability = rng.chance(0.5);
         analysis::Report report;
         analysis::RunAnalysis run;
         run.label = "generated";
@@ -357,9 +440,14 @@ TEST(MetamorphicProperty, ASavedSummaryReadsBackTheSameFigures) {
         ASSERT_EQ(back.size(), 1u);
         expect_invariants(back.front().stats);
         EXPECT_NO_THROW(analysis::require_invariants(back.front(), "generated.json"));
-        EXPECT_EQ(back.front().stats.pulses, run.stats.pulses);
-        EXPECT_EQ(back.front().stats.missed_pulses, run.stats.missed_pulses);
-        expect_same_summary(run.stats.headline(), back.front().stats.headline(), 1e-12, 0);
+        const RunStatistics& read = back.front().stats;
+        EXPECT_EQ(read.pulses, run.stats.pulses);
+        EXPECT_EQ(read.missed_pulses, run.stats.missed_pulses);
+        EXPECT_EQ(read.cadence, run.stats.cadence);
+        EXPECT_EQ(read.free_running, run.stats.free_running);
+        expect_same_summary(run.stats.headline(), read.headline(), 1e-12, 0);
+        expect_same_without_outliers(run.stats, read);
+        expect_same_stability(run.stats.stability, read.stability);
     });
 }
 

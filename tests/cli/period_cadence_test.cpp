@@ -157,5 +157,78 @@ TEST(PeriodCadence, SparseSamplesFoldOnTheSecondWithSampledCadence) {
     EXPECT_TRUE(contains(poll.err, "holds samples (one per poll)")) << poll.err;
 }
 
+// A --period 900 ppm off (under the 1000 ppm bound: a free crystal's error) over 3000 pulses:
+// the phase runs through three periods. main folded it into a sawtooth (σ 295 ms, mean +52 ms,
+// no note); it is a free-running clock whose residuals are the capture's jitter.
+TEST(PeriodCadence, APeriodSlightlyOffOverALongRunIsAnalysedAsFreeRunning) {
+    TempDir dir;
+    const auto stock = capture(dir, "stock.csv", {"-s", "sim:hardirq", "--count", "3000"});
+    const double sigma = report_json({stock}).at("offset_ns").at("stddev").get<double>();
+    for (const char* period : {"1.0009s", "0.9991s", "1.0005s"}) {
+        SCOPED_TRACE(period);
+        const auto r = report_json({"--period", period, stock});
+        EXPECT_TRUE(r.at("free_running").get<bool>());
+        EXPECT_TRUE(r.at("offset_ns").is_null());
+        EXPECT_NEAR(r.at("detrended_ns").at("stddev").get<double>(), sigma, 0.01 * sigma);
+        EXPECT_EQ(r.at("clock_steps").size(), 0u);
+    }
+}
+
+// A free-running clock's headline is its detrended residuals, whose mean is 0 by construction:
+// main passed `--max mean=1us` on a clock drifting 100 ppm. The limit is refused (exit 2), for
+// the capture and its saved summary; σ is still judged.
+TEST(PeriodCadence, AMeanLimitOnAFreeRunningClockIsRefused) {
+    TempDir dir;
+    const auto free = capture(dir, "free.csv", {"-s", "sim:hardirq,freq=100", "--count", "300"});
+    const auto mean = run_ppsbench({"gate", free, "--max", "mean=1us"});
+    EXPECT_EQ(mean.exit_code, 2) << mean.out;
+    EXPECT_TRUE(contains(mean.err, "its clock runs free")) << mean.err;
+    EXPECT_TRUE(contains(mean.err, "whose mean is 0 by construction")) << mean.err;
+    EXPECT_FALSE(contains(mean.out, "[pass]"));
+    const auto saved = run_ppsbench({"report", "--format", "json", free});
+    ASSERT_EQ(saved.exit_code, 0) << saved.err;
+    write_text(dir.file("free.json"), saved.out);
+    EXPECT_EQ(run_ppsbench({"gate", dir.file("free.json"), "--max", "mean=1us"}).exit_code, 2);
+    EXPECT_EQ(run_ppsbench({"gate", free, "--max-sigma", "3us"}).exit_code, 0);
+    // A disciplined clock's mean is still gated.
+    const auto stock = capture(dir, "stock.csv", {"-s", "sim:hardirq", "--count", "300"});
+    EXPECT_EQ(run_ppsbench({"gate", stock, "--max", "mean=1us"}).exit_code, 0);
+}
+
+// A peerstats log, one sample every 8 s: its stability figures are left out because a sampled
+// log has one sample per poll, not because of a clock step or a gap (main said "a clock step or
+// a huge gap"). The saved summary says it was sampled, and so does the summary read back.
+TEST(PeriodCadence, ASampledLogSaysWhyItHasNoStabilityFigures) {
+    TempDir dir;
+    std::string lines;
+    for (int i = 0; i < 2000; ++i) {
+        lines += "61000 " + std::to_string(3601 + 8 * i) + ".000 127.127.22.0 9014 " +
+                 (i % 3 == 0 ? "-0.000000290" : "-0.000000300") +
+                 " 0.000000000 0.000000954 0.000001907\n";
+    }
+    write_text(dir.file("peerstats"), lines);
+    ASSERT_EQ(
+        run_ppsbench({"import", "ntp-peerstats", dir.file("peerstats"), "-o", dir.file("peer.csv")})
+            .exit_code,
+        0);
+    const auto report = run_ppsbench({"report", dir.file("peer.csv")});
+    EXPECT_EQ(report.exit_code, 0) << report.err;
+    EXPECT_FALSE(contains(report.err, "clock step or a huge gap")) << report.err;
+    EXPECT_TRUE(contains(report.err,
+                         "need one sample per period and a sampled log holds one per "
+                         "poll, so they are left out"))
+        << report.err;
+    const auto saved = run_ppsbench({"report", "--format", "json", dir.file("peer.csv")});
+    ASSERT_EQ(saved.exit_code, 0) << saved.err;
+    const auto run = nlohmann::json::parse(saved.out).at("runs").at(0);
+    EXPECT_EQ(run.at("cadence"), "sampled");
+    EXPECT_EQ(run.at("free_running"), false);
+    EXPECT_TRUE(run.at("stability").is_null());
+    write_text(dir.file("peer.json"), saved.out);
+    const auto back = report_json({dir.file("peer.json")});
+    EXPECT_EQ(back.at("cadence"), "sampled");
+    EXPECT_EQ(back.at("free_running"), false);
+}
+
 }  // namespace
 }  // namespace ppsbench

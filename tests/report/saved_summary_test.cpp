@@ -213,6 +213,29 @@ TEST(SavedSummary, TheClockIsReadBackAsItWasCaptured) {
     }
 }
 
+// The cadence and free_running come back; a summary saved before they were written (a /1 one,
+// or /2 before them) still reads, as every edge and a disciplined clock.
+TEST(SavedSummary, CadenceAndFreeRunningReadBackAndMayBeAbsent) {
+    auto document = saved({capture(6)});
+    EXPECT_EQ(document["runs"][0]["cadence"], "every-edge");
+    EXPECT_EQ(document["runs"][0]["free_running"], false);
+    document["runs"][0]["cadence"] = "sampled";
+    document["runs"][0]["free_running"] = true;
+    const auto back = read_back(document).at(0);
+    EXPECT_EQ(back.stats.cadence, core::Cadence::sampled);
+    EXPECT_TRUE(back.stats.free_running);
+    EXPECT_EQ(saved({back})["runs"][0]["cadence"], "sampled");  // saved again, kept
+    for (const char* schema : {"ppsbench.report/1", "ppsbench.report/2"}) {
+        auto old = saved({capture(6)});
+        old["schema"] = schema;
+        old["runs"][0].erase("cadence");
+        old["runs"][0].erase("free_running");
+        const auto read = read_back(old).at(0);
+        EXPECT_EQ(read.stats.cadence, core::Cadence::every_edge) << schema;
+        EXPECT_FALSE(read.stats.free_running) << schema;
+    }
+}
+
 void expect_refused(const nlohmann::json& document, const std::string& reason) {
     try {
         read_back(document, "edited.json");
@@ -251,6 +274,12 @@ TEST(SavedSummary, AnImpossibleFigureIsRefusedNamingTheSummaryFile) {
     auto stability = good;
     stability["runs"][0]["stability"]["adev"][2] = -1e-9;
     expect_refused(stability, "stability: adev -1e-09 is negative");
+    auto cadence = good;
+    cadence["runs"][0]["cadence"] = "sometimes";
+    expect_refused(cadence, "\"cadence\" is \"sometimes\", not \"every-edge\"");
+    auto free = good;
+    free["runs"][0]["free_running"] = 1;
+    expect_refused(free, "\"free_running\" is number, not true or false");
 }
 
 // Every figure of an analysed run is possible: the check cannot refuse what analyze() makes.
