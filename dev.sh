@@ -37,9 +37,11 @@ build_packages=(cmake ninja-build g++ pkg-config libgpiod-dev libboost-program-o
 # Only the tests need these: a real chronyd, numpy as an independent oracle, clang-format,
 # setpriv (util-linux) to test permission errors without root, xmllint/rsvg for SVG checks,
 # chromium and tidy for the --html page (tests/page), cmark-gfm for the Markdown labels,
-# promtool (Debian: prometheus) to check and unit-test dist/prometheus/ppsbench.rules.yml.
+# promtool (Debian: prometheus) to check and unit-test dist/prometheus/ppsbench.rules.yml, and a
+# real node_exporter (prometheus-node-exporter) scraping the --prometheus textfile, zsh for the
+# zsh completion test (tests/install).
 test_packages=(chrony python3-numpy python3-prometheus-client clang-format util-linux libxml2-utils
-  librsvg2-bin chromium tidy cmark-gfm prometheus)
+  librsvg2-bin chromium tidy cmark-gfm prometheus prometheus-node-exporter zsh)
 # ./dev.sh check: the architecture checker (Python) and Universal Ctags for the functions' ends.
 check_packages=(python3 universal-ctags clang-format)
 # The fuzz harnesses (fuzz/): Debian's clang with its libFuzzer/sanitizer runtimes (only
