@@ -58,6 +58,7 @@ struct LivePath {
 // ppsbench_live_bias_seconds, on the measured path's labels, and in its progress lines. Not
 // against a poll: reference (its bias is of the unpolled periods, interpolated after the run)
 // nor for a path on CLOCK_MONOTONIC (GPIO: it is put on CLOCK_REALTIME after the run).
+// The pairing has one lock, shared by both capture threads and held for a batch's pairing.
 //
 // Outliers here are judged per interval (|x − median| > k · robust σ of that interval's
 // offsets) and summed over the run; `ppsbench report` judges the whole run at once, so its
