@@ -19,22 +19,23 @@ namespace {
 
 constexpr std::string_view kUsage = "ppsbench calibrate CAPTURE... [OPTIONS]";
 
+// One line per paragraph: wrap_text fills each to the terminal's width.
 constexpr std::string_view kDescription =
     "Turn a PPS path's lateness against a reference into the constant chrony and ntpd need.\n"
     "\n"
-    "CAPTURE is the PPS path's file of a two-source run with a reference (ptp:, poll: or, for\n"
-    "a demonstration, sim:reference): 'ppsbench run --source pps:/dev/pps0 --source\n"
-    "poll:gpiochip0:18 --count 3600 -o cal.csv', then 'ppsbench calibrate cal-1.csv'. Several\n"
+    "CAPTURE is the PPS path's file of a two-source run with a reference (ptp:, poll: or, for "
+    "a demonstration, sim:reference): 'ppsbench run --source pps:/dev/pps0 --source "
+    "poll:gpiochip0:18 --count 3600 -o cal.csv', then 'ppsbench calibrate cal-1.csv'. Several "
     "files of one path (rotated parts, sessions) are taken together, in the order given.\n"
     "\n"
-    "The constant is the lateness as chrony's refclock filter averages it: per poll (--filter\n"
-    "samples), the samples around the median (all but the lowest and highest fifth) averaged,\n"
-    "then the polls' mean, with a 95 % interval plus the reference's own stated uncertainty.\n"
-    "Printed as chrony's 'refclock PPS ... offset X' and ntpd's 'fudge ... time1 X' (seconds;\n"
+    "The constant is the lateness as chrony's refclock filter averages it: per poll (--filter "
+    "samples), the samples around the median (all but the lowest and highest fifth) averaged, "
+    "then the polls' mean, with a 95 % interval plus the reference's own stated uncertainty. "
+    "Printed as chrony's 'refclock PPS ... offset X' and ntpd's 'fudge ... time1 X' (seconds; "
     "a timestamp L late needs +L in both: chrony's refclock.c takes offset - lateness).\n"
     "\n"
-    "No constant is given (exit 1) when the lateness is bimodal, drifted over the run, or\n"
-    "there are fewer than 8 polls' edges. A capture without a reference is exit 2. A run that\n"
+    "No constant is given (exit 1) when the lateness is bimodal, drifted over the run, or "
+    "there are fewer than 8 polls' edges. A capture without a reference is exit 2. A run that "
     "held /dev/cpu_dma_latency gets a warning: production without the hold is later.";
 
 struct CalibrateArguments {

@@ -60,7 +60,8 @@ void declare_options(po::options_description& options, RunArguments& arguments) 
          "--source, give it twice for each path's own, in --source order")
         ("cpu", po::value(&arguments.cpu),
          "pin the capture to this CPU; with two --source, give it twice to pin each path's "
-         "capture thread to its own CPU, in --source order (e.g. --cpu 2 --cpu 3)")
+         "capture thread to its own CPU, in --source order (e.g. --cpu 2 --cpu 3); a poll: "
+         "path's CPU may not be the PPS interrupt's or its irq thread's")
         ("mlock", po::bool_switch(&run.realtime.lock_memory),
          "lock memory so the capture never page-faults (needs root or CAP_IPC_LOCK)")
         ("cpu-dma-latency", po::value(&arguments.cpu_dma_latency),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/analysis/bias.hpp"
+#include "ppsbench/analysis/reference_pairing.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -212,21 +213,8 @@ Bias describe_bias(std::vector<double> late_ns, double confidence) {
     return bias;
 }
 
-std::optional<Lateness> reference_lateness(const store::CaptureFile& file,
-                                           std::optional<core::Edge> edge) {
-    if (!file.run_meta.dual || !file.run_meta.dual->peer_is_reference) {
-        return std::nullopt;
-    }
-    const std::string path = peer_path(file);
-    store::CaptureFile reference;
-    try {
-        reference = store::read_capture_file(path);
-    } catch (const core::Error& e) {
-        throw core::InputError(fmt::format(
-            "{}: its hardware reference {} cannot be read ({}); keep the two files of a "
-            "two-source run together",
-            file.path, path, e.what()));
-    }
+Lateness lateness_against(const store::CaptureFile& file, const store::CaptureFile& reference,
+                          const std::string& reference_source, std::optional<core::Edge> edge) {
     const core::ClockId clock =
         latency::common_clock(file.run_meta.clock, reference.run_meta.clock);
     auto mine = on_time_base(file, clock);
@@ -237,7 +225,7 @@ std::optional<Lateness> reference_lateness(const store::CaptureFile& file,
     const latency::Pairing pairing =
         latency::pair_edges(theirs, mine, file.run_meta.period.count() / 2);
     Lateness lateness;
-    lateness.reference = file.run_meta.dual->peer_source;
+    lateness.reference = reference_source;
     lateness.unpaired = pairing.unpaired_a + pairing.unpaired_b;
     auto column = reference.extra_column(uncertainty_column);
     if (const auto polled = reference.extra_column(poll_uncertainty_column)) {
@@ -260,23 +248,45 @@ std::optional<Lateness> reference_lateness(const store::CaptureFile& file,
     return lateness;
 }
 
+std::optional<Lateness> reference_lateness(const store::CaptureFile& file,
+                                           std::optional<core::Edge> edge) {
+    if (!file.run_meta.dual || !file.run_meta.dual->peer_is_reference) {
+        return std::nullopt;
+    }
+    const std::string path = peer_path(file);
+    store::CaptureFile reference;
+    try {
+        reference = store::read_capture_file(path);
+    } catch (const core::Error& e) {
+        throw core::InputError(fmt::format(
+            "{}: its hardware reference {} cannot be read ({}); keep the two files of a "
+            "two-source run together",
+            file.path, path, e.what()));
+    }
+    return lateness_against(file, reference, file.run_meta.dual->peer_source, edge);
+}
+
+Bias bias_of(Lateness lateness, double confidence) {
+    Bias bias = describe_bias(std::move(lateness.late_ns), confidence);
+    if (lateness.interpolated) {
+        const Bias polled = describe_bias(std::move(lateness.polled_late_ns), confidence);
+        bias.polled_pairs = polled.pairs;
+        bias.polled_mean_ns = polled.mean_ns;
+        bias.polled_median_ns = polled.median_ns;
+    }
+    bias.reference = lateness.reference;
+    bias.unpaired = lateness.unpaired;
+    bias.reference_uncertainty_ns = lateness.reference_uncertainty_ns;
+    return bias;
+}
+
 std::optional<Bias> reference_bias(const store::CaptureFile& file, std::optional<core::Edge> edge,
                                    double confidence) {
     auto lateness = reference_lateness(file, edge);
     if (!lateness) {
         return std::nullopt;
     }
-    Bias bias = describe_bias(std::move(lateness->late_ns), confidence);
-    if (lateness->interpolated) {
-        const Bias polled = describe_bias(std::move(lateness->polled_late_ns), confidence);
-        bias.polled_pairs = polled.pairs;
-        bias.polled_mean_ns = polled.mean_ns;
-        bias.polled_median_ns = polled.median_ns;
-    }
-    bias.reference = lateness->reference;
-    bias.unpaired = lateness->unpaired;
-    bias.reference_uncertainty_ns = lateness->reference_uncertainty_ns;
-    return bias;
+    return bias_of(std::move(*lateness), confidence);
 }
 
 }  // namespace ppsbench::analysis

@@ -18,6 +18,7 @@
 #include "ppsbench/session/capture_path.hpp"
 #include "ppsbench/session/default_name.hpp"
 #include "ppsbench/session/lifecycle.hpp"
+#include "ppsbench/session/poll_placement.hpp"
 #include "session/run_parts.hpp"
 
 namespace ppsbench::session {
@@ -86,6 +87,7 @@ class DualRun final : public Session {
         for (std::size_t i = 0; i < 2; ++i) {
             paths_[i].emplace(path_names[i], specs_[i], options_.source);
         }
+        check_placement();
     }
     // Threads inherit the scheduling policy and affinity of the thread that creates them; a
     // path's own CPU and priority are applied on its thread (main_loop).
@@ -150,6 +152,7 @@ class DualRun final : public Session {
     }
 
   private:
+    void check_placement() const;
     void create_files(const std::array<const capture::SourceInfo*, 2>& info);
     void start_live(const std::array<const capture::SourceInfo*, 2>& info);
     void start_chrony(const std::array<const capture::SourceInfo*, 2>& info);
@@ -171,6 +174,26 @@ class DualRun final : public Session {
     std::optional<LiveMetrics> live_;
     std::optional<ChronyMonitor> chrony_;
 };
+
+// A poll: path pinned where the other path's PPS interrupt (or its thread) runs is refused
+// before any file exists (poll_placement.hpp). The scheme is the user's spelling of a busy-
+// polling source; an unpinned poller cannot be checked (docs/latency.md says to pin it).
+void DualRun::check_placement() const {
+    for (std::size_t i = 0; i < 2; ++i) {
+        const auto& pps_device = paths_[1 - i]->info().pps_device;
+        if (!specs_[i].starts_with("poll:") || pps_device.empty()) {
+            continue;
+        }
+        std::optional<int> cpu = options_.realtime.cpu;
+        if (i < options_.path_realtime.size() && options_.path_realtime[i].cpu) {
+            cpu = options_.path_realtime[i].cpu;
+        }
+        if (cpu) {
+            check_poll_placement(
+                {.path = path_names[i], .spec = specs_[i], .cpu = *cpu, .pps_device = pps_device});
+        }
+    }
+}
 
 // Both files or neither: a file that cannot be created removes the other. Each path's metadata
 // is a run's (its own CPU and priority, the kernel fingerprint beside host hardware), linked to

@@ -55,6 +55,7 @@ LiveMetrics::LiveMetrics(LiveMetricsOptions options, const std::vector<LivePath>
     for (const auto& path : paths) {
         paths_.push_back(std::make_unique<PathFigures>(path, options_.interval));
     }
+    start_bias(paths);
     // A metrics path that cannot be written is said before the capture starts.
     write_prometheus();
     // Off the capture thread, on a worker that leaves the stop signals to the capture thread.
@@ -62,6 +63,27 @@ LiveMetrics::LiveMetrics(LiveMetricsOptions options, const std::vector<LivePath>
     next_progress_ = PeriodicWorker::Clock::now() + options_.progress_interval;
     worker_.emplace(std::min(next_interval_, next_progress_),
                     [this](auto now) { return tick(now); });
+}
+
+// Exactly one path a reference, the other not: the bias is the other's. Both must be on
+// CLOCK_REALTIME and the reference must see every edge (not poll:'s sampled periods).
+void LiveMetrics::start_bias(const std::vector<LivePath>& paths) {
+    if (paths.size() != 2) {
+        return;
+    }
+    const auto& a = *paths[0].source;
+    const auto& b = *paths[1].source;
+    if (a.hardware_reference == b.hardware_reference) {
+        return;
+    }
+    measured_path_ = a.hardware_reference ? 1 : 0;
+    const auto& measured = *paths[measured_path_].source;
+    const auto& reference = *paths[1 - measured_path_].source;
+    if (measured.clock != core::ClockId::realtime || reference.clock != core::ClockId::realtime ||
+        reference.cadence != core::Cadence::every_edge) {
+        return;
+    }
+    bias_.emplace(measured.period.count());
 }
 
 LiveMetrics::~LiveMetrics() {
@@ -96,6 +118,11 @@ void LiveMetrics::update(std::size_t path, std::span<const core::Pulse> batch,
     p.run.missed = progress.missed_pulses;
     p.missed_seen = progress.missed_pulses;
     p.elapsed = progress.elapsed;
+    if (bias_) {
+        // After this path's lock: the pairing has its own, shared by both capture threads.
+        bias_->add(path == measured_path_ ? LiveBias::Side::path : LiveBias::Side::reference,
+                   batch);
+    }
 }
 
 void LiveMetrics::chrony_sample(const nlohmann::json& sample) {
@@ -112,6 +139,9 @@ PeriodicWorker::Clock::time_point LiveMetrics::tick(PeriodicWorker::Clock::time_
     if (now >= next_interval_) {
         for (const auto& path : paths_) {
             close_interval(*path);
+        }
+        if (bias_) {
+            bias_->close_interval();
         }
         try {
             write_prometheus();
@@ -176,6 +206,16 @@ void LiveMetrics::print_progress(const PathFigures& path) const {
                            core::format_duration(path.elapsed), figures(path.run),
                            core::format_duration(options_.interval), figures(path.last));
     }
+    if (bias_ && &path == paths_[measured_path_].get()) {
+        const auto figures = [](const LiveBias::Window& w) {
+            const auto s = w.late_ns.summary();
+            return s.count == 0
+                       ? std::string("no pairs")
+                       : fmt::format("{} ({} pairs)", render::format_ns(s.mean, true), s.count);
+        };
+        line += fmt::format("; bias vs {} run {}, last {}", paths_[1 - measured_path_]->source_spec,
+                            figures(bias_->run()), figures(bias_->last()));
+    }
     {
         const std::lock_guard lock(chrony_mutex_);
         if (!chrony_status_.empty()) {
@@ -197,6 +237,9 @@ void LiveMetrics::stop() {
     // The final figures: the partial interval counts as the last one.
     for (const auto& path : paths_) {
         close_interval(*path);
+    }
+    if (bias_) {
+        bias_->close_interval();
     }
     write_prometheus();
 }

@@ -96,6 +96,30 @@ void LiveMetrics::add_chrony_families(const std::vector<Labels>& path_labels,
     }
 }
 
+// The measured path's mean lateness against the reference (path − reference, the sign of
+// report's bias rows), per window; NaN while a window has no pair.
+void LiveMetrics::add_bias_family(const std::vector<Labels>& path_labels,
+                                  std::vector<render::PrometheusFamily>& families) const {
+    if (!bias_) {
+        return;
+    }
+    render::PrometheusFamily family{
+        "ppsbench_live_bias_seconds",
+        fmt::format("Mean lateness of this path's timestamps against the run's reference path "
+                    "(path - reference, paired as they arrive). {}",
+                    window_help),
+        "gauge",
+        {}};
+    for (const auto& [window, data] :
+         {std::pair{"interval", bias_->last()}, std::pair{"run", bias_->run()}}) {
+        auto labels = path_labels[measured_path_];
+        labels["window"] = window;
+        const auto s = data.late_ns.summary();
+        family.samples.push_back({std::move(labels), s.count >= 1 ? seconds(s.mean) : NAN});
+    }
+    families.push_back(std::move(family));
+}
+
 std::string LiveMetrics::prometheus_text() const {
     const std::vector<Labels> path_labels = this->path_labels();
     std::vector<render::PrometheusFamily> families;
@@ -142,6 +166,7 @@ std::string LiveMetrics::prometheus_text() const {
         const auto s = w.summary.summary();
         return s.count >= 1 ? seconds(s.rms) : NAN;
     });
+    add_bias_family(path_labels, families);
     add_chrony_families(path_labels, families);
     per_path("ppsbench_live_interval_seconds", "Length of the interval window.",
              std::chrono::duration<double>(options_.interval).count());

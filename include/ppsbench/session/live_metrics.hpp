@@ -16,6 +16,7 @@
 #include "ppsbench/capture/pulse_source.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/render/prometheus.hpp"
+#include "ppsbench/session/live_bias.hpp"
 #include "ppsbench/session/live_figure.hpp"
 #include "ppsbench/session/worker_thread.hpp"
 #include "ppsbench/stats/summary.hpp"
@@ -51,6 +52,13 @@ struct LivePath {
 // buffer (no allocation per pulse, one lock per path so two paths never wait on each other); a
 // thread of its own computes the outliers, writes one Prometheus file for every path
 // atomically and prints the progress lines, one per path.
+//
+// A two-path run whose one path is a reference (ptp:, sim:reference) also pairs the other
+// path's edges with the reference's as they arrive (LiveBias) and exports their mean lateness,
+// ppsbench_live_bias_seconds, on the measured path's labels, and in its progress lines. Not
+// against a poll: reference (its bias is of the unpolled periods, interpolated after the run)
+// nor for a path on CLOCK_MONOTONIC (GPIO: it is put on CLOCK_REALTIME after the run).
+// The pairing has one lock, shared by both capture threads and held for a batch's pairing.
 //
 // Outliers here are judged per interval (|x − median| > k · robust σ of that interval's
 // offsets) and summed over the run; `ppsbench report` judges the whole run at once, so its
@@ -113,6 +121,9 @@ class LiveMetrics {
     void add_chrony_families(const std::vector<std::map<std::string, std::string>>& path_labels,
                              std::vector<render::PrometheusFamily>& families) const;
     void print_progress(const PathFigures& path) const;
+    void add_bias_family(const std::vector<std::map<std::string, std::string>>& path_labels,
+                         std::vector<render::PrometheusFamily>& families) const;
+    void start_bias(const std::vector<LivePath>& paths);
 
     LiveMetricsOptions options_;
     std::string kernel_;
@@ -122,6 +133,8 @@ class LiveMetrics {
     PeriodicWorker::Clock::time_point next_progress_;
 
     std::vector<std::unique_ptr<PathFigures>> paths_;
+    std::optional<LiveBias> bias_;     // a two-path run with a reference
+    std::size_t measured_path_ = 0;    // the path whose bias it is
     mutable std::mutex chrony_mutex_;  // guards the two below
     std::string chrony_status_;
     std::optional<std::int64_t> chrony_rms_ns_;
