@@ -9,15 +9,24 @@ work=$(mktemp -d /tmp/ppsbench-dashboard.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 "$ppsbench" run --source sim:threaded --count 30 --quiet -o "$work/run.csv" \
     --prometheus "$work/live.prom" >/dev/null
-python3 - "$doc" "$work/live.prom" <<'PY'
+# The bias series is written only beside a reference path.
+"$ppsbench" run --source sim:threaded,late=12us --source sim:reference --count 30 --quiet \
+    -o "$work/bias.csv" --prometheus "$work/bias.prom" >/dev/null
+python3 - "$doc" "$work/live.prom" "$work/bias.prom" <<'PY'
 import json, re, sys
-doc, prom = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+doc = open(sys.argv[1]).read()
+prom = open(sys.argv[2]).read() + open(sys.argv[3]).read()
 dashboard = json.loads(re.search(r"```json\n(.*?)```", doc, re.S).group(1))
 written = set(re.findall(r"^(ppsbench_live_\w+)\{", prom, re.M))
 queries = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
 named = set(re.findall(r"ppsbench_live_\w+", " ".join(queries) + doc.split("### Grafana")[1]))
 # chrony's series appear only when chronyd is sampled, which a simulated run does not do.
 missing = named - written - {"ppsbench_live_chrony_rms_offset_seconds", "ppsbench_live_chrony_status"}
+# The alert rules read two series no release writes yet; the doc says so under its own heading
+# ("not written yet"), and this keeps that sentence true: each must stay listed there.
+not_yet = set(re.findall(r"ppsbench_live_\w+", doc.split("are not written yet")[1].split("\n\n`")[0]))
+assert not_yet <= named and not (not_yet & written), f"'not written yet' is wrong for {sorted(not_yet & written)}"
+missing -= not_yet
 assert not missing, f"the doc names series ppsbench does not write: {sorted(missing)}"
 print(f"dashboard: {len(dashboard['panels'])} panels, {len(named)} series named, all written by run --prometheus")
 PY

@@ -425,9 +425,9 @@ TEST(Json, HasExactlyTheKeysOfTheReportSchema) {
         keys.insert(key);
     }
     EXPECT_EQ(keys, (std::set<std::string>{"pulses", "missed_pulses", "unseen_events", "outliers",
-                                           "duplicates", "out_of_order", "cadence", "free_running",
-                                           "clock_steps", "offset_ns", "detrended_ns",
-                                           "period_jitter_ns", "stability"}));
+                                           "duplicates", "out_of_order", "cadence", "clock",
+                                           "free_running", "clock_steps", "offset_ns",
+                                           "detrended_ns", "period_jitter_ns", "stability"}));
     for (const char* series : {"offset_ns", "detrended_ns", "period_jitter_ns"}) {
         std::set<std::string> fields;
         for (const auto& [key, value] : j[series].items()) {
