@@ -51,14 +51,11 @@ constexpr std::string_view kDescription =
     "\n"
     "With --bias FILE (the PPS path's capture of a run with a reference, or its saved "
     "summary) it checks the offset chrony.conf's PPS refclock (and ntp.conf's time1) applies "
-    "against the one the bias calls for, and names the line to change (docs/calibrate.md).
-"
-    "
-"
+    "against the one the bias calls for, and names the line to change (docs/calibrate.md).\n"
+    "\n"
     "Verdicts: ok, warn, fail, or ? (cannot tell: not readable here, e.g. needs root). Exit "
     "status: 0 no fail verdict, 1 at least one fail verdict, 2 bad usage. See docs/doctor.md "
-    "for every check.
-"
+    "for every check.\n"
     "\n"
     "Examples:\n"
     "  ppsbench doctor\n"
