@@ -240,13 +240,7 @@ bool needs_pulse_array(const store::PackedCapture& capture, const AnalysisSettin
     if (settings.edges || settings.chrony_log || capture.file.run_meta.dual) {
         return true;
     }
-    const core::PackedPulses& pulses = capture.pulses;
-    for (std::size_t i = 1; i < pulses.size(); ++i) {
-        if (pulses.edge(i) != pulses.edge(0)) {
-            return true;
-        }
-    }
-    return false;
+    return !capture.pulses.one_edge();
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ class CaptureParser {
     void extras(const char* pos, const char* end) const;
     const char* pulse_line(const char* pos, const char* end);
     core::Pulse pulse(std::string_view text) const;
-    void store(const core::Pulse& p) {
+    [[gnu::always_inline]] void store(const core::Pulse& p) {
         if (packed_ != nullptr) {
             packed_->push_back(p);
         } else {

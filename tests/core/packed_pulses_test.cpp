@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 #include <random>
 #include <vector>
@@ -31,6 +32,9 @@ void expect_exact(const std::vector<Pulse>& pulses) {
     }
     EXPECT_EQ(packed.unpack(), pulses);
     EXPECT_EQ(read_back(packed), pulses);
+    const bool one_edge = std::all_of(pulses.begin(), pulses.end(),
+                                      [&](const Pulse& p) { return p.edge == pulses[0].edge; });
+    EXPECT_EQ(packed.one_edge(), one_edge);
 }
 
 TEST(PackedPulses, GivesBackTheUsualCaptureExactlyIn12BytesAndABitAPulse) {
@@ -64,6 +68,16 @@ TEST(PackedPulses, GivesBackEveryFieldAtItsExtremes) {
                   {10 + (std::uint64_t{1} << 32), 3, Edge::clear_edge},
                   {11, 4, Edge::assert_edge}});
     expect_exact({});
+    // One edge over whole words of edge bits and a part word, then a different last edge.
+    for (const Edge edge : {Edge::assert_edge, Edge::clear_edge}) {
+        std::vector<Pulse> same(130, Pulse{1, 2, edge});
+        expect_exact(same);
+        same.back().edge = edge == Edge::clear_edge ? Edge::assert_edge : Edge::clear_edge;
+        expect_exact(same);
+        same[127].edge = same.back().edge;
+        same.back().edge = edge;
+        expect_exact(same);
+    }
 }
 
 // Random pulses of every kind round-trip, and pushing one at a time equals packing a span.
