@@ -27,26 +27,6 @@ void PackedPulses::widen() {
     wide_ = true;
 }
 
-bool PackedPulses::one_edge() const {
-    if (empty()) {
-        return true;
-    }
-    const std::uint64_t all_clear = ~std::uint64_t{0};
-    const std::uint64_t first = edge(0) == Edge::clear_edge ? all_clear : 0;
-    const std::size_t whole = size() / 64;
-    for (std::size_t w = 0; w < whole; ++w) {
-        if (clear_edges_[w] != first) {
-            return false;
-        }
-    }
-    for (std::size_t i = whole * 64; i < size(); ++i) {
-        if (edge(i) != edge(0)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 std::vector<Pulse> PackedPulses::unpack() const {
     std::vector<Pulse> out;
     out.reserve(size());

@@ -41,12 +41,14 @@ std::vector<double> intervals_in_time_order(const core::PackedPulses& pulses, co
     std::size_t count = 0;
     bool ordered = true;
     std::int64_t last = 0;
-    for (const core::Pulse p : pulses) {
-        if (p.edge != edge) {
+    // By index, not Pulse values: only the edge and the timestamp are read here.
+    for (std::size_t i = 0; i < pulses.size(); ++i) {
+        if (pulses.edge(i) != edge) {
             continue;
         }
-        ordered = ordered && (count == 0 || p.timestamp_ns >= last);
-        last = p.timestamp_ns;
+        const std::int64_t t = pulses.timestamp_ns(i);
+        ordered = ordered && (count == 0 || t >= last);
+        last = t;
         ++count;
     }
     std::vector<double> out;
@@ -64,11 +66,11 @@ std::vector<double> intervals_in_time_order(const core::PackedPulses& pulses, co
     if (ordered) {
         Point previous{};
         std::size_t i = 0;
-        for (const core::Pulse p : pulses) {
-            if (p.edge != edge) {
+        for (std::size_t k = 0; k < pulses.size(); ++k) {
+            if (pulses.edge(k) != edge) {
                 continue;
             }
-            const Point current{p.timestamp_ns, p.sequence};
+            const Point current{pulses.timestamp_ns(k), pulses.sequence(k)};
             if (i > 0) {
                 take(previous, current, i);
             }

@@ -29,7 +29,9 @@ class PackedPulses {
         const std::size_t i = timestamps_.size();
         if (i == 0) {
             base_ = p.sequence;
+            first_edge_ = p.edge;
         }
+        mixed_ = mixed_ || p.edge != first_edge_;
         if (!wide_ && p.sequence >= base_ &&
             p.sequence - base_ <= std::numeric_limits<std::uint32_t>::max()) {
             offsets_.push_back(static_cast<std::uint32_t>(p.sequence - base_));
@@ -53,11 +55,15 @@ class PackedPulses {
     bool empty() const { return timestamps_.empty(); }
 
     std::int64_t timestamp_ns(std::size_t i) const { return timestamps_[i]; }
+    // The usual capture holds one edge: then no bit is read.
     Edge edge(std::size_t i) const {
+        if (!mixed_) {
+            return first_edge_;
+        }
         return (clear_edges_[i / 64] >> (i % 64) & 1) != 0 ? Edge::clear_edge : Edge::assert_edge;
     }
-    // True when every pulse has the same edge (the usual capture), by whole words of edge bits.
-    bool one_edge() const;
+    // True when every pulse has the same edge (the usual capture).
+    bool one_edge() const { return !mixed_; }
     std::uint64_t sequence(std::size_t i) const {
         return wide_ ? sequences_[i] : base_ + offsets_[i];
     }
@@ -111,6 +117,8 @@ class PackedPulses {
     std::vector<std::uint64_t> clear_edges_;  // bit i % 64 of word i / 64: pulse i is a clear edge
     std::uint64_t base_ = 0;
     bool wide_ = false;
+    Edge first_edge_ = Edge::assert_edge;
+    bool mixed_ = false;                    // some pulse's edge differs from the first's
     std::vector<std::uint32_t> offsets_;    // unless wide_
     std::vector<std::uint64_t> sequences_;  // when wide_
 };
