@@ -5,9 +5,9 @@
 // Run: build/bench/report_stages FILE.csv
 // Prints one line per stage: seconds wall and CPU, ns a pulse, and the resident high-water mark
 // after the stage in bytes a pulse. The stages, in order:
-//   read        store::read_capture_file (the Pulse array, 24 B a pulse)
-//   analyze     stats::analyze with every figure the report computes (stability included)
-//   summaries   stats::analyze without the stability figures (selection, timeline, phase,
+//   read        store::read_packed_capture (the pulses packed, 12 B a pulse), as report reads
+//   analyze     stats::analyze_packed with every figure the report computes (stability included)
+//   summaries   stats::analyze_packed without the stability figures (selection, timeline, phase,
 //               steps, summaries, outliers, histogram, detrending, period jitter)
 //   adev, mdev, mtie   each Allan-family kernel alone, one thread, at the octave taus, on the
 //               phase (in seconds) of the selected pulses
@@ -25,8 +25,9 @@
 
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/stats/analyze.hpp"
+#include "ppsbench/stats/analyze_packed.hpp"
 #include "ppsbench/stats/stability.hpp"
-#include "ppsbench/store/capture_reader.hpp"
+#include "ppsbench/store/packed_capture_reader.hpp"
 
 // valgrind's client requests (no-ops outside valgrind); without its header, no dumps at all.
 #if __has_include(<valgrind/callgrind.h>)
@@ -97,22 +98,22 @@ int main(int argc, char** argv) {
 int measure(const char* path) {
     CALLGRIND_ZERO_STATS;  // leave out the program's start
     const Stage read("read");
-    const auto file = store::read_capture_file(path);
-    const std::size_t n = file.pulses.size();
+    const auto [file, pulses] = store::read_packed_capture(path);
+    const std::size_t n = pulses.size();
     read.report(n);
 
     stats::AnalysisOptions options;
     options.period_ns = file.meta.value("period_ns", core::ns_per_second);
     options.clock = file.run_meta.clock;
     const Stage analyze("analyze");
-    const auto everything = stats::analyze(file.pulses, options);
+    const auto everything = stats::analyze_packed(pulses, options);
     analyze.report(n);
 
     stats::AnalysisOptions no_stability = options;
     no_stability.compute_stability = false;
     no_stability.keep_series = true;  // the phase the kernels below read
     const Stage summaries("summaries");
-    const auto r = stats::analyze(file.pulses, no_stability);
+    const auto r = stats::analyze_packed(pulses, no_stability);
     summaries.report(n);
 
     const std::vector<double>& phase_ns =

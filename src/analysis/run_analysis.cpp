@@ -14,7 +14,9 @@
 #include "ppsbench/chrony/json.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/stats/analyze_packed.hpp"
 #include "ppsbench/store/capture_reader.hpp"
+#include "ppsbench/store/packed_capture_reader.hpp"
 
 namespace ppsbench::analysis {
 
@@ -98,8 +100,12 @@ std::string run_label(const store::RunMeta& meta, const std::string& path) {
     return std::filesystem::path(path).filename().string();
 }
 
-RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettings& settings,
-                            std::optional<core::Edge> edge) {
+namespace {
+
+// analyze_capture() on `packed` when given (read_packed_capture() left file.pulses empty),
+// else on file.pulses.
+RunAnalysis analyze_pulses(const store::CaptureFile& file, const core::PackedPulses* packed,
+                           const AnalysisSettings& settings, std::optional<core::Edge> edge) {
     RunAnalysis run;
     run.file = file.path;
     run.label = run_label(file.run_meta, file.path);
@@ -110,7 +116,7 @@ RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettin
         run.warnings.push_back(fmt::format(
             "{}: still being written by {}: these figures cover the {} pulses complete so far; "
             "report again when that run has ended",
-            file.path, *file.writer, file.pulses.size()));
+            file.path, *file.writer, packed != nullptr ? packed->size() : file.pulses.size()));
     } else if (!file.end()) {
         run.warnings.push_back(fmt::format(
             "{}: no end record: the run did not finish cleanly (crash or power cut); every "
@@ -132,7 +138,8 @@ RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettin
     if (settings.bin_width_ns) {
         options.histogram.bin_width = *settings.bin_width_ns;
     }
-    run.stats = stats::analyze(file.pulses, options);
+    run.stats = packed != nullptr ? stats::analyze_packed(*packed, options)
+                                  : stats::analyze(file.pulses, options);
     for (const auto& note : run.stats.notes) {
         run.warnings.push_back(fmt::format("{}: {}", file.path, note));
     }
@@ -146,6 +153,13 @@ RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettin
     }
     require_invariants(run, file.path);
     return run;
+}
+
+}  // namespace
+
+RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettings& settings,
+                            std::optional<core::Edge> edge) {
+    return analyze_pulses(file, nullptr, settings, edge);
 }
 
 std::vector<RunAnalysis> analyze_edges(const store::CaptureFile& file,
@@ -220,6 +234,15 @@ bool is_stream(const std::string& path) {
             !std::filesystem::is_directory(path, ec));
 }
 
+// The usual capture, one edge, is analysed on its packed pulses (12 bytes a pulse: issue 26).
+// Both edges (pulse width), a reference path's bias and --chrony-log read the Pulse array.
+bool needs_pulse_array(const store::PackedCapture& capture, const AnalysisSettings& settings) {
+    if (settings.edges || settings.chrony_log || capture.file.run_meta.dual) {
+        return true;
+    }
+    return !capture.pulses.one_edge();
+}
+
 }  // namespace
 
 std::vector<RunAnalysis> load_runs(const std::string& path, const AnalysisSettings& settings) {
@@ -240,7 +263,14 @@ std::vector<RunAnalysis> load_runs(const std::string& path, const AnalysisSettin
     if (in && in.peek() == '{') {
         return summary_runs(in, path, settings);
     }
-    return analyze_edges(store::read_capture_file(path), settings);
+    store::PackedCapture capture = store::read_packed_capture(path);
+    if (needs_pulse_array(capture, settings)) {
+        capture.file.pulses = capture.pulses.unpack();
+        capture.pulses = {};
+        return analyze_edges(capture.file, settings);
+    }
+    const auto edge = capture.pulses.empty() ? std::nullopt : std::optional(capture.pulses.edge(0));
+    return {analyze_pulses(capture.file, &capture.pulses, settings, edge)};
 }
 
 }  // namespace ppsbench::analysis

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/stats/analyze.hpp"
+#include "ppsbench/stats/analyze_packed.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -79,7 +80,7 @@ void record_missed(RunStatistics& r, const detail::Selection& selection,
     }
     for (const detail::Gap& g : missed.gaps) {
         const std::size_t pulse = selection.pulse(g.index);
-        r.gaps.push_back({pulse, selection.pulses[pulse].timestamp_ns, g.missed,
+        r.gaps.push_back({pulse, selection.pulses->timestamp_ns(pulse), g.missed,
                           g.missed_by_sequence, g.missed_by_time});
     }
 }
@@ -226,7 +227,7 @@ ClockSteps clock_steps(RunStatistics& r, const detail::Selection& selection,
             size += static_cast<double>(jumps[next_jump].second);
         }
         const std::size_t pulse = selection.pulse(s.index);
-        r.clock_steps.push_back({pulse, selection.pulses[pulse].timestamp_ns, size});
+        r.clock_steps.push_back({pulse, selection.pulses->timestamp_ns(pulse), size});
         steps.positions.push_back(s.index);
     }
     if (options.remove_clock_steps && !steps.found.empty()) {
@@ -309,6 +310,10 @@ std::string stability_left_out(std::size_t grid_length, std::size_t pulses, core
 }  // namespace
 
 RunStatistics analyze(std::span<const core::Pulse> pulses, const AnalysisOptions& options) {
+    return analyze_packed(core::PackedPulses(pulses), options);
+}
+
+RunStatistics analyze_packed(const core::PackedPulses& pulses, const AnalysisOptions& options) {
     check(options);
     RunStatistics r;
     r.clock = options.clock;

@@ -36,17 +36,19 @@ double interval(const Point& a, const Point& b, bool kernel_sequences) {
 
 // Up to max_intervals intervals of consecutive pulses of `edge`, in time order. The usual
 // capture is in order and is read in place; a disordered one is copied and sorted.
-std::vector<double> intervals_in_time_order(std::span<const core::Pulse> pulses, core::Edge edge,
+std::vector<double> intervals_in_time_order(const core::PackedPulses& pulses, core::Edge edge,
                                             bool kernel_sequences) {
     std::size_t count = 0;
     bool ordered = true;
     std::int64_t last = 0;
-    for (const core::Pulse& p : pulses) {
-        if (p.edge != edge) {
+    // By index, not Pulse values: only the edge and the timestamp are read here.
+    for (std::size_t i = 0; i < pulses.size(); ++i) {
+        if (pulses.edge(i) != edge) {
             continue;
         }
-        ordered = ordered && (count == 0 || p.timestamp_ns >= last);
-        last = p.timestamp_ns;
+        const std::int64_t t = pulses.timestamp_ns(i);
+        ordered = ordered && (count == 0 || t >= last);
+        last = t;
         ++count;
     }
     std::vector<double> out;
@@ -64,11 +66,11 @@ std::vector<double> intervals_in_time_order(std::span<const core::Pulse> pulses,
     if (ordered) {
         Point previous{};
         std::size_t i = 0;
-        for (const core::Pulse& p : pulses) {
-            if (p.edge != edge) {
+        for (std::size_t k = 0; k < pulses.size(); ++k) {
+            if (pulses.edge(k) != edge) {
                 continue;
             }
-            const Point current{p.timestamp_ns, p.sequence};
+            const Point current{pulses.timestamp_ns(k), pulses.sequence(k)};
             if (i > 0) {
                 take(previous, current, i);
             }
@@ -79,7 +81,7 @@ std::vector<double> intervals_in_time_order(std::span<const core::Pulse> pulses,
     }
     std::vector<Point> points;
     points.reserve(count);
-    for (const core::Pulse& p : pulses) {
+    for (const core::Pulse p : pulses) {
         if (p.edge == edge) {
             points.push_back({p.timestamp_ns, p.sequence});
         }
@@ -119,8 +121,8 @@ double densest(const std::vector<double>& x, double width) {
 
 }  // namespace
 
-PeriodFinding find_period(std::span<const core::Pulse> pulses, core::Edge edge,
-                          std::int64_t period_ns, core::Cadence cadence, bool kernel_sequences) {
+PeriodFinding find_period(const core::PackedPulses& pulses, core::Edge edge, std::int64_t period_ns,
+                          core::Cadence cadence, bool kernel_sequences) {
     PeriodFinding finding;
     std::vector<double> x = intervals_in_time_order(pulses, edge, kernel_sequences);
     if (x.empty()) {
@@ -153,7 +155,7 @@ PeriodFinding find_period(std::span<const core::Pulse> pulses, core::Edge edge,
     return finding;
 }
 
-PeriodFinding check_period(std::span<const core::Pulse> pulses, core::Edge edge,
+PeriodFinding check_period(const core::PackedPulses& pulses, core::Edge edge,
                            const AnalysisOptions& options) {
     const PeriodFinding found =
         find_period(pulses, edge, options.period_ns, options.cadence, options.kernel_sequences);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <span>
 
+#include "ppsbench/core/packed_pulses.hpp"
 #include "ppsbench/core/pulse.hpp"
 #include "ppsbench/stats/analyze.hpp"
 
@@ -29,12 +30,12 @@ struct PeriodFinding {
 
 // `kernel_sequences`: divide each interval by its sequence advance. `cadence` sampled: the mode
 // may be any whole multiple of P (one sample per poll).
-PeriodFinding find_period(std::span<const core::Pulse> pulses, core::Edge edge,
-                          std::int64_t period_ns, core::Cadence cadence, bool kernel_sequences);
+PeriodFinding find_period(const core::PackedPulses& pulses, core::Edge edge, std::int64_t period_ns,
+                          core::Cadence cadence, bool kernel_sequences);
 
 // find_period() with the options' period, cadence and sequence numbers; throws
 // core::InputError naming both values and the fix when the pulses contradict the period.
-PeriodFinding check_period(std::span<const core::Pulse> pulses, core::Edge edge,
+PeriodFinding check_period(const core::PackedPulses& pulses, core::Edge edge,
                            const AnalysisOptions& options);
 
 }  // namespace ppsbench::stats::detail

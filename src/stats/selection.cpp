@@ -10,7 +10,7 @@
 
 namespace ppsbench::stats::detail {
 
-core::Edge choose_edge(std::span<const core::Pulse> pulses, std::optional<core::Edge> requested) {
+core::Edge choose_edge(const core::PackedPulses& pulses, std::optional<core::Edge> requested) {
     if (requested) {
         return *requested;
     }
@@ -24,15 +24,15 @@ namespace {
 
 constexpr std::size_t none = static_cast<std::size_t>(-1);
 
-void check_range(std::span<const core::Pulse> pulses) {
+void check_range(const core::PackedPulses& pulses) {
     for (std::size_t i = 0; i < pulses.size(); ++i) {
-        const std::int64_t t = pulses[i].timestamp_ns;
+        const std::int64_t t = pulses.timestamp_ns(i);
         if (t < 0) {
             throw core::InputError(
                 fmt::format("pulse {} (sequence {}): the timestamp {} ns is negative (before "
                             "1970, or before boot), which no PPS clock gives; the capture is "
                             "damaged",
-                            i + 1, pulses[i].sequence, t));
+                            i + 1, pulses.sequence(i), t));
         }
     }
 }
@@ -40,19 +40,19 @@ void check_range(std::span<const core::Pulse> pulses) {
 // Time jumps with contiguous sequence numbers, in file order (classify_interval()), and the
 // running correction they add up to.
 void find_jumps(Selection& s, core::Edge edge, std::int64_t period_ns) {
-    const std::span<const core::Pulse> pulses = s.pulses;
+    const core::PackedPulses& pulses = *s.pulses;
     const IntervalRule rule{static_cast<double>(period_ns), period_ns, true};
     std::int64_t total = 0;
     std::size_t previous = none;
     std::size_t current = none;
     // Whether the later pulse of the pair is a glitch.
     auto consider = [&](std::size_t next) -> bool {
-        const core::Pulse& a = pulses[previous];
-        const core::Pulse& b = pulses[current];
+        const core::Pulse a = pulses[previous];
+        const core::Pulse b = pulses[current];
         IntervalEvidence evidence{b.timestamp_ns - a.timestamp_ns,
                                   sequence_advance(a.sequence, b.sequence), std::nullopt};
         if (next != none) {
-            evidence.next_interval_ns = pulses[next].timestamp_ns - b.timestamp_ns;
+            evidence.next_interval_ns = pulses.timestamp_ns(next) - b.timestamp_ns;
         }
         const IntervalVerdict verdict = classify_interval(evidence, rule);
         if (!verdict.step) {
@@ -72,7 +72,7 @@ void find_jumps(Selection& s, core::Edge edge, std::int64_t period_ns) {
         return false;
     };
     for (std::size_t i = 0; i < pulses.size(); ++i) {
-        if (pulses[i].edge != edge) {
+        if (pulses.edge(i) != edge) {
             continue;
         }
         // A glitch is no pulse of the train: the next interval runs from the pulse before it.
@@ -95,23 +95,23 @@ void find_jumps(Selection& s, core::Edge edge, std::int64_t period_ns) {
             correction = s.correction[next_jump++];
         }
         std::int64_t t = 0;
-        if (pulses[i].edge == edge &&
-            (__builtin_sub_overflow(pulses[i].timestamp_ns, correction, &t) || t < 0)) {
+        if (pulses.edge(i) == edge &&
+            (__builtin_sub_overflow(pulses.timestamp_ns(i), correction, &t) || t < 0)) {
             throw core::InputError(fmt::format(
                 "pulse {} (sequence {}): with the clock steps before it taken out, its time "
                 "falls outside 1970 … 2262; the capture is damaged",
-                i + 1, pulses[i].sequence));
+                i + 1, pulses.sequence(i)));
         }
     }
 }
 
 }  // namespace
 
-Selection select_pulses(std::span<const core::Pulse> pulses, core::Edge edge,
-                        std::int64_t period_ns, bool clock_can_step) {
+Selection select_pulses(const core::PackedPulses& pulses, core::Edge edge, std::int64_t period_ns,
+                        bool clock_can_step) {
     check_range(pulses);
     Selection s;
-    s.pulses = pulses;
+    s.pulses = &pulses;
     if (clock_can_step) {
         find_jumps(s, edge, period_ns);
     }
@@ -119,7 +119,7 @@ Selection select_pulses(std::span<const core::Pulse> pulses, core::Edge edge,
     bool identity = true;
     std::int64_t previous = 0;
     for (std::size_t i = 0; i < pulses.size(); ++i) {
-        if (pulses[i].edge != edge) {
+        if (pulses.edge(i) != edge) {
             ++s.other_edge;
             identity = false;
             continue;
@@ -138,7 +138,7 @@ Selection select_pulses(std::span<const core::Pulse> pulses, core::Edge edge,
     s.source.reserve(pulses.size() - s.other_edge);
     bool have_previous = false;
     for (std::size_t i = 0; i < pulses.size(); ++i) {
-        if (pulses[i].edge != edge) {
+        if (pulses.edge(i) != edge) {
             continue;
         }
         const std::int64_t t = s.timestamp(i);

@@ -11,15 +11,16 @@
 #include <span>
 #include <vector>
 
+#include "ppsbench/core/packed_pulses.hpp"
 #include "ppsbench/core/pulse.hpp"
 
 namespace ppsbench::stats::detail {
 
-// The pulses are read from the caller's Pulse array, directly in the usual capture (one edge,
+// The pulses are read from the caller's packed pulses, directly in the usual capture (one edge,
 // in order, no duplicates), else through an index: copying timestamps and sequence numbers out
 // would cost 160 MB at 10 M pulses.
 struct Selection {
-    std::span<const core::Pulse> pulses;
+    const core::PackedPulses* pulses = nullptr;
     std::vector<std::size_t> source;  // unless `identity`: index into `pulses`
     bool identity = true;
     std::size_t size = 0;
@@ -41,7 +42,7 @@ struct Selection {
 
     // The timestamp of the caller's pulse `position`, with the proven jumps taken out.
     std::int64_t timestamp(std::size_t position) const {
-        const std::int64_t t = pulses[position].timestamp_ns;
+        const std::int64_t t = pulses->timestamp_ns(position);
         if (jump_at.empty() || position < jump_at.front()) {
             return t;
         }
@@ -58,18 +59,18 @@ struct TimestampColumn {
 
 struct SequenceColumn {
     const Selection& s;
-    std::uint64_t operator[](std::size_t i) const { return s.pulses[s.pulse(i)].sequence; }
+    std::uint64_t operator[](std::size_t i) const { return s.pulses->sequence(s.pulse(i)); }
 };
 
 // The requested edge; by default the assert edge, or the clear edge if there is none.
-core::Edge choose_edge(std::span<const core::Pulse> pulses, std::optional<core::Edge> requested);
+core::Edge choose_edge(const core::PackedPulses& pulses, std::optional<core::Edge> requested);
 
 // A pulse within half a period of the one before it is a duplicate (a replayed line or a
 // glitch): the first is kept. Out-of-order pulses are sorted in (stable, by timestamp). On a
 // clock that can be stepped, time jumps with contiguous sequence numbers are found first (in
 // file order) and taken out. Throws core::InputError for a negative timestamp (so that any
 // difference of two fits in int64), also after the steps are taken out.
-Selection select_pulses(std::span<const core::Pulse> pulses, core::Edge edge,
-                        std::int64_t period_ns, bool clock_can_step);
+Selection select_pulses(const core::PackedPulses& pulses, core::Edge edge, std::int64_t period_ns,
+                        bool clock_can_step);
 
 }  // namespace ppsbench::stats::detail

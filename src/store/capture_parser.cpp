@@ -44,7 +44,7 @@ void CaptureParser::line(std::string_view text) {
     if (text.empty()) {
         return;
     }
-    file_.pulses.push_back(pulse(text));
+    store(pulse(text));
 }
 
 // Splits `text` into lines and parses them; returns the unterminated tail. A well-formed
@@ -115,7 +115,7 @@ void CaptureParser::comment(std::string_view text) {
         file_.run_meta = run_meta_from_json(file_.meta);
         return;
     }
-    file_.notes.push_back(Note{std::string(tag), std::move(parsed), file_.pulses.size()});
+    file_.notes.push_back(Note{std::string(tag), std::move(parsed), pulses_so_far()});
 }
 
 // The fixed columns, then optional extra integer columns this reader keeps by name.
@@ -192,7 +192,7 @@ const char* CaptureParser::pulse_line(const char* pos, const char* end) {
         return nullptr;
     }
     ++line_number_;
-    file_.pulses.push_back(p);
+    store(p);
     return after_ts + 1;
 }
 

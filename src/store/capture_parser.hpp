@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <string_view>
 
+#include "ppsbench/core/packed_pulses.hpp"
 #include "ppsbench/core/pulse.hpp"
 #include "ppsbench/store/capture_file.hpp"
 
@@ -16,6 +17,8 @@ namespace ppsbench::store::detail {
 class CaptureParser {
   public:
     explicit CaptureParser(CaptureFile& file) : file_(file) {}
+    // The pulses go to `packed` instead of file.pulses (read_packed_capture).
+    CaptureParser(CaptureFile& file, core::PackedPulses& packed) : file_(file), packed_(&packed) {}
 
     // Splits `text` into lines and parses them into the file; returns the unterminated tail,
     // which the caller hands back with the next block. Malformed lines throw core::InputError
@@ -34,8 +37,19 @@ class CaptureParser {
     void extras(const char* pos, const char* end) const;
     const char* pulse_line(const char* pos, const char* end);
     core::Pulse pulse(std::string_view text) const;
+    [[gnu::always_inline]] void store(const core::Pulse& p) {
+        if (packed_ != nullptr) {
+            packed_->push_back(p);
+        } else {
+            file_.pulses.push_back(p);
+        }
+    }
+    std::size_t pulses_so_far() const {
+        return packed_ != nullptr ? packed_->size() : file_.pulses.size();
+    }
 
     CaptureFile& file_;
+    core::PackedPulses* packed_ = nullptr;
     std::size_t line_number_ = 0;
     bool meta_seen_ = false;
     bool header_seen_ = false;
