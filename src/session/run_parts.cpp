@@ -2,10 +2,12 @@
 #include "session/run_parts.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 
 #include "ppsbench/chrony/conf.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/pulse_sink.hpp"
 #include "ppsbench/sysinfo/fingerprint.hpp"
 #include "ppsbench/sysinfo/json.hpp"
 
@@ -73,6 +75,24 @@ void stop_samplers(std::optional<ChronyMonitor>& chrony, std::optional<LiveMetri
     }
     if (live) {
         live->stop();
+    }
+}
+
+// Edges a device queued between open and the main loop start one path earlier than the other:
+// a PTP channel's events are on from open and a GPIO line's from its request, and enable (the
+// kernel fingerprint, the files) takes a while — 8 pulses of 100 ms in the lab's guest. Both
+// paths begin at the next edge instead. Only the kernel queues: a PPS device keeps no backlog,
+// a poll: path's wait() is its measurement, simulations and replays queue nothing. Bounded, no
+// allocation.
+void discard_queued_edges(capture::PulseSource& source) {
+    const std::string& kind = source.info().kind;
+    if (kind != "ptp" && kind != "gpio") {
+        return;
+    }
+    std::array<core::Pulse, core::max_pulses_per_write> scratch{};
+    for (int batch = 0; batch < 64 && source.wait(core::Duration{0}) == capture::WaitResult::ready;
+         ++batch) {
+        source.read(scratch);
     }
 }
 
