@@ -40,7 +40,7 @@ std::vector<std::size_t> chrony_note_paths(const RunOptions& options,
 void stop_samplers(std::optional<ChronyMonitor>& chrony, std::optional<LiveMetrics>& live,
                    std::vector<std::string>& notices);
 
-// Drops the edges a device's kernel queue holds (ptp, gpio) so a two-path run's paths begin at
+// Drops the edges a device kept since open (ptp, gpio, pps) so a two-path run's paths begin at
 // the same edge (run_parts.cpp says why).
 void discard_queued_edges(capture::PulseSource& source);
 
