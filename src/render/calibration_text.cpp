@@ -33,10 +33,10 @@ std::string refusal_text(const analysis::Calibration& c) {
             return "";
         case CalibrationRefusal::too_few_pulses:
             return fmt::format(
-                "only {} paired edges: that is {} of chrony's filter outputs ({} samples each), "
+                "only {} paired edge{}: that is {} of chrony's filter outputs ({} samples each), "
                 "too few for one constant with a meaningful uncertainty; capture at least {} "
                 "edges (e.g. --count 3600)",
-                c.pairs, c.polls, c.filter_samples, 8 * c.filter_samples);
+                c.pairs, c.pairs == 1 ? "" : "s", c.polls, c.filter_samples, 8 * c.filter_samples);
         case CalibrationRefusal::drifting:
             return fmt::format(
                 "the lateness drifted: {} in the first half of the run, {} in the second, a "
@@ -113,7 +113,10 @@ nlohmann::json calibration_json(const CalibrationReport& report) {
                      {"filter_samples", c.filter_samples},
                      {"mean_ns", number(c.mean_ns)},
                      {"median_ns", number(c.median_ns)},
-                     {"reference_uncertainty_ns", c.reference_uncertainty_ns},
+                     // −1 in the struct: the reference stated none (a simulation's); null here.
+                     {"reference_uncertainty_ns", c.reference_uncertainty_ns >= 0
+                                                      ? nlohmann::json(c.reference_uncertainty_ns)
+                                                      : nlohmann::json(nullptr)},
                      {"refusal", c.refusal == CalibrationRefusal::none
                                      ? nlohmann::json(nullptr)
                                      : nlohmann::json(refusal_key(c.refusal))}};
