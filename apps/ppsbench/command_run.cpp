@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 #include <algorithm>
+#include <cerrno>
+#include <filesystem>
 
 #include "analysis_options.hpp"
 #include "command.hpp"
@@ -91,7 +93,10 @@ void declare_options(po::options_description& options, RunArguments& arguments) 
          "time between chrony samples (also sampled at the start and the end)")
         ("chrony-refid", po::value(&run.chrony_sampler.refid),
          "refid of the PPS refclock in chrony (default: from chrony.conf's refclock line "
-         "for the device)");
+         "for the device)")
+        ("chrony-conf", po::value(&run.chrony_sampler.chrony_conf),
+         "chronyd's configuration, for the refclock's refid and the offset it applies "
+         "(--prometheus writes it; default /etc/chrony/chrony.conf; give chronyd's -f file)");
     // clang-format on
 }
 
@@ -195,13 +200,25 @@ core::FilePlan plan_run_files(const RunArguments& arguments, const session::RunO
     return plan;
 }
 
+// A configuration that cannot be read would silently give no refid and no offset.
+void check_chrony_conf(const std::string& path) {
+    std::error_code ec;
+    const bool file = std::filesystem::is_regular_file(path, ec);
+    if (!file || ::access(path.c_str(), R_OK) != 0) {
+        throw core::InputError(
+            fmt::format("--chrony-conf {}: {}; give the file chronyd reads (its -f option, default "
+                        "/etc/chrony/chrony.conf)",
+                        path, file ? core::errno_message(errno) : "not a readable file"));
+    }
+}
+
 // What each option of run needs to do something; given without it, it is refused
 // (refuse_unused_options). --chrony auto with only sim:/replay: sources samples nothing either,
 // but whether a source is this host's hardware is known only once it is open. --quiet with
 // --progress-interval is kept: a unit may set the interval and an admin add --quiet.
 std::vector<OptionUse> run_option_uses(const RunArguments& arguments, const po::variables_map& vm) {
     std::vector<OptionUse> uses = source_option_uses(arguments.source.specs);
-    for (const char* option : {"chrony-socket", "chrony-interval", "chrony-refid"}) {
+    for (const char* option : {"chrony-socket", "chrony-interval", "chrony-refid", "chrony-conf"}) {
         uses.push_back({option, arguments.chrony_mode != "off",
                         "chrony is not sampled with --chrony off; drop it, or use --chrony on"});
     }
@@ -274,6 +291,9 @@ session::RunOptions to_run_options(const RunArguments& arguments, const po::vari
     }
     run.chrony = chrony_mode(arguments.chrony_mode);
     run.chrony_sampler.interval = chrony_interval(arguments.chrony_interval);
+    if (vm.count("chrony-conf") != 0U) {
+        check_chrony_conf(run.chrony_sampler.chrony_conf);
+    }
     const bool terminal = ::isatty(STDERR_FILENO) != 0;
     if (!arguments.quiet && terminal) {
         run.status_stream = stderr;

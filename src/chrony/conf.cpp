@@ -203,25 +203,42 @@ ChronyConf read_chrony_conf(const std::string& path, const ConfFiles& files) {
     return reader.take();
 }
 
-std::optional<std::string> refclock_refid(const std::vector<ConfDirective>& directives,
-                                          std::string_view device) {
+std::vector<NamedRefclock> named_refclocks(const std::vector<ConfDirective>& directives) {
+    std::vector<NamedRefclock> named;
     int index = 0;
     for (const auto& directive : directives) {
-        const auto& w = directive.words;
-        if (w.size() < 3 || !is_directive(directive, "refclock")) {
+        if (directive.words.size() < 3 || !is_directive(directive, "refclock")) {
             continue;
         }
         const int this_index = index++;
-        const std::string_view parameter = std::string_view(w[2]).substr(0, w[2].find(':'));
-        if (w[1] != "PPS" || parameter != device) {
+        auto refclock = parse_refclock(directive);
+        if (!refclock) {
             continue;
         }
-        for (std::size_t i = 3; i + 1 < w.size(); ++i) {
-            if (w[i] == "refid") {
-                return w[i + 1].substr(0, 4);
-            }
+        const auto refid = refclock->option("refid");
+        named.push_back({directive, *refclock,
+                         refid && !refid->empty()
+                             ? refid->substr(0, 4)
+                             : refclock->driver.substr(0, 3) + std::to_string(this_index)});
+    }
+    return named;
+}
+
+std::optional<NamedRefclock> find_pps_refclock(const std::vector<ConfDirective>& directives,
+                                               std::string_view device, std::string_view refid) {
+    for (auto& each : named_refclocks(directives)) {
+        if (refid.empty() ? each.refclock.driver == "PPS" && each.refclock.parameter == device
+                          : each.refid == refid) {
+            return std::move(each);
         }
-        return "PPS" + std::to_string(this_index);
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> refclock_refid(const std::vector<ConfDirective>& directives,
+                                          std::string_view device) {
+    if (auto found = find_pps_refclock(directives, device, {})) {
+        return std::move(found->refid);
     }
     return std::nullopt;
 }

@@ -260,6 +260,9 @@ void DualRun::start_chrony(const std::array<const capture::SourceInfo*, 2>& info
     if (sampler->device.empty()) {
         sampler->device = info[note_paths.front()]->pps_device;
     }
+    if (live_) {
+        live_->chrony_refclock(live_chrony_refclock(*sampler));
+    }
     std::vector<CaptureFiles*> files;
     for (const auto i : note_paths) {
         files.push_back(&paths_[i]->files());

@@ -133,6 +133,21 @@ void LiveMetrics::chrony_sample(const nlohmann::json& sample) {
     if (chrony_status_ == "ok" && tracking != sample.end() && tracking->is_object()) {
         chrony_rms_ns_ = tracking->value("rms_offset_ns", std::int64_t{0});
     }
+    // Selected only when the refid's own row is the `*` one; the sampler's fallback to the
+    // selected source (pps_pick "selected") means the refclock was not among the sources.
+    chrony_pps_selected_.reset();
+    const bool answered = chrony_status_ == "ok" || chrony_status_ == "not-synchronised";
+    if (answered && !chrony_refclock_.refid.empty()) {
+        const auto source = sample.find("pps_source");
+        chrony_pps_selected_ = sample.value("pps_pick", std::string()) == "refid" &&
+                               source != sample.end() && source->is_object() &&
+                               source->value("state", std::string()) == "*";
+    }
+}
+
+void LiveMetrics::chrony_refclock(LiveChronyRefclock refclock) {
+    const std::lock_guard lock(chrony_mutex_);
+    chrony_refclock_ = std::move(refclock);
 }
 
 PeriodicWorker::Clock::time_point LiveMetrics::tick(PeriodicWorker::Clock::time_point now) {

@@ -45,6 +45,17 @@ double seconds(double ns) {
     return ns * 1e-9;
 }
 
+// One family with a sample per path, all of the same value.
+void add_per_path(std::vector<render::PrometheusFamily>& families,
+                  const std::vector<Labels>& path_labels, std::string name, std::string help,
+                  double value) {
+    render::PrometheusFamily family{std::move(name), std::move(help), "gauge", {}};
+    for (const auto& labels : path_labels) {
+        family.samples.push_back({labels, value});
+    }
+    families.push_back(std::move(family));
+}
+
 }  // namespace
 
 // Each path's labels; a two-path run's also say which path (path="A"), so one file holds both
@@ -93,6 +104,20 @@ void LiveMetrics::add_chrony_families(const std::vector<Labels>& path_labels,
             }
         }
         families.push_back(std::move(status));
+    }
+    // On every path's labels, as the bias it is subtracted from (the rules join on host, run).
+    if (chrony_refclock_.offset_s) {
+        add_per_path(
+            families, path_labels, "ppsbench_live_chrony_refclock_offset_seconds",
+            "The offset chrony.conf applies to the run's PPS refclock (0 when its line has "
+            "none), read when the run started.",
+            *chrony_refclock_.offset_s);
+    }
+    if (chrony_pps_selected_) {
+        add_per_path(families, path_labels, "ppsbench_live_chrony_pps_selected",
+                     "1 while chronyd's selected source is the run's PPS refclock, 0 otherwise, at "
+                     "the last sample.",
+                     *chrony_pps_selected_ ? 1.0 : 0.0);
     }
 }
 
@@ -143,13 +168,8 @@ std::string LiveMetrics::prometheus_text() const {
         }
         families.push_back(std::move(family));
     };
-    // One family with a sample per path, all of the same value.
     const auto per_path = [&](std::string name, std::string help, double value) {
-        render::PrometheusFamily family{std::move(name), std::move(help), "gauge", {}};
-        for (const auto& labels : path_labels) {
-            family.samples.push_back({labels, value});
-        }
-        families.push_back(std::move(family));
+        add_per_path(families, path_labels, std::move(name), std::move(help), value);
     };
     windows("pulses", [](const Window& w) { return static_cast<double>(w.pulses); });
     windows("missed", [](const Window& w) { return static_cast<double>(w.missed); });

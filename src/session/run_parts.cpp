@@ -66,6 +66,24 @@ std::vector<std::size_t> chrony_note_paths(const RunOptions& options,
     return {0, 1};
 }
 
+LiveChronyRefclock live_chrony_refclock(const chrony::SamplerOptions& sampler) {
+    LiveChronyRefclock refclock{sampler.refid, std::nullopt};
+    // Unreadable files are skipped (read_chrony_conf): then no refclock is found.
+    const auto found = chrony::find_pps_refclock(
+        chrony::read_chrony_conf(sampler.chrony_conf, chrony::host_conf_files()).directives,
+        sampler.device, sampler.refid);
+    if (!found) {
+        return refclock;
+    }
+    if (refclock.refid.empty()) {
+        refclock.refid = found->refid;
+    }
+    // chrony.conf(5): `offset` defaults to 0; one chronyd would not start with is unknown.
+    refclock.offset_s = found->refclock.option("offset") ? found->refclock.number("offset")
+                                                         : std::optional<double>(0.0);
+    return refclock;
+}
+
 void stop_samplers(std::optional<ChronyMonitor>& chrony, std::optional<LiveMetrics>& live,
                    std::vector<std::string>& notices) {
     if (chrony) {

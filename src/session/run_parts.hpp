@@ -36,6 +36,10 @@ std::optional<chrony::SamplerOptions> chrony_sampling(
 std::vector<std::size_t> chrony_note_paths(const RunOptions& options,
                                            const std::array<const capture::SourceInfo*, 2>& info);
 
+// The run's PPS refclock as chrony.conf (`sampler.chrony_conf` and what it includes) names it:
+// by `sampler.refid` when given, else the `refclock PPS sampler.device` line. For the live file.
+LiveChronyRefclock live_chrony_refclock(const chrony::SamplerOptions& sampler);
+
 // chrony first, then the live figures: their last update includes chrony's final sample.
 void stop_samplers(std::optional<ChronyMonitor>& chrony, std::optional<LiveMetrics>& live,
                    std::vector<std::string>& notices);

@@ -148,6 +148,9 @@ class SingleRun final : public Session {
             live_.emplace(std::move(live_options), info);
         }
         if (const auto sampler = chrony_sampling(options_, {&info}, info.pps_device)) {
+            if (live_) {
+                live_->chrony_refclock(live_chrony_refclock(*sampler));
+            }
             chrony_.emplace(*sampler, [&sink, this](const nlohmann::json& sample) {
                 sink.write_note("chrony", sample);
                 if (live_) {

@@ -145,6 +145,8 @@ struct ChronydConfig {
     std::optional<int> logbanner;
     // The refclock's `poll` (log2 s between clock updates).
     int poll = 0;
+    // The refclock's `offset` (seconds), written only when set.
+    std::optional<double> refclock_offset;
     // chrony.conf's `fallbackdrift MIN MAX` (log2 s): 2^MIN s after the last clock update
     // chronyd switches to a fallback drift and logs an unsynchronised line in the same process.
     // Such a drift needs updates at least 1 s apart (poll 1 or more) over 2·2^MIN s first.
@@ -264,7 +266,10 @@ class ChronydFixture {
              << "port 0\n"
              // poll 0 (default), filter 1: one sample per pulse, so chronyd syncs in seconds.
              << "refclock SOCK " << refclock_socket() << " refid PPS poll " << config_.poll
-             << " filter 1\n"
+             << " filter 1"
+             << (config_.refclock_offset ? " offset " + std::to_string(*config_.refclock_offset)
+                                         : std::string())
+             << "\n"
              << (config_.local ? "local stratum 1\n" : "") << "logdir " << d << "\n"
              << "log refclocks tracking\n"
              << "driftfile " << d << "/drift\n"

@@ -38,6 +38,28 @@ TEST(RefclockRefid, ExplicitDefaultAndClearSuffix) {
     EXPECT_FALSE(refclock_refid_in(conf, "/dev/pps"));
 }
 
+// The live monitor's refclock: by the refid a run names (any driver), else the PPS device's.
+TEST(PpsRefclock, ByRefidFirstThenByDevice) {
+    const auto directives = parse_conf_text(
+        "refclock SOCK /run/chrony.sock refid PPS offset 0.000012\n"
+        "refclock PPS /dev/pps0 offset -2.5e-6 refid\n"
+        "refclock PPS /dev/pps1\n",
+        "chrony.conf");
+    const auto sock = find_pps_refclock(directives, "/dev/pps0", "PPS");
+    ASSERT_TRUE(sock);
+    EXPECT_EQ(sock->refclock.driver, "SOCK");
+    EXPECT_EQ(sock->directive.line, 1);
+    EXPECT_EQ(sock->refclock.number("offset"), 12e-6);
+    const auto pps0 = find_pps_refclock(directives, "/dev/pps0", "");
+    ASSERT_TRUE(pps0);
+    EXPECT_EQ(pps0->refid, "PPS1") << "a refid option without a value leaves chrony's default";
+    EXPECT_EQ(pps0->refclock.number("offset"), -2.5e-6);
+    EXPECT_EQ(find_pps_refclock(directives, "/dev/pps1", "")->refid, "PPS2");
+    EXPECT_FALSE(find_pps_refclock(directives, "/dev/pps1", "GPS")) << "no refclock named GPS";
+    EXPECT_FALSE(find_pps_refclock(directives, "/dev/pps7", ""));
+    EXPECT_EQ(named_refclocks(directives).size(), 3U);
+}
+
 TEST(RefclockRefid, FollowsConfdirAndInclude) {
     testing::TempDir dir;
     const auto d = dir.path();

@@ -79,6 +79,8 @@ TEST(UnusedOptions, RunRefusesChronyAndLiveFigureOptionsThatHaveNothingToShape) 
          {with({"--chrony", "off", "--chrony-socket", "/run/chrony/chronyd.sock"}),
           "--chrony-socket /run/chrony/chronyd.sock: " + off},
          {with({"--chrony", "off", "--chrony-interval", "16s"}), "--chrony-interval 16s: " + off},
+         {with({"--chrony", "off", "--chrony-conf", "/etc/passwd"}),
+          "--chrony-conf /etc/passwd: " + off},
          {with({"--prometheus-interval", "30s"}),
           "--prometheus-interval 30s: it sets how often --prometheus FILE is rewritten, and "
           "there is no --prometheus; drop it, or add --prometheus FILE"}});

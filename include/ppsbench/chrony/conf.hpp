@@ -77,6 +77,22 @@ std::optional<Refclock> parse_refclock(const ConfDirective& directive);
 std::optional<std::string> refclock_refid(const std::vector<ConfDirective>& directives,
                                           std::string_view device);
 
+// A refclock directive with the refid chronyd gives it: its `refid` option (four characters at
+// most), else the driver name's first three letters and the refclock's index among all refclock
+// directives.
+struct NamedRefclock {
+    ConfDirective directive;
+    Refclock refclock;
+    std::string refid;
+};
+std::vector<NamedRefclock> named_refclocks(const std::vector<ConfDirective>& directives);
+
+// The refclock a PPS capture of `device` is compared with: the one named `refid` when given
+// (any driver: `--chrony-refid` may name a SOCK or PHC refclock fed by the same pulse), else the
+// `refclock PPS <device>` one; nullopt when there is none.
+std::optional<NamedRefclock> find_pps_refclock(const std::vector<ConfDirective>& directives,
+                                               std::string_view device, std::string_view refid);
+
 // The same for chrony.conf text with no includes.
 std::optional<std::string> refclock_refid_in(std::string_view conf_text, std::string_view device);
 

@@ -37,6 +37,18 @@ struct LiveMetricsOptions {
     std::string host;
 };
 
+// What chrony.conf says of the run's PPS refclock (chrony::find_pps_refclock), read once when the
+// run starts: chronyd reads its configuration only when it starts too.
+struct LiveChronyRefclock {
+    // `--chrony-refid`, else the refid chrony.conf gives the device's refclock; "" when neither
+    // is known, and then ppsbench_live_chrony_pps_selected is not written (nothing to tell).
+    std::string refid;
+    // The refclock's `offset` in seconds, 0 when its line has none; nullopt when no refclock was
+    // found (or its offset is not a number): ppsbench_live_chrony_refclock_offset_seconds is
+    // then not written.
+    std::optional<double> offset_s;
+};
+
 // One path whose figures are followed: a single run has one, unnamed; a two-path run two, named
 // "A" and "B" (store::DualLink::path), which label their series (path="A") and progress lines.
 struct LivePath {
@@ -48,10 +60,11 @@ struct LivePath {
 // Rolling figures of a run while it runs: for the last interval and for the run so far, the σ,
 // peak-to-peak and RMS of the offset (phase offset on a realtime clock, period jitter on a
 // monotonic one, as the status line), pulses, missed pulses and outliers, and chrony's RMS
-// offset and status. Each capture thread only adds to its path's running sums and preallocated
-// buffer (no allocation per pulse, one lock per path so two paths never wait on each other); a
-// thread of its own computes the outliers, writes one Prometheus file for every path
-// atomically and prints the progress lines, one per path.
+// offset and status, whether it follows the run's PPS refclock, and the offset it applies to it.
+// Each capture thread only adds to its path's running sums and preallocated buffer (no allocation
+// per pulse, one lock per path so two paths never wait on each other); a thread of its own computes
+// the outliers, writes one Prometheus file for every path atomically and prints the progress lines,
+// one per path.
 //
 // A two-path run whose one path is a reference (ptp:, sim:reference) also pairs the other
 // path's edges with the reference's as they arrive (LiveBias) and exports their mean lateness,
@@ -82,6 +95,8 @@ class LiveMetrics {
     // chrony thread: each `# chrony` sample as written to the capture file (chronyd's view is
     // the host's, the same for every path).
     void chrony_sample(const nlohmann::json& sample);
+    // Before the first chrony sample: which refclock is the run's, and the offset it applies.
+    void chrony_refclock(LiveChronyRefclock refclock);
     // Writes the final figures and joins the thread. Idempotent.
     void stop();
 
@@ -135,10 +150,12 @@ class LiveMetrics {
     std::vector<std::unique_ptr<PathFigures>> paths_;
     std::optional<LiveBias> bias_;     // a two-path run with a reference
     std::size_t measured_path_ = 0;    // the path whose bias it is
-    mutable std::mutex chrony_mutex_;  // guards the two below
+    mutable std::mutex chrony_mutex_;  // guards the four below
     std::string chrony_status_;
     std::optional<std::int64_t> chrony_rms_ns_;
-    std::optional<PeriodicWorker> worker_;  // last: it runs tick() until stopped
+    LiveChronyRefclock chrony_refclock_;
+    std::optional<bool> chrony_pps_selected_;  // nullopt: unknown refid, or chronyd not answering
+    std::optional<PeriodicWorker> worker_;     // last: it runs tick() until stopped
 };
 
 }  // namespace ppsbench::session
