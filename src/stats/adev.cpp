@@ -36,11 +36,16 @@ template <std::size_t G>
         for (std::size_t p = 0; p < pairs; ++p) {
             lanes[p] = _mm_set_pd(sum[2 * p + 1], sum[2 * p]);
         }
+        std::size_t m[2 * pairs];  // local: the loop keeps the factors in registers
+        for (std::size_t q = 0; q < 2 * pairs; ++q) {
+            m[q] = ms[q];
+        }
         for (std::size_t i = first; i < stop; ++i) {
             const __m128d xi = _mm_sub_pd(_mm_set1_pd(raw[i]), reference);
+#pragma GCC unroll 2
             for (std::size_t p = 0; p < pairs; ++p) {
-                const std::size_t m0 = ms[2 * p];
-                const std::size_t m1 = ms[2 * p + 1];
+                const std::size_t m0 = m[2 * p];
+                const std::size_t m1 = m[2 * p + 1];
                 const __m128d x1 = _mm_sub_pd(_mm_set_pd(raw[i + m1], raw[i + m0]), reference);
                 const __m128d x2 =
                     _mm_sub_pd(_mm_set_pd(raw[i + 2 * m1], raw[i + 2 * m0]), reference);

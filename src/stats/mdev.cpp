@@ -117,11 +117,16 @@ template <std::size_t P>
         used[p] = _mm_castsi128_pd(
             _mm_set_epi64x(missing[2 * p + 1] == 0 ? -1 : 0, missing[2 * p] == 0 ? -1 : 0));
     }
+    std::size_t m[2 * P];  // local: the loop keeps the factors in registers
+    for (std::size_t q = 0; q < 2 * P; ++q) {
+        m[q] = ms[q];
+    }
     for (std::size_t j = begin; j < stop; ++j) {
         const __m128d xj = _mm_sub_pd(_mm_set1_pd(raw[j]), reference);
+#pragma GCC unroll 2
         for (std::size_t p = 0; p < P; ++p) {
-            const std::size_t m0 = ms[2 * p];
-            const std::size_t m1 = ms[2 * p + 1];
+            const std::size_t m0 = m[2 * p];
+            const std::size_t m1 = m[2 * p + 1];
             const __m128d x1 = _mm_sub_pd(_mm_set_pd(raw[j + m1], raw[j + m0]), reference);
             const __m128d x2 = _mm_sub_pd(_mm_set_pd(raw[j + 2 * m1], raw[j + 2 * m0]), reference);
             const __m128d x3 = _mm_sub_pd(_mm_set_pd(raw[j + 3 * m1], raw[j + 3 * m0]), reference);
