@@ -26,6 +26,24 @@ double low_of(double v) {
     return std::isnan(v) ? INFINITY : v;
 }
 
+// The same extremes with the sample read raw, no NaN test: a comparison with NaN is false, so
+// each returns the running extreme (never NaN itself) for a missing sample, and otherwise the
+// very operand std::max/std::min would (ties included), so the values are bit for bit those
+// of std::max(h, high_of(v)), std::min(l, low_of(v)), std::max(high_of(v), h) and
+// std::min(low_of(v), l), in that order.
+inline double raised(double h, double v) {
+    return h < v ? v : h;
+}
+inline double lowered(double l, double v) {
+    return v < l ? v : l;
+}
+inline double raised_from(double v, double h) {
+    return v >= h ? v : h;
+}
+inline double lowered_from(double v, double l) {
+    return v <= l ? v : l;
+}
+
 // The three loops of the doubling tables, two samples an SSE2 instruction where there is one
 // (callgrind counts instructions; the compiler leaves the in-place loops scalar). max and min
 // are exact, and _mm_max_pd(b, a) is std::max(a, b) (b > a ? b : a), _mm_min_pd(b, a) is
@@ -160,15 +178,15 @@ void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
     for (; t < mid; ++t) {
         const std::size_t j2 = width - 1 - t;
         const std::size_t j1 = mid - 1 - t;
-        sh[j2] = std::max(high_of(b[j2]), sh[j2 + 1]);
-        sl[j2] = std::min(low_of(b[j2]), sl[j2 + 1]);
-        sh[j1] = std::max(high_of(b[j1]), sh[j1 + 1]);
-        sl[j1] = std::min(low_of(b[j1]), sl[j1 + 1]);
+        sh[j2] = raised_from(b[j2], sh[j2 + 1]);
+        sl[j2] = lowered_from(b[j2], sl[j2 + 1]);
+        sh[j1] = raised_from(b[j1], sh[j1 + 1]);
+        sl[j1] = lowered_from(b[j1], sl[j1 + 1]);
     }
     for (; t < width - mid; ++t) {
         const std::size_t j2 = width - 1 - t;
-        sh[j2] = std::max(high_of(b[j2]), sh[j2 + 1]);
-        sl[j2] = std::min(low_of(b[j2]), sl[j2 + 1]);
+        sh[j2] = raised_from(b[j2], sh[j2 + 1]);
+        sl[j2] = lowered_from(b[j2], sl[j2 + 1]);
     }
     const double second_high = sh[mid];
     const double second_low = sl[mid];
@@ -192,14 +210,14 @@ void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
     double reduce_low[2] = {INFINITY, INFINITY};
     std::size_t i = 0;
     for (; i + 2 <= split - 1; i += 2) {
-        reduce_high[0] = std::max(reduce_high[0], high_of(next[i]));
-        reduce_low[0] = std::min(reduce_low[0], low_of(next[i]));
-        reduce_high[1] = std::max(reduce_high[1], high_of(next[i + 1]));
-        reduce_low[1] = std::min(reduce_low[1], low_of(next[i + 1]));
+        reduce_high[0] = raised(reduce_high[0], next[i]);
+        reduce_low[0] = lowered(reduce_low[0], next[i]);
+        reduce_high[1] = raised(reduce_high[1], next[i + 1]);
+        reduce_low[1] = lowered(reduce_low[1], next[i + 1]);
     }
     for (; i < split - 1; ++i) {
-        reduce_high[0] = std::max(reduce_high[0], high_of(next[i]));
-        reduce_low[0] = std::min(reduce_low[0], low_of(next[i]));
+        reduce_high[0] = raised(reduce_high[0], next[i]);
+        reduce_low[0] = lowered(reduce_low[0], next[i]);
     }
     double high_a = -INFINITY;
     double low_a = INFINITY;
@@ -208,21 +226,21 @@ void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
     std::size_t ja = 1;
     std::size_t jb = split;
     for (; ja < split && jb <= last; ++ja, ++jb) {
-        high_a = std::max(high_a, high_of(next[ja - 1]));
-        low_a = std::min(low_a, low_of(next[ja - 1]));
-        high_b = std::max(high_b, high_of(next[jb - 1]));
-        low_b = std::min(low_b, low_of(next[jb - 1]));
+        high_a = raised(high_a, next[ja - 1]);
+        low_a = lowered(low_a, next[ja - 1]);
+        high_b = raised(high_b, next[jb - 1]);
+        low_b = lowered(low_b, next[jb - 1]);
         best_a = std::max(best_a, std::max(sh[ja], high_a) - std::min(sl[ja], low_a));
         best_b = std::max(best_b, std::max(sh[jb], high_b) - std::min(sl[jb], low_b));
     }
     for (; ja < split; ++ja) {
-        high_a = std::max(high_a, high_of(next[ja - 1]));
-        low_a = std::min(low_a, low_of(next[ja - 1]));
+        high_a = raised(high_a, next[ja - 1]);
+        low_a = lowered(low_a, next[ja - 1]);
         best_a = std::max(best_a, std::max(sh[ja], high_a) - std::min(sl[ja], low_a));
     }
     for (; jb <= last; ++jb) {
-        high_b = std::max(high_b, high_of(next[jb - 1]));
-        low_b = std::min(low_b, low_of(next[jb - 1]));
+        high_b = raised(high_b, next[jb - 1]);
+        low_b = lowered(low_b, next[jb - 1]);
         best_b = std::max(best_b, std::max(sh[jb], high_b) - std::min(sl[jb], low_b));
     }
     best_a_out = best_a;
