@@ -65,39 +65,6 @@ template <std::size_t G>
     return s;
 }
 
-// No sample missing: every j gives a term, the taus side by side while all have one.
-template <std::size_t G>
-[[gnu::always_inline]] inline void mdev_dense(const Prepared& x, std::span<const std::size_t> ms,
-                                              MdevState& s) {
-    double inner[max_group];  // local copies, as in mdev_stretch()
-    double sum[max_group];
-    for (std::size_t q = 0; q < G; ++q) {
-        inner[q] = s.inner[q];
-        sum[q] = s.sum[q];
-    }
-    for (std::size_t j = 0; j < s.common; ++j) {
-        const double xj = x[j];
-        for (std::size_t q = 0; q < G; ++q) {
-            const std::size_t m = ms[q];
-            sum[q] += inner[q] * inner[q];
-            inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - xj;
-        }
-    }
-    for (std::size_t q = 0; q < G; ++q) {
-        s.inner[q] = inner[q];
-        s.sum[q] = sum[q];
-    }
-    for (std::size_t q = 0; q < G; ++q) {
-        const std::size_t m = ms[q];
-        for (std::size_t j = s.common; j < s.last[q]; ++j) {
-            s.sum[q] += s.inner[q] * s.inner[q];
-            s.inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - x[j];
-        }
-        s.sum[q] += s.inner[q] * s.inner[q];
-        s.terms[q] = s.last[q] + 1;
-    }
-}
-
 #if defined(__SSE2__)
 // mdev_stretch() for P pairs of taus, (0, 1), (2, 3): lane l of pair p is tau 2p + l.
 template <std::size_t P>
@@ -184,6 +151,23 @@ template <std::size_t G>
     for (std::size_t q = 0; q < G; ++q) {
         s.inner[q] = inner[q];
         s.sum[q] = sum[q];
+    }
+}
+
+// No sample missing: every j gives a term, the taus side by side while all have one.
+template <std::size_t G>
+[[gnu::always_inline]] inline void mdev_dense(const Prepared& x, std::span<const std::size_t> ms,
+                                              MdevState& s) {
+    // The whole run is one stretch between holes (no span misses a sample; terms are set below).
+    mdev_stretch<G>(x, ms, s, 0, s.common);
+    for (std::size_t q = 0; q < G; ++q) {
+        const std::size_t m = ms[q];
+        for (std::size_t j = s.common; j < s.last[q]; ++j) {
+            s.sum[q] += s.inner[q] * s.inner[q];
+            s.inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - x[j];
+        }
+        s.sum[q] += s.inner[q] * s.inner[q];
+        s.terms[q] = s.last[q] + 1;
     }
 }
 
