@@ -225,6 +225,28 @@ void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
     double low_b = std::min(reduce_low[0], reduce_low[1]);
     std::size_t ja = 1;
     std::size_t jb = split;
+#if defined(__SSE2__)
+    // Parts A and B as the two lanes of one register: _mm_max_pd(v, h) is raised(h, v) and
+    // _mm_min_pd(v, l) lowered(l, v) (NaN v: the running extreme), _mm_max_pd(b, a) is
+    // std::max(a, b), _mm_min_pd(b, a) std::min(a, b): the same values as the scalar loop.
+    __m128d high = _mm_set_pd(high_b, high_a);
+    __m128d low = _mm_set_pd(low_b, low_a);
+    __m128d best = _mm_set_pd(best_b, best_a);
+    for (; ja < split && jb <= last; ++ja, ++jb) {
+        const __m128d v = _mm_set_pd(next[jb - 1], next[ja - 1]);
+        high = _mm_max_pd(v, high);
+        low = _mm_min_pd(v, low);
+        const __m128d top = _mm_max_pd(high, _mm_set_pd(sh[jb], sh[ja]));
+        const __m128d bottom = _mm_min_pd(low, _mm_set_pd(sl[jb], sl[ja]));
+        best = _mm_max_pd(_mm_sub_pd(top, bottom), best);
+    }
+    _mm_storel_pd(&high_a, high);
+    _mm_storeh_pd(&high_b, high);
+    _mm_storel_pd(&low_a, low);
+    _mm_storeh_pd(&low_b, low);
+    _mm_storel_pd(&best_a, best);
+    _mm_storeh_pd(&best_b, best);
+#endif
     for (; ja < split && jb <= last; ++ja, ++jb) {
         high_a = raised(high_a, next[ja - 1]);
         low_a = lowered(low_a, next[ja - 1]);
