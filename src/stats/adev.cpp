@@ -7,11 +7,111 @@
 
 #include "allan.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace ppsbench::stats::detail {
 
 namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+// The terms of i in [first, stop) into sum[], for taus 0 … G − 1: in pairs of SSE2 lanes where
+// there is SSE2 (callgrind counts instructions), lane by lane the scalar operations in the
+// scalar order, so every sum is bit for bit the scalar one.
+template <std::size_t G>
+[[gnu::always_inline]] inline void adev_stretch(const Prepared& x, std::span<const std::size_t> ms,
+                                                std::size_t first, std::size_t stop,
+                                                double (&sum)[max_group]) {
+    std::size_t q0 = 0;
+#if defined(__SSE2__)
+    constexpr std::size_t pairs = G / 2;
+    if constexpr (pairs > 0) {
+        q0 = 2 * pairs;
+        const double* raw = x.raw.data();
+        const __m128d reference = _mm_set1_pd(x.reference);
+        const __m128d two = _mm_set1_pd(2.0);
+        __m128d lanes[pairs];
+        for (std::size_t p = 0; p < pairs; ++p) {
+            lanes[p] = _mm_set_pd(sum[2 * p + 1], sum[2 * p]);
+        }
+        std::size_t m[2 * pairs];  // local: the loop keeps the factors in registers
+        for (std::size_t q = 0; q < 2 * pairs; ++q) {
+            m[q] = ms[q];
+        }
+        for (std::size_t i = first; i < stop; ++i) {
+            const __m128d xi = _mm_sub_pd(_mm_set1_pd(raw[i]), reference);
+#pragma GCC unroll 2
+            for (std::size_t p = 0; p < pairs; ++p) {
+                const std::size_t m0 = m[2 * p];
+                const std::size_t m1 = m[2 * p + 1];
+                const __m128d x1 = _mm_sub_pd(_mm_set_pd(raw[i + m1], raw[i + m0]), reference);
+                const __m128d x2 =
+                    _mm_sub_pd(_mm_set_pd(raw[i + 2 * m1], raw[i + 2 * m0]), reference);
+                // x2 − 2·x1 + xi, left to right as the scalar expression
+                const __m128d d = _mm_add_pd(_mm_sub_pd(x2, _mm_mul_pd(two, x1)), xi);
+                lanes[p] = _mm_add_pd(lanes[p], _mm_mul_pd(d, d));
+            }
+        }
+        for (std::size_t p = 0; p < pairs; ++p) {
+            _mm_storel_pd(&sum[2 * p], lanes[p]);
+            _mm_storeh_pd(&sum[2 * p + 1], lanes[p]);
+        }
+    }
+#endif
+    for (std::size_t i = first; i < stop; ++i) {
+        for (std::size_t q = q0; q < G; ++q) {
+            const std::size_t m = ms[q];
+            const double d = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
+            sum[q] += d * d;
+        }
+    }
+}
+
+// No sample missing, i in [0, start) two at a time: term i into lanes[q][i % 2]. With SSE2 the
+// two are one instruction's lanes (callgrind counts instructions), lane by lane the scalar
+// operations, so the sums are bit for bit the scalar ones.
+template <std::size_t G>
+[[gnu::always_inline]] inline void adev_dense_pairs(const Prepared& x,
+                                                    std::span<const std::size_t> ms,
+                                                    std::size_t start,
+                                                    double (&lanes)[max_group][2]) {
+#if defined(__SSE2__)
+    const double* raw = x.raw.data();
+    const __m128d reference = _mm_set1_pd(x.reference);
+    const __m128d two = _mm_set1_pd(2.0);
+    std::size_t m[G];  // local: the loop keeps the factors in registers
+    __m128d sum[G];
+    for (std::size_t q = 0; q < G; ++q) {
+        m[q] = ms[q];
+        sum[q] = _mm_loadu_pd(lanes[q]);
+    }
+    for (std::size_t i = 0; i < start; i += 2) {
+        const __m128d x0 = _mm_sub_pd(_mm_loadu_pd(raw + i), reference);
+#pragma GCC unroll 4
+        for (std::size_t q = 0; q < G; ++q) {
+            const __m128d x1 = _mm_sub_pd(_mm_loadu_pd(raw + i + m[q]), reference);
+            const __m128d x2 = _mm_sub_pd(_mm_loadu_pd(raw + i + 2 * m[q]), reference);
+            const __m128d d = _mm_add_pd(_mm_sub_pd(x2, _mm_mul_pd(two, x1)), x0);
+            sum[q] = _mm_add_pd(sum[q], _mm_mul_pd(d, d));
+        }
+    }
+    for (std::size_t q = 0; q < G; ++q) {
+        _mm_storeu_pd(lanes[q], sum[q]);
+    }
+#else
+    for (std::size_t i = 0; i < start; i += 2) {
+        for (std::size_t q = 0; q < G; ++q) {
+            const std::size_t m = ms[q];
+            const double d0 = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
+            const double d1 = x[i + 1 + 2 * m] - 2.0 * x[i + 1 + m] + x[i + 1];
+            lanes[q][0] += d0 * d0;
+            lanes[q][1] += d1 * d1;
+        }
+    }
+#endif
+}
 
 // Some samples missing: every term is tested for NaN, except in the stretches between holes
 // (when they are few enough to be listed), where none is NaN: there the same sums in the same
@@ -34,13 +134,8 @@ template <std::size_t G>
                 sum[q] = lanes[q][0];
             }
             const std::size_t first = i;
-            for (; i < stop; ++i) {
-                for (std::size_t q = 0; q < G; ++q) {
-                    const std::size_t m = ms[q];
-                    const double d = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
-                    sum[q] += d * d;
-                }
-            }
+            i = std::max(i, stop);
+            adev_stretch<G>(x, ms, first, stop, sum);
             for (std::size_t q = 0; q < G; ++q) {
                 lanes[q][0] = sum[q];
                 terms[q] += i - first;
@@ -85,15 +180,7 @@ void adev_group(const Prepared& x, double tau0, std::span<const std::size_t> ms,
     }
     if (!x.any_missing) {
         const std::size_t start = common - common % 2;  // where each tau continues on its own
-        for (std::size_t i = 0; i < start; i += 2) {
-            for (std::size_t q = 0; q < g; ++q) {
-                const std::size_t m = ms[q];
-                const double d0 = x[i + 2 * m] - 2.0 * x[i + m] + x[i];
-                const double d1 = x[i + 1 + 2 * m] - 2.0 * x[i + 1 + m] + x[i + 1];
-                lanes[q][0] += d0 * d0;
-                lanes[q][1] += d1 * d1;
-            }
-        }
+        adev_dense_pairs<G>(x, ms, start, lanes);
         for (std::size_t q = 0; q < g; ++q) {
             const std::size_t m = ms[q];
             std::size_t i = start;

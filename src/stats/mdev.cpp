@@ -7,6 +7,10 @@
 
 #include "allan.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace ppsbench::stats::detail {
 
 namespace {
@@ -61,21 +65,86 @@ template <std::size_t G>
     return s;
 }
 
-// No sample missing: every j gives a term, the taus side by side while all have one.
+#if defined(__SSE2__)
+// mdev_stretch() for P pairs of taus, (0, 1), (2, 3): lane l of pair p is tau 2p + l.
+template <std::size_t P>
+[[gnu::always_inline]] inline void mdev_stretch_pairs(const Prepared& x, const std::size_t* ms,
+                                                      const std::size_t* missing, double* inner_out,
+                                                      double* sum_out, std::size_t begin,
+                                                      std::size_t stop) {
+    const double* raw = x.raw.data();
+    const __m128d reference = _mm_set1_pd(x.reference);
+    const __m128d three = _mm_set1_pd(3.0);
+    __m128d inner[P];
+    __m128d sum[P];
+    __m128d used[P];  // all ones where the tau's terms count
+    for (std::size_t p = 0; p < P; ++p) {
+        inner[p] = _mm_set_pd(inner_out[2 * p + 1], inner_out[2 * p]);
+        sum[p] = _mm_set_pd(sum_out[2 * p + 1], sum_out[2 * p]);
+        used[p] = _mm_castsi128_pd(
+            _mm_set_epi64x(missing[2 * p + 1] == 0 ? -1 : 0, missing[2 * p] == 0 ? -1 : 0));
+    }
+    std::size_t m[2 * P];  // local: the loop keeps the factors in registers
+    for (std::size_t q = 0; q < 2 * P; ++q) {
+        m[q] = ms[q];
+    }
+    for (std::size_t j = begin; j < stop; ++j) {
+        const __m128d xj = _mm_sub_pd(_mm_set1_pd(raw[j]), reference);
+#pragma GCC unroll 2
+        for (std::size_t p = 0; p < P; ++p) {
+            const std::size_t m0 = m[2 * p];
+            const std::size_t m1 = m[2 * p + 1];
+            const __m128d x1 = _mm_sub_pd(_mm_set_pd(raw[j + m1], raw[j + m0]), reference);
+            const __m128d x2 = _mm_sub_pd(_mm_set_pd(raw[j + 2 * m1], raw[j + 2 * m0]), reference);
+            const __m128d x3 = _mm_sub_pd(_mm_set_pd(raw[j + 3 * m1], raw[j + 3 * m0]), reference);
+            sum[p] = _mm_add_pd(sum[p], _mm_and_pd(used[p], _mm_mul_pd(inner[p], inner[p])));
+            // x3 − 3·x2 + 3·x1 − xj, evaluated left to right as the scalar expression is.
+            const __m128d step = _mm_sub_pd(
+                _mm_add_pd(_mm_sub_pd(x3, _mm_mul_pd(three, x2)), _mm_mul_pd(three, x1)), xj);
+            inner[p] = _mm_add_pd(inner[p], step);
+        }
+    }
+    for (std::size_t p = 0; p < P; ++p) {
+        _mm_storel_pd(&inner_out[2 * p], inner[p]);
+        _mm_storeh_pd(&inner_out[2 * p + 1], inner[p]);
+        _mm_storel_pd(&sum_out[2 * p], sum[p]);
+        _mm_storeh_pd(&sum_out[2 * p + 1], sum[p]);
+    }
+}
+#endif
+
+// Between holes: every read in x[j, j + 3m] of every tau is present for j in [begin, stop), so
+// present_or_zero() is x[] and the missing counts stay as they are; the same operations in the
+// same order as mdev_step(), without its NaN tests. Whether a tau's terms count does not change
+// inside a stretch, so an unused tau adds +0.0 (exact: its sum is never −0.0) instead of
+// branching, which lets two taus share each SSE2 instruction: callgrind counts instructions, and
+// lane by lane these are the scalar operations, so every sum is bit for bit the scalar one.
 template <std::size_t G>
-[[gnu::always_inline]] inline void mdev_dense(const Prepared& x, std::span<const std::size_t> ms,
-                                              MdevState& s) {
-    double inner[max_group];  // local copies, as in mdev_stretch()
+[[gnu::always_inline]] inline void mdev_stretch(const Prepared& x, std::span<const std::size_t> ms,
+                                                MdevState& s, std::size_t begin, std::size_t stop) {
+    // The hot loop works on local copies: stores into `s` could alias the samples as far as
+    // the compiler knows, and would force a reload of every running sum per sample.
+    double inner[max_group];
     double sum[max_group];
     for (std::size_t q = 0; q < G; ++q) {
         inner[q] = s.inner[q];
         sum[q] = s.sum[q];
+        if (s.missing_in_span[q] == 0) {
+            s.terms[q] += stop > begin ? stop - begin : 0;
+        }
     }
-    for (std::size_t j = 0; j < s.common; ++j) {
+    std::size_t q0 = 0;
+#if defined(__SSE2__)
+    q0 = G - G % 2;
+    if constexpr (G >= 2) {
+        mdev_stretch_pairs<G / 2>(x, ms.data(), s.missing_in_span, inner, sum, begin, stop);
+    }
+#endif
+    for (std::size_t j = begin; j < stop; ++j) {
         const double xj = x[j];
-        for (std::size_t q = 0; q < G; ++q) {
+        for (std::size_t q = q0; q < G; ++q) {
             const std::size_t m = ms[q];
-            sum[q] += inner[q] * inner[q];
+            sum[q] += s.missing_in_span[q] == 0 ? inner[q] * inner[q] : 0.0;
             inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - xj;
         }
     }
@@ -83,6 +152,14 @@ template <std::size_t G>
         s.inner[q] = inner[q];
         s.sum[q] = sum[q];
     }
+}
+
+// No sample missing: every j gives a term, the taus side by side while all have one.
+template <std::size_t G>
+[[gnu::always_inline]] inline void mdev_dense(const Prepared& x, std::span<const std::size_t> ms,
+                                              MdevState& s) {
+    // The whole run is one stretch between holes (no span misses a sample; terms are set below).
+    mdev_stretch<G>(x, ms, s, 0, s.common);
     for (std::size_t q = 0; q < G; ++q) {
         const std::size_t m = ms[q];
         for (std::size_t j = s.common; j < s.last[q]; ++j) {
@@ -91,42 +168,6 @@ template <std::size_t G>
         }
         s.sum[q] += s.inner[q] * s.inner[q];
         s.terms[q] = s.last[q] + 1;
-    }
-}
-
-// Between holes: every read in x[j, j + 3m] of every tau is present for j in [begin, stop), so
-// present_or_zero() is x[] and the missing counts stay as they are; the same operations in the
-// same order as mdev_step(), without its NaN tests.
-template <std::size_t G>
-[[gnu::always_inline]] inline void mdev_stretch(const Prepared& x, std::span<const std::size_t> ms,
-                                                MdevState& s, std::size_t begin, std::size_t stop) {
-    // The hot loop works on local copies: stores into `s` could alias the samples as far as
-    // the compiler knows, and would force a reload of every running sum per sample.
-    double inner[max_group];
-    double sum[max_group];
-    std::size_t terms[max_group];
-    bool used[max_group];
-    for (std::size_t q = 0; q < G; ++q) {
-        inner[q] = s.inner[q];
-        sum[q] = s.sum[q];
-        terms[q] = s.terms[q];
-        used[q] = s.missing_in_span[q] == 0;
-    }
-    for (std::size_t j = begin; j < stop; ++j) {
-        const double xj = x[j];
-        for (std::size_t q = 0; q < G; ++q) {
-            const std::size_t m = ms[q];
-            if (used[q]) {
-                sum[q] += inner[q] * inner[q];
-                ++terms[q];
-            }
-            inner[q] += x[j + 3 * m] - 3 * x[j + 2 * m] + 3 * x[j + m] - xj;
-        }
-    }
-    for (std::size_t q = 0; q < G; ++q) {
-        s.inner[q] = inner[q];
-        s.sum[q] = sum[q];
-        s.terms[q] = terms[q];
     }
 }
 

@@ -6,6 +6,10 @@
 #include <limits>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "ppsbench/stats/stability.hpp"
 
 namespace ppsbench::stats {
@@ -22,6 +26,103 @@ double low_of(double v) {
     return std::isnan(v) ? INFINITY : v;
 }
 
+// The same extremes with the sample read raw, no NaN test: a comparison with NaN is false, so
+// each returns the running extreme (never NaN itself) for a missing sample, and otherwise the
+// very operand std::max/std::min would (ties included), so the values are bit for bit those
+// of std::max(h, high_of(v)), std::min(l, low_of(v)), std::max(high_of(v), h) and
+// std::min(low_of(v), l), in that order.
+inline double raised(double h, double v) {
+    return h < v ? v : h;
+}
+inline double lowered(double l, double v) {
+    return v < l ? v : l;
+}
+inline double raised_from(double v, double h) {
+    return v >= h ? v : h;
+}
+inline double lowered_from(double v, double l) {
+    return v <= l ? v : l;
+}
+
+// The three loops of the doubling tables, two samples an SSE2 instruction where there is one
+// (callgrind counts instructions; the compiler leaves the in-place loops scalar). max and min
+// are exact, and _mm_max_pd(b, a) is std::max(a, b) (b > a ? b : a), _mm_min_pd(b, a) is
+// std::min(a, b), so every value is the scalar one.
+
+// high[i], low[i] = the sample's extremes (a missing one never chosen), i < length.
+void fill_extremes(const double* x, std::size_t length, double* high, double* low) {
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    const __m128d minus_inf = _mm_set1_pd(-INFINITY);
+    const __m128d plus_inf = _mm_set1_pd(INFINITY);
+    for (; i + 2 <= length; i += 2) {
+        const __m128d v = _mm_loadu_pd(x + i);
+        const __m128d missing = _mm_cmpunord_pd(v, v);
+        _mm_storeu_pd(high + i,
+                      _mm_or_pd(_mm_and_pd(missing, minus_inf), _mm_andnot_pd(missing, v)));
+        _mm_storeu_pd(low + i, _mm_or_pd(_mm_and_pd(missing, plus_inf), _mm_andnot_pd(missing, v)));
+    }
+#endif
+    for (; i < length; ++i) {
+        high[i] = high_of(x[i]);
+        low[i] = low_of(x[i]);
+    }
+}
+
+// One doubling in place: high[i] = max(high[i], high[i + span]) for i + 2·span <= length. Each
+// step reads ahead of what it writes, so two at a time read the same values as one at a time.
+void double_span(double* high, double* low, std::size_t span, std::size_t length) {
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 1 + 2 * span <= length; i += 2) {  // i and i + 1 both in range
+        _mm_storeu_pd(high + i, _mm_max_pd(_mm_loadu_pd(high + i + span), _mm_loadu_pd(high + i)));
+        _mm_storeu_pd(low + i, _mm_min_pd(_mm_loadu_pd(low + i + span), _mm_loadu_pd(low + i)));
+    }
+#endif
+    for (; i + 2 * span <= length; ++i) {
+        high[i] = std::max(high[i], high[i + span]);
+        low[i] = std::min(low[i], low[i + span]);
+    }
+}
+
+// The largest max(high[i], high[i + shift]) − min(low[i], low[i + shift]) over i < starts, and
+// `best`; four running maxima, not one chain (a single max chain waits on its own latency).
+double widest(const double* high, const double* low, std::size_t shift, std::size_t starts,
+              double best) {
+    double lanes[4] = {best, best, best, best};
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    __m128d lane01 = _mm_set1_pd(best);
+    __m128d lane23 = lane01;
+    for (; i + 4 <= starts; i += 4) {
+        const __m128d top01 = _mm_max_pd(_mm_loadu_pd(high + i + shift), _mm_loadu_pd(high + i));
+        const __m128d top23 =
+            _mm_max_pd(_mm_loadu_pd(high + i + 2 + shift), _mm_loadu_pd(high + i + 2));
+        const __m128d bottom01 = _mm_min_pd(_mm_loadu_pd(low + i + shift), _mm_loadu_pd(low + i));
+        const __m128d bottom23 =
+            _mm_min_pd(_mm_loadu_pd(low + i + 2 + shift), _mm_loadu_pd(low + i + 2));
+        lane01 = _mm_max_pd(_mm_sub_pd(top01, bottom01), lane01);  // −inf: no sample
+        lane23 = _mm_max_pd(_mm_sub_pd(top23, bottom23), lane23);
+    }
+    _mm_storeu_pd(lanes, lane01);
+    _mm_storeu_pd(lanes + 2, lane23);
+#else
+    for (; i + 4 <= starts; i += 4) {
+        for (std::size_t l = 0; l < 4; ++l) {
+            const double top = std::max(high[i + l], high[i + l + shift]);
+            const double bottom = std::min(low[i + l], low[i + l + shift]);
+            lanes[l] = std::max(lanes[l], top - bottom);  // −inf: no sample
+        }
+    }
+#endif
+    for (; i < starts; ++i) {
+        const double top = std::max(high[i], high[i + shift]);
+        const double bottom = std::min(low[i], low[i + shift]);
+        lanes[0] = std::max(lanes[0], top - bottom);
+    }
+    return std::max(std::max(lanes[0], lanes[1]), std::max(lanes[2], lanes[3]));
+}
+
 // Windows of up to small_window samples: doubling tables (after k doublings high[i] / low[i]
 // hold the extremes of x[i, i + 2^k); a window of w samples, 2^k <= w < 2^(k+1), is the union
 // of the 2^k-spans at i and i + w − 2^k), built over one cache-sized chunk of window starts at
@@ -36,10 +137,7 @@ void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
     std::vector<double> low(chunk_starts + small_window);
     for (std::size_t c = 0; c < n; c += chunk_starts) {
         const std::size_t length = std::min(n, c + chunk_starts + small_window - 1) - c;
-        for (std::size_t i = 0; i < length; ++i) {
-            high[i] = high_of(x[c + i]);
-            low[i] = low_of(x[c + i]);
-        }
+        fill_extremes(x.data() + c, length, high.data(), low.data());
         std::size_t span = 1;
         for (std::size_t index : order) {
             const std::size_t width = factors[index] + 1;
@@ -47,31 +145,12 @@ void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
                 continue;
             }
             while (2 * span <= width) {
-                for (std::size_t i = 0; i + 2 * span <= length; ++i) {
-                    high[i] = std::max(high[i], high[i + span]);
-                    low[i] = std::min(low[i], low[i + span]);
-                }
+                double_span(high.data(), low.data(), span, length);
                 span *= 2;
             }
             const std::size_t shift = width - span;
             const std::size_t starts = std::min(c + chunk_starts, n - width + 1) - c;
-            // Four running maxima, not one: a single max chain waits on its own latency, and
-            // the order of exact max operations does not change the result.
-            double lanes[4] = {best[index], best[index], best[index], best[index]};
-            std::size_t i = 0;
-            for (; i + 4 <= starts; i += 4) {
-                for (std::size_t l = 0; l < 4; ++l) {
-                    const double top = std::max(high[i + l], high[i + l + shift]);
-                    const double bottom = std::min(low[i + l], low[i + l + shift]);
-                    lanes[l] = std::max(lanes[l], top - bottom);  // −inf: no sample
-                }
-            }
-            for (; i < starts; ++i) {
-                const double top = std::max(high[i], high[i + shift]);
-                const double bottom = std::min(low[i], low[i + shift]);
-                lanes[0] = std::max(lanes[0], top - bottom);
-            }
-            best[index] = std::max(std::max(lanes[0], lanes[1]), std::max(lanes[2], lanes[3]));
+            best[index] = widest(high.data(), low.data(), shift, starts, best[index]);
         }
     }
 }
@@ -99,15 +178,15 @@ void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
     for (; t < mid; ++t) {
         const std::size_t j2 = width - 1 - t;
         const std::size_t j1 = mid - 1 - t;
-        sh[j2] = std::max(high_of(b[j2]), sh[j2 + 1]);
-        sl[j2] = std::min(low_of(b[j2]), sl[j2 + 1]);
-        sh[j1] = std::max(high_of(b[j1]), sh[j1 + 1]);
-        sl[j1] = std::min(low_of(b[j1]), sl[j1 + 1]);
+        sh[j2] = raised_from(b[j2], sh[j2 + 1]);
+        sl[j2] = lowered_from(b[j2], sl[j2 + 1]);
+        sh[j1] = raised_from(b[j1], sh[j1 + 1]);
+        sl[j1] = lowered_from(b[j1], sl[j1 + 1]);
     }
     for (; t < width - mid; ++t) {
         const std::size_t j2 = width - 1 - t;
-        sh[j2] = std::max(high_of(b[j2]), sh[j2 + 1]);
-        sl[j2] = std::min(low_of(b[j2]), sl[j2 + 1]);
+        sh[j2] = raised_from(b[j2], sh[j2 + 1]);
+        sl[j2] = lowered_from(b[j2], sl[j2 + 1]);
     }
     const double second_high = sh[mid];
     const double second_low = sl[mid];
@@ -131,14 +210,14 @@ void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
     double reduce_low[2] = {INFINITY, INFINITY};
     std::size_t i = 0;
     for (; i + 2 <= split - 1; i += 2) {
-        reduce_high[0] = std::max(reduce_high[0], high_of(next[i]));
-        reduce_low[0] = std::min(reduce_low[0], low_of(next[i]));
-        reduce_high[1] = std::max(reduce_high[1], high_of(next[i + 1]));
-        reduce_low[1] = std::min(reduce_low[1], low_of(next[i + 1]));
+        reduce_high[0] = raised(reduce_high[0], next[i]);
+        reduce_low[0] = lowered(reduce_low[0], next[i]);
+        reduce_high[1] = raised(reduce_high[1], next[i + 1]);
+        reduce_low[1] = lowered(reduce_low[1], next[i + 1]);
     }
     for (; i < split - 1; ++i) {
-        reduce_high[0] = std::max(reduce_high[0], high_of(next[i]));
-        reduce_low[0] = std::min(reduce_low[0], low_of(next[i]));
+        reduce_high[0] = raised(reduce_high[0], next[i]);
+        reduce_low[0] = lowered(reduce_low[0], next[i]);
     }
     double high_a = -INFINITY;
     double low_a = INFINITY;
@@ -146,22 +225,44 @@ void mtie_small(std::span<const double> x, std::span<const std::size_t> factors,
     double low_b = std::min(reduce_low[0], reduce_low[1]);
     std::size_t ja = 1;
     std::size_t jb = split;
+#if defined(__SSE2__)
+    // Parts A and B as the two lanes of one register: _mm_max_pd(v, h) is raised(h, v) and
+    // _mm_min_pd(v, l) lowered(l, v) (NaN v: the running extreme), _mm_max_pd(b, a) is
+    // std::max(a, b), _mm_min_pd(b, a) std::min(a, b): the same values as the scalar loop.
+    __m128d high = _mm_set_pd(high_b, high_a);
+    __m128d low = _mm_set_pd(low_b, low_a);
+    __m128d best = _mm_set_pd(best_b, best_a);
     for (; ja < split && jb <= last; ++ja, ++jb) {
-        high_a = std::max(high_a, high_of(next[ja - 1]));
-        low_a = std::min(low_a, low_of(next[ja - 1]));
-        high_b = std::max(high_b, high_of(next[jb - 1]));
-        low_b = std::min(low_b, low_of(next[jb - 1]));
+        const __m128d v = _mm_set_pd(next[jb - 1], next[ja - 1]);
+        high = _mm_max_pd(v, high);
+        low = _mm_min_pd(v, low);
+        const __m128d top = _mm_max_pd(high, _mm_set_pd(sh[jb], sh[ja]));
+        const __m128d bottom = _mm_min_pd(low, _mm_set_pd(sl[jb], sl[ja]));
+        best = _mm_max_pd(_mm_sub_pd(top, bottom), best);
+    }
+    _mm_storel_pd(&high_a, high);
+    _mm_storeh_pd(&high_b, high);
+    _mm_storel_pd(&low_a, low);
+    _mm_storeh_pd(&low_b, low);
+    _mm_storel_pd(&best_a, best);
+    _mm_storeh_pd(&best_b, best);
+#endif
+    for (; ja < split && jb <= last; ++ja, ++jb) {
+        high_a = raised(high_a, next[ja - 1]);
+        low_a = lowered(low_a, next[ja - 1]);
+        high_b = raised(high_b, next[jb - 1]);
+        low_b = lowered(low_b, next[jb - 1]);
         best_a = std::max(best_a, std::max(sh[ja], high_a) - std::min(sl[ja], low_a));
         best_b = std::max(best_b, std::max(sh[jb], high_b) - std::min(sl[jb], low_b));
     }
     for (; ja < split; ++ja) {
-        high_a = std::max(high_a, high_of(next[ja - 1]));
-        low_a = std::min(low_a, low_of(next[ja - 1]));
+        high_a = raised(high_a, next[ja - 1]);
+        low_a = lowered(low_a, next[ja - 1]);
         best_a = std::max(best_a, std::max(sh[ja], high_a) - std::min(sl[ja], low_a));
     }
     for (; jb <= last; ++jb) {
-        high_b = std::max(high_b, high_of(next[jb - 1]));
-        low_b = std::min(low_b, low_of(next[jb - 1]));
+        high_b = raised(high_b, next[jb - 1]);
+        low_b = lowered(low_b, next[jb - 1]);
         best_b = std::max(best_b, std::max(sh[jb], high_b) - std::min(sl[jb], low_b));
     }
     best_a_out = best_a;

@@ -204,6 +204,23 @@ struct PairCounts {
     std::size_t skipped_breaks = 0;
 };
 
+// The first pulse past i at which for_each_period_pair() must look again: the next break
+// after i or the next excluded pulse at or after i (a pair ending at e or e + 1 touches e),
+// from cursors that lie at or before them.
+inline std::size_t quiet_after(std::size_t i, std::span<const std::size_t> breaks,
+                               std::size_t next_break, std::span<const std::size_t> excluded,
+                               std::size_t next_excluded) {
+    while (next_break < breaks.size() && breaks[next_break] <= i) {
+        ++next_break;
+    }
+    while (next_excluded < excluded.size() && excluded[next_excluded] < i) {
+        ++next_excluded;
+    }
+    const std::size_t none = static_cast<std::size_t>(-1);
+    return std::min(next_break < breaks.size() ? breaks[next_break] : none,
+                    next_excluded < excluded.size() ? excluded[next_excluded] : none);
+}
+
 template <typename Timestamps, typename Index, typename F>
 PairCounts for_each_period_pair(const Timestamps& t, std::size_t n, const Index& index,
                                 std::int64_t period_ns, std::span<const std::size_t> breaks,
@@ -219,15 +236,25 @@ PairCounts for_each_period_pair(const Timestamps& t, std::size_t n, const Index&
     // Each timestamp is read once and kept for the next pair: a column read goes through the
     // selection's index and its jump corrections.
     std::int64_t previous_t = 0;
+    // Below `quiet_until` (past the pair where it was set) no break and no excluded pulse lies,
+    // so a pair one period long is a plain value: the cursors and tests below would find
+    // nothing, and are skipped (the same pairs, values and counts, in the same order).
+    std::size_t quiet_until = 0;
     index.for_each([&](std::size_t i, std::int64_t k) {
         const std::int64_t step = k - previous_k;
         previous_k = k;
         const std::int64_t t_i = t[i];
         const std::int64_t t_before = previous_t;
         previous_t = t_i;
+        if (step == 1 && i < quiet_until) {
+            ++counts.values;
+            f(static_cast<double>(t_i - t_before - period_ns), false);
+            return;
+        }
         if (i == 0) {
             return;
         }
+        quiet_until = quiet_after(i, breaks, next_break, excluded, next_excluded);
         while (next_break < breaks.size() && breaks[next_break] < i) {
             ++next_break;
         }

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -218,6 +219,37 @@ TEST(Gaps, AdevWithFewOrManyGapsEqualsBruteForceOverCompleteTerms) {
                 std::sqrt(static_cast<double>(sum / terms) / (2.0 * double(m) * double(m)));
             SCOPED_TRACE(::testing::Message() << "a hole every " << every << ", m = " << m);
             EXPECT_NEAR(got[f], expected, 1e-10 * expected);  // one term is 5e-5
+        }
+    }
+}
+
+// The report computes the taus four at a time, two to a SIMD register, and a tau alone runs
+// the scalar loop; each must see the same operations in the same order, so the two agree to
+// the last bit (not merely within rounding). A drifting phase makes the running sums cancel,
+// where any reordering would show; no holes, few (listed) and many (the general step).
+TEST(Gaps, EachTauInAGroupEqualsItAloneBitForBit) {
+    for (const std::size_t every : {0UL, 613UL, 9UL}) {
+        std::vector<double> x(6000);
+        std::uint64_t state = 7;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            x[i] =
+                3e-6 * static_cast<double>(i) + static_cast<double>(state >> 11) * 0x1.0p-53 * 1e-6;
+            if (every != 0 && i % every == 5) {
+                x[i] = std::numeric_limits<double>::quiet_NaN();
+            }
+        }
+        const std::size_t factors[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+        const auto adev = overlapping_adev(x, 1.0, factors);
+        const auto mdev = modified_adev(x, 1.0, factors);
+        for (std::size_t f = 0; f < std::size(factors); ++f) {
+            const std::size_t alone[] = {factors[f]};
+            SCOPED_TRACE(::testing::Message() << "a hole every " << every << ", m = " << alone[0]);
+            // NaN where no term is complete (MDEV with a hole in every 3m-sample span), alone too
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(adev[f]),
+                      std::bit_cast<std::uint64_t>(overlapping_adev(x, 1.0, alone)[0]));
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(mdev[f]),
+                      std::bit_cast<std::uint64_t>(modified_adev(x, 1.0, alone)[0]));
         }
     }
 }
