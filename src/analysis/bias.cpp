@@ -25,6 +25,7 @@ namespace {
 // source writes its half-bracket, which also marks it as a polled reference).
 constexpr std::string_view uncertainty_column = "phc_offset_uncertainty_ns";
 constexpr std::string_view poll_uncertainty_column = "poll_uncertainty_ns";
+constexpr std::string_view poll_read_interval_column = "poll_read_interval_ns";
 // An unpolled period's edge is interpolated only between polled edges this few periods apart.
 constexpr std::int64_t max_interpolation_span = 4;
 
@@ -93,12 +94,29 @@ void split_polled(const std::vector<latency::TimedPulse>& theirs,
     }
 }
 
+// The median of a poll column over the reference's pulses; NaN without the column.
+double column_median(const store::CaptureFile& reference, std::optional<std::size_t> column) {
+    if (!column || reference.pulses.empty()) {
+        return std::nan("");
+    }
+    std::vector<double> values;
+    values.reserve(reference.pulses.size());
+    for (std::size_t i = 0; i < reference.pulses.size(); ++i) {
+        values.push_back(static_cast<double>(reference.extra(i, *column)));
+    }
+    std::sort(values.begin(), values.end());
+    return stats::quantile_sorted(values, 0.5);
+}
+
 // Written only against a polled reference, so every other run's document stays as it was.
 void add_polled(nlohmann::json& json, const Bias& bias) {
     if (bias.polled_pairs > 0) {
         json["polled"] = {{"pairs", bias.polled_pairs},
                           {"mean_ns", json_number(bias.polled_mean_ns)},
-                          {"median_ns", json_number(bias.polled_median_ns)}};
+                          {"median_ns", json_number(bias.polled_median_ns)},
+                          {"periods", bias.poll_periods},
+                          {"read_interval_ns", json_number(bias.poll_read_interval_ns)},
+                          {"uncertainty_median_ns", json_number(bias.poll_uncertainty_median_ns)}};
     }
 }
 
@@ -172,6 +190,15 @@ Bias bias_from_json(const nlohmann::json& json) {
         bias.polled_pairs = *value;
         bias.polled_mean_ns = number(*it, "mean_ns");
         bias.polled_median_ns = number(*it, "median_ns");
+        if (const auto periods = it->find("periods"); periods != it->end()) {
+            const auto count = store::json_integer<std::size_t>(*periods);
+            if (!count) {
+                throw core::InputError("\"bias\".\"polled\".\"periods\" is not a count");
+            }
+            bias.poll_periods = *count;
+        }
+        bias.poll_read_interval_ns = number(*it, "read_interval_ns");
+        bias.poll_uncertainty_median_ns = number(*it, "uncertainty_median_ns");
     }
     return bias;
 }
@@ -232,6 +259,10 @@ Lateness lateness_against(const store::CaptureFile& file, const store::CaptureFi
         split_polled(theirs, mine, pairing, file.run_meta.period.count(), lateness);
         // What no interpolation reached (the ends, a run of missed windows) stays unpaired.
         lateness.unpaired = mine.size() - lateness.late_ns.size() - lateness.polled_late_ns.size();
+        lateness.poll_periods = reference.pulses.size();
+        lateness.poll_read_interval_ns =
+            column_median(reference, reference.extra_column(poll_read_interval_column));
+        lateness.poll_uncertainty_median_ns = column_median(reference, polled);
         column = polled;
     } else {
         for (const auto& pair : pairing.pairs) {
@@ -273,6 +304,9 @@ Bias bias_of(Lateness lateness, double confidence) {
         bias.polled_pairs = polled.pairs;
         bias.polled_mean_ns = polled.mean_ns;
         bias.polled_median_ns = polled.median_ns;
+        bias.poll_periods = lateness.poll_periods;
+        bias.poll_read_interval_ns = lateness.poll_read_interval_ns;
+        bias.poll_uncertainty_median_ns = lateness.poll_uncertainty_median_ns;
     }
     bias.reference = lateness.reference;
     bias.unpaired = lateness.unpaired;

@@ -15,6 +15,20 @@ namespace ppsbench::render {
 
 namespace {
 
+// " It polled N periods, reading the level every X: each polled edge is bracketed to ±Y
+// (median)." or nothing for a summary that did not keep them.
+std::string poll_cost(const analysis::Bias& b) {
+    if (b.poll_periods == 0 || std::isnan(b.poll_uncertainty_median_ns)) {
+        return {};
+    }
+    return fmt::format(
+        " It polled {} periods{}: each polled edge is bracketed to ±{} (median).", b.poll_periods,
+        std::isnan(b.poll_read_interval_ns)
+            ? std::string()
+            : fmt::format(", reading the level every {}", format_ns(b.poll_read_interval_ns)),
+        format_ns(b.poll_uncertainty_median_ns));
+}
+
 Cell run_cell(const analysis::RunAnalysis& run) {
     return Cell::of_run({run.label, run.simulated, run.file});
 }
@@ -63,9 +77,9 @@ void add_common_footnotes(const std::vector<analysis::RunAnalysis>& runs, Table&
                     "{}: the bias above is of the {} periods the reference did not poll, "
                     "against edges interpolated between its polled ones; on the {} polled "
                     "periods it was median {}, mean {}: what polling the pin disturbed "
-                    "(docs/latency.md).",
+                    "(docs/latency.md).{}",
                     run.label, b.pairs, b.polled_pairs, format_ns(b.polled_median_ns, true),
-                    format_ns(b.polled_mean_ns, true)));
+                    format_ns(b.polled_mean_ns, true), poll_cost(b)));
             }
         }
         if (run.pulse_width) {

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -153,10 +154,29 @@ TEST(ReferenceBias, AgainstAPolledReferenceIsOfTheUnpolledPeriodsWithTheDisturba
     EXPECT_DOUBLE_EQ(bias->polled_median_ns, 6'000);
     EXPECT_EQ(bias->reference_uncertainty_ns, 402);
     EXPECT_EQ(bias->unpaired, 0U);
-    // Saved and read back, the disturbance stays.
+    // What the polling cost: the periods it found, its read interval, the half-bracket it buys.
+    EXPECT_EQ(bias->poll_periods, 51U);
+    EXPECT_DOUBLE_EQ(bias->poll_read_interval_ns, 850);
+    EXPECT_DOUBLE_EQ(bias->poll_uncertainty_median_ns, 401);
+    // Saved and read back, the disturbance and the cost stay.
     const Bias back = bias_from_json(to_json(*bias));
     EXPECT_EQ(back.polled_pairs, 51U);
     EXPECT_DOUBLE_EQ(back.polled_median_ns, 6'000);
+    EXPECT_EQ(back.poll_periods, 51U);
+    EXPECT_DOUBLE_EQ(back.poll_read_interval_ns, 850);
+    EXPECT_DOUBLE_EQ(back.poll_uncertainty_median_ns, 401);
+    auto bad = to_json(*bias);
+    bad["polled"]["periods"] = "51";
+    EXPECT_THROW(bias_from_json(bad), core::InputError);
+    // The report's footnote says it.
+    const auto report = testing::run_ppsbench({"report", pps});
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    std::string text = report.out;  // one line, however the footnote is wrapped
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    EXPECT_TRUE(testing::contains(text,
+                                  "It polled 51 periods, reading the level every 850 ns: each "
+                                  "polled edge is bracketed to ±401 ns (median)."))
+        << report.out;
     // Every other reference's document has no "polled" object.
     DualFiles phc;
     EXPECT_FALSE(to_json(*reference_bias(store::read_capture_file(phc.pps))).contains("polled"));

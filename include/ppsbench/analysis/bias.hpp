@@ -43,6 +43,13 @@ struct Bias {
     std::size_t polled_pairs = 0;
     double polled_mean_ns = std::nan("");
     double polled_median_ns = std::nan("");
+    // What the polling cost, from the poll path's own columns: the periods it found an edge in,
+    // the median time between two level reads of a window (poll_read_interval_ns), and the
+    // median half-bracket (poll_uncertainty_ns), the uncertainty one read interval buys; NaN
+    // for any other reference, or a saved summary written before they were kept.
+    std::size_t poll_periods = 0;
+    double poll_read_interval_ns = std::nan("");
+    double poll_uncertainty_median_ns = std::nan("");
 };
 
 // The report document's "bias" object (ns; null figures for NaN), and back (a saved summary
@@ -65,6 +72,9 @@ struct Lateness {
     // `polled_late_ns` the polled ones (the disturbance), as Bias says.
     bool interpolated = false;
     std::vector<double> polled_late_ns;
+    std::size_t poll_periods = 0;  // as Bias says
+    double poll_read_interval_ns = std::nan("");
+    double poll_uncertainty_median_ns = std::nan("");
 };
 
 // The lateness of `file`'s pulses against its two-source run's reference (the run recorded
