@@ -187,8 +187,8 @@ check_calibration() { # check_calibration MODE_DIR (threaded mode)
     fi
     # 6. calibrate and doctor --bias
     cj="$mdir/calibrate.json"
-    constant=$(jq -r '.constant_ns // empty' "$cj" 2>/dev/null || true)
-    unc=$(jq -r '.uncertainty_ns // empty' "$cj" 2>/dev/null || true)
+    constant=$(jq -r '.constant_ns // empty | round' "$cj" 2>/dev/null || true)
+    unc=$(jq -r '.uncertainty_ns // empty | round' "$cj" 2>/dev/null || true)
     offset_s=$(kv offset_s "$st")
     if [[ "$(kv calibrate_rc "$st")" == 0 && -n "$constant" && -n "$offset_s" ]]; then
         pass "$config: calibrate on the poll run: $constant ns ± $unc ns, chrony offset $offset_s"
@@ -198,7 +198,7 @@ check_calibration() { # check_calibration MODE_DIR (threaded mode)
     fi
     matches=$(jq -r '[.bias_check.lines[]? | select(.daemon == "chrony") | .matches] | if length == 0 then "none" else (all | tostring) end' "$mdir/doctor-bias.json" 2>/dev/null || echo none)
     if [[ "$matches" == true ]] && grep -q "offset $offset_s" "$mdir/chrony-calibrated.conf"; then
-        pass "$config: doctor --bias with the written chrony.conf: the offset matches ($(grep -m1 -i 'offset' "$mdir/doctor-bias.txt" | head -c 160))"
+        pass "$config: doctor --bias with the written chrony.conf: the offset matches ($(jq -r '.bias_check.lines[0] | "\(.text): difference \(.difference_ns) ns"' "$mdir/doctor-bias.json"))"
     else
         fail "$config: doctor --bias with the written chrony.conf: matches=$matches: $(head -c 300 "$mdir/doctor-bias.err") $(jq -c '.bias_check.lines' "$mdir/doctor-bias.json" 2>/dev/null | head -c 300)"
     fi

@@ -51,7 +51,7 @@ source "$LAB_DIR/check-poll-lib.sh"
 tsv="$out/summary.tsv"
 printf 'config\tmode\tcontext\tpolled_pairs\tmissed_windows\tmedian_delay_polled_ns\tmax_poll_uncertainty_ns\treport_bias_median_ns\texpected_bias_median_ns\treport_polled_median_ns\treference_uncertainty_ns\n' >"$tsv"
 ctsv="$out/calibration.tsv"
-printf 'config\tcontext\tconstant_ns\tuncertainty_ns\tlateness_mean_ns\tcooked_before_mean_ns\tcooked_after_mean_ns\tallowed_ns\tsourcestats_before\tsourcestats_after\tdoctor_matches\n' >"$ctsv"
+printf 'config\tcontext\tconstant_ns\tuncertainty_ns\tlateness_mean_ns\tchronyd_clock_before_ns\tchronyd_clock_after_ns\tallowed_ns\tsourcestats_before\tsourcestats_after\tdoctor_matches\n' >"$ctsv"
 declare -A bias_of=() context_of=()
 
 mapfile -t mode_dirs < <(lab_mode_dirs "$res")
@@ -71,7 +71,7 @@ check_poll_order
         printf "| %s | %s | %s | %s | %s | %.3f | %s | %.3f | %.3f | %.3f |\n", $1, $2, $3, $4, $5, $6 / 1000, $7, $8 / 1000, $9 / 1000, $10 / 1000 }'
     if (($(wc -l <"$ctsv") > 1)); then
         echo
-        echo "| config | context | calibrated constant (µs) | ± (ns) | timer lateness (ns) | cooked phase before (µs) | cooked phase after (µs) | allowed ± (ns) | sourcestats offset before → after | doctor --bias |"
+        echo "| config | context | calibrated constant (µs) | ± (ns) | timer lateness (ns) | chronyd's clock − system clock, before (µs) | after (µs) | allowed ± (ns) | sourcestats offset before → after | doctor --bias matches |"
         echo "|---|---|---|---|---|---|---|---|---|---|"
         tail -n +2 "$ctsv" | awk -F'\t' '{
             printf "| %s | %s | %.3f | %s | %s | %.3f | %.3f | %s | %s → %s | %s |\n", $1, $2, $3 / 1000, $4, $5, $6 / 1000, $7 / 1000, $8, $9, $10, $11 }'
