@@ -2,6 +2,7 @@
 # shellcheck shell=bash
 # check-poll.sh's checks, one function per part; sourced by it (which documents what each proves).
 # Uses: res out pb tsv ctsv factor, bias_of context_of (declared by check-poll.sh).
+# shellcheck disable=SC2154 # those
 
 fails=0 passes=0
 fail() { printf '[lab] FAIL %s\n' "$*" >&2; fails=$((fails + 1)); }
@@ -166,7 +167,8 @@ phase_mean() {
 # One phase of chronyd (NAME before|after): its refclocks.log's last 60 samples (chronyd's
 # virtual clock has settled by then), imported raw and cooked. Prints "RAW_MEAN COOKED_MEAN N SD".
 chrony_phase() { # chrony_phase MODE_DIR NAME
-    local log="$1/refclocks-$2.log" tag="$out/$(basename "$(dirname "$1")")-$2" o
+    local log="$1/refclocks-$2.log" tag o
+    tag="$out/$(basename "$(dirname "$1")")-$2"
     [[ -s "$log" ]] || return 1
     tail -n 60 "$log" >"$tag-tail.log"
     for o in raw cooked; do

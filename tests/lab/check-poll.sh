@@ -42,16 +42,19 @@ source "$(dirname "$0")/lib.sh"
 res="$(cd "$1" && pwd)"
 pb="${PPSBENCH_LAB_PPSBENCH:-$LAB_DIR/../../build/ppsbench}"
 [[ -x "$pb" ]] || lab_die "no ppsbench binary $pb; build it or set PPSBENCH_LAB_PPSBENCH"
+# shellcheck disable=SC2034 # factor, bias_of, context_of: used by check-poll-lib.sh
 factor="${PPSBENCH_LAB_POLL_FACTOR:-5}"
 out="$res/poll"
 rm -rf "$out"
 mkdir -p "$out"
+# shellcheck source=check-poll-lib.sh
 source "$LAB_DIR/check-poll-lib.sh"
 
 tsv="$out/summary.tsv"
 printf 'config\tmode\tcontext\tpolled_pairs\tmissed_windows\tmedian_delay_polled_ns\tmax_poll_uncertainty_ns\treport_bias_median_ns\texpected_bias_median_ns\treport_polled_median_ns\treference_uncertainty_ns\n' >"$tsv"
 ctsv="$out/calibration.tsv"
 printf 'config\tcontext\tconstant_ns\tuncertainty_ns\tlateness_mean_ns\tchronyd_clock_before_ns\tchronyd_clock_after_ns\tallowed_ns\tsourcestats_before\tsourcestats_after\tdoctor_matches\n' >"$ctsv"
+# shellcheck disable=SC2034
 declare -A bias_of=() context_of=()
 
 mapfile -t mode_dirs < <(lab_mode_dirs "$res")
