@@ -29,11 +29,15 @@
 #     not a gpiomem device, a register outside the page).
 # Calibration loop (threaded mode, the module at 1 Hz, chronyd -x):
 #  6. calibrate gives a constant; doctor --bias with the written chrony.conf says it matches.
-#  7. Cooked refclocks.log offsets (import chrony-refclocks --offset cooked): before, their mean
-#     phase is the timer's lateness + the constant; after, the timer's lateness alone (the
-#     records' raised_ns − intended_ns: the line itself rises that late, which no calibration
-#     of the PPS path removes), each within 95 % of its mean + calibrate's uncertainty +
-#     the lateness's own spread. sourcestats' offset moves by about the constant.
+#  7. refclocks.log's last 60 samples of each phase, imported --offset raw and --offset cooked:
+#     chronyd -x follows the refclock with its own (virtual) clock, so the cooked offsets settle
+#     near 0 either way; the calibration shows in chronyd's clock against the never-adjusted
+#     system clock, raw + offset − cooked: before −(timer lateness + constant), after −(timer
+#     lateness) alone (the records' raised_ns − intended_ns: the line itself rises that late,
+#     which no calibration of the PPS path removes), each within calibrate's uncertainty + both
+#     phases' 95 % intervals + the lateness's spread. And sharper: the offset moved chronyd's
+#     clock by the constant within the two phases' 95 % intervals alone. sourcestats (against
+#     chronyd's own clock) is shown, not asserted.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
