@@ -11,10 +11,12 @@
 #   --bin PATH        extra binary for the guest, with its libraries (repeatable)
 #   --script PATH     extra guest test script, run for every mode (repeatable)
 #   --ppsbench BIN    phase 2: put the ppsbench binary BIN (and chronyd/chronyc when the host has
-#                     them) into the guest, run guest/ppsbench.sh and guest/ptp.sh for every
-#                     mode (and guest/faults.sh in split mode), and check its
-#                     captures, doctor verdicts, compare and gate with check-ppsbench.sh, and
-#                     the PTP reference's bias with check-ptp.sh
+#                     them) into the guest, run guest/ppsbench.sh, guest/ptp.sh and
+#                     guest/poll.sh for every mode (guest/faults.sh in split mode,
+#                     guest/calibrate.sh in threaded mode), and check its captures, doctor
+#                     verdicts, compare and gate with check-ppsbench.sh, the PTP reference's
+#                     bias with check-ptp.sh, the polled reference's and the calibration loop
+#                     with check-poll.sh
 #   --host-hook PATH  run `PATH RESULTS_DIR` on the host after the checks (e.g. ppsbench compare)
 #   --results DIR     where results go (default $PPSBENCH_LAB_CACHE/results)
 # Environment: PPSBENCH_LAB_CACHE (downloads and builds; default tests/lab/.cache),
@@ -57,7 +59,7 @@ done
 if [[ -n "$ppsbench_bin" ]]; then
     [[ -x "$ppsbench_bin" ]] || { lab_log "--ppsbench $ppsbench_bin: not an executable; build it first (cmake --build build)"; exit 2; }
     ppsbench_bin="$(cd "$(dirname "$ppsbench_bin")" && pwd)/$(basename "$ppsbench_bin")"
-    initramfs_args+=(--bin "$ppsbench_bin" --script "$here/guest/ppsbench.sh" --script "$here/guest/ptp.sh" --script "$here/guest/faults.sh")
+    initramfs_args+=(--bin "$ppsbench_bin" --script "$here/guest/ppsbench.sh" --script "$here/guest/ptp.sh" --script "$here/guest/poll.sh" --script "$here/guest/faults.sh" --script "$here/guest/calibrate.sh")
     # chronyd in the guest is optional: without it the chrony checks are skipped, not failed.
     for b in /usr/sbin/chronyd /usr/bin/chronyc; do
         if [[ -x "$b" ]]; then initramfs_args+=(--bin "$b"); else lab_log "no $b on the host: the guest runs without chrony (apt-get install chrony)"; fi
@@ -121,6 +123,7 @@ step "check" "$here/check-results.sh" "$results" || check_rc=$?
 if [[ -n "$ppsbench_bin" ]]; then
     PPSBENCH_LAB_PPSBENCH="$ppsbench_bin" step "check ppsbench" "$here/check-ppsbench.sh" "$results" || check_rc=1
     PPSBENCH_LAB_PPSBENCH="$ppsbench_bin" step "check ptp" "$here/check-ptp.sh" "$results" || check_rc=1
+    PPSBENCH_LAB_PPSBENCH="$ppsbench_bin" step "check poll" "$here/check-poll.sh" "$results" || check_rc=1
 fi
 hook_rc=0
 if [[ -n "$host_hook" ]]; then

@@ -19,6 +19,16 @@
  * (TAI-like), so its time base really has to be converted; its cross-timestamps are precise,
  * extended or basic as ptp_cross says (writable at run time).
  *
+ * A level register (/dev/gpiomem7) gives the polled reference, `poll:mem:`: a misc device whose one
+ * page holds the input lines' levels as bits of the 32-bit word at offset 0 (bit N = line N, so
+ * the PPS line is bit 0), written by the same timer, in the same hard IRQ, just before it raises
+ * each edge's interrupt (the rise, and the fall width_pct later). It is named like the
+ * Raspberry Pi's gpiomem devices on purpose: ppsbench's poll:mem: maps only /dev/gpiomem*, the
+ * class of devices that expose a GPIO block's registers and nothing else (other MMIO can hold
+ * registers that a read clears), and this device is exactly that: a GPIO level register alone,
+ * read-only, with no side effect on a read. The records' raised_ns is read just before the
+ * register changes, so it is the ground truth for the polled edge too.
+ *
  * Every edge is recorded in /proc/ppsbench_lab: when it was meant to happen, when the timer
  * really fired, the timestamp the handler took, in which context it was taken (hard IRQ or a
  * task, and which task) and the PPS sequence number it got. That record is what the lab's
@@ -54,6 +64,8 @@
 #include <linux/irqdesc.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/pps_kernel.h>
@@ -72,6 +84,8 @@
 #define LAB_LINE_PPS 0
 #define LAB_LINE_GPIO 1
 #define LAB_LINE_WIRE 2 /* output, wired to lines 0 and 1 while the generator is off */
+#define LAB_MEM_NAME "gpiomem7" /* the level register's device: gpiomem's naming, see the top */
+#define LAB_MEM_OFFSET 0        /* byte offset of the level register in its page */
 
 static unsigned int period_ms = 100;
 module_param(period_ms, uint, 0444);
@@ -175,6 +189,10 @@ struct lab {
 
 	struct proc_dir_entry *proc;
 
+	/* The level register: one page, mapped read-only by poll:mem: readers. */
+	struct miscdevice mem_dev;
+	u32 *mem_page;
+
 	/* The PTP clock: edges latched in the timer, delivered as events by an irq_work. */
 	struct ptp_clock_info ptp_info;
 	struct ptp_pin_desc ptp_pin;
@@ -193,6 +211,14 @@ static struct lab *lab;
 static struct lab_record *lab_slot(struct lab *l, u64 edge)
 {
 	return &l->ring[edge % l->nring];
+}
+
+/* The level register follows the lines: called right after every change of l->level's input
+ * bits, before the edge's interrupt is raised, so a poller sees the new level no later than the
+ * handler runs. */
+static void lab_mem_publish(struct lab *l)
+{
+	WRITE_ONCE(l->mem_page[LAB_MEM_OFFSET / 4], (u32)READ_ONCE(l->level));
 }
 
 /* ---- the virtual GPIO chip: input-only lines whose level the timer drives ---- */
@@ -306,12 +332,14 @@ static void lab_rising_edge(struct lab *l, s64 intended, s64 fired, bool fired_b
 	raised = r->raised_ns;
 	raw_spin_unlock_irqrestore(&l->ring_lock, flags);
 
-	/* The line goes up now: this is what a PHC's event pin would latch. */
+	/* The line goes up now, in the level register too (the polled reference sees it here). */
+	set_bit(LAB_LINE_PPS, &l->level);
+	set_bit(LAB_LINE_GPIO, &l->level);
+	lab_mem_publish(l);
+	/* This is what a PHC's event pin would latch. */
 	if (fired_by_timer)
 		lab_ptp_latch(l, raised);
 	WRITE_ONCE(l->pending_edge, edge);
-	set_bit(LAB_LINE_PPS, &l->level);
-	set_bit(LAB_LINE_GPIO, &l->level);
 	lab_raise(l, LAB_LINE_PPS, IRQ_TYPE_EDGE_RISING);
 
 	raw_spin_lock_irqsave(&l->ring_lock, flags);
@@ -326,6 +354,7 @@ static void lab_falling_edge(struct lab *l)
 {
 	clear_bit(LAB_LINE_PPS, &l->level);
 	clear_bit(LAB_LINE_GPIO, &l->level);
+	lab_mem_publish(l);
 	lab_raise(l, LAB_LINE_PPS, IRQ_TYPE_EDGE_FALLING);
 	lab_raise(l, LAB_LINE_GPIO, IRQ_TYPE_EDGE_FALLING);
 }
@@ -381,6 +410,7 @@ static int lab_generator_set(const char *val, const struct kernel_param *kp)
 		hrtimer_cancel(&lab->timer);
 		clear_bit(LAB_LINE_PPS, &lab->level);
 		clear_bit(LAB_LINE_GPIO, &lab->level);
+		lab_mem_publish(lab);
 	}
 	return 0;
 }
@@ -680,6 +710,55 @@ static void lab_ptp_unregister(struct lab *l)
 	l->ptp = NULL;
 }
 
+/* ---- the level register, /dev/gpiomem7 ---- */
+
+/* Read-only, one page at offset 0: a reader maps it and reads the word; nothing else. A
+ * mapping holds the file, the file holds the module (fops.owner), so the page outlives every
+ * mapping. */
+static int lab_mem_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct lab *l = container_of(file->private_data, struct lab, mem_dev);
+
+	if (vma->vm_pgoff != 0 || vma->vm_end - vma->vm_start > PAGE_SIZE)
+		return -EINVAL;
+	if (vma->vm_flags & (VM_WRITE | VM_MAYWRITE))
+		return -EPERM;
+	return remap_pfn_range(vma, vma->vm_start, virt_to_phys(l->mem_page) >> PAGE_SHIFT,
+			       PAGE_SIZE, vma->vm_page_prot);
+}
+
+static const struct file_operations lab_mem_fops = {
+	.owner = THIS_MODULE,
+	.mmap = lab_mem_mmap,
+	.llseek = noop_llseek,
+};
+
+static int lab_mem_register(struct lab *l)
+{
+	int ret;
+
+	l->mem_page = (u32 *)get_zeroed_page(GFP_KERNEL);
+	if (!l->mem_page)
+		return -ENOMEM;
+	l->mem_dev.minor = MISC_DYNAMIC_MINOR;
+	l->mem_dev.name = LAB_MEM_NAME;
+	l->mem_dev.fops = &lab_mem_fops;
+	l->mem_dev.mode = 0444;
+	ret = misc_register(&l->mem_dev);
+	if (ret) {
+		free_page((unsigned long)l->mem_page);
+		l->mem_page = NULL;
+	}
+	return ret;
+}
+
+static void lab_mem_unregister(struct lab *l)
+{
+	misc_deregister(&l->mem_dev);
+	free_page((unsigned long)l->mem_page);
+	l->mem_page = NULL;
+}
+
 /* ---- /proc/ppsbench_lab ---- */
 
 static int lab_proc_show(struct seq_file *m, void *v)
@@ -691,9 +770,10 @@ static int lab_proc_show(struct seq_file *m, void *v)
 	u64 first = last > l->nring ? last - l->nring + 1 : 1;
 	u64 e, lost = 0;
 
-	seq_printf(m, "# ppsbench_lab v2 mode=%s period_ms=%u irq=%d gpiochip=%s base=%d pps=%s ptp=ptp%d ptp_offset_ns=%llu\n",
+	seq_printf(m, "# ppsbench_lab v2 mode=%s period_ms=%u irq=%d gpiochip=%s base=%d pps=%s ptp=ptp%d ptp_offset_ns=%llu gpiomem=%s level_offset=%d level_bit=%d\n",
 		   lab_mode_names[l->mode], period_ms, l->irq, l->chip_name,
-		   l->gc.base, dev_name(&l->pps->dev), ptp_clock_index(l->ptp), ptp_offset_ns);
+		   l->gc.base, dev_name(&l->pps->dev), ptp_clock_index(l->ptp), ptp_offset_ns,
+		   LAB_MEM_NAME, LAB_MEM_OFFSET, LAB_LINE_PPS);
 	for (e = first; e <= last; e++) {
 		raw_spin_lock_irqsave(&l->ring_lock, flags);
 		r = *lab_slot(l, e);
@@ -881,6 +961,11 @@ static int __init lab_init(void)
 		pr_err("ptp_clock_register: %d\n", ret);
 		goto err_irq_only;
 	}
+	ret = lab_mem_register(l);
+	if (ret) {
+		pr_err("registering /dev/%s: %d\n", LAB_MEM_NAME, ret);
+		goto err_mem;
+	}
 
 	lab = l;
 	l->proc = proc_create("ppsbench_lab", 0444, NULL, &lab_proc_ops);
@@ -902,6 +987,8 @@ static int __init lab_init(void)
 
 err_irq:
 	lab = NULL;
+	lab_mem_unregister(l);
+err_mem:
 	lab_ptp_unregister(l);
 err_irq_only:
 	free_irq(l->irq, l);
@@ -926,8 +1013,9 @@ static void __exit lab_exit(void)
 
 	hrtimer_cancel(&l->timer);
 	irq_work_sync(&l->wire_work);
-	lab_ptp_unregister(l);
 	proc_remove(l->proc);
+	lab_mem_unregister(l);
+	lab_ptp_unregister(l);
 	free_irq(l->irq, l);
 	gpiochip_free_own_desc(l->pps_desc);
 	pps_unregister_source(l->pps);
