@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 
 #include "ppsbench/chrony/conf.hpp"
 #include "ppsbench/core/error.hpp"
@@ -78,9 +79,12 @@ LiveChronyRefclock live_chrony_refclock(const chrony::SamplerOptions& sampler) {
     if (refclock.refid.empty()) {
         refclock.refid = found->refid;
     }
-    // chrony.conf(5): `offset` defaults to 0; one chronyd would not start with is unknown.
+    // chrony.conf(5): `offset` defaults to 0; one that is not a finite number is unknown.
     refclock.offset_s = found->refclock.option("offset") ? found->refclock.number("offset")
                                                          : std::optional<double>(0.0);
+    if (refclock.offset_s && !std::isfinite(*refclock.offset_s)) {
+        refclock.offset_s.reset();
+    }
     return refclock;
 }
 

@@ -47,6 +47,23 @@ TEST(ChronyConfOption, NoRefclockForTheRunMeansNoOffsetSeries) {
     EXPECT_FALSE(contains(text, "ppsbench_live_chrony_pps_selected")) << text;
 }
 
+// strtod reads "nan" and "inf" as chronyd's sscanf does; neither is an offset to subtract.
+TEST(ChronyConfOption, AnOffsetThatIsNotAFiniteNumberIsNotWritten) {
+    TempDir dir;
+    for (const char* offset : {"nan", "inf", "12us"}) {
+        const auto conf = dir.file("chrony.conf");
+        std::ofstream(conf) << "refclock SHM 0 refid GPS offset " << offset << "\n";
+        const auto prom = dir.file("live.prom");
+        const auto result = run_ppsbench(
+            {"run", "--source", "sim:threaded", "--count", "5", "--chrony", "on", "--chrony-socket",
+             dir.file("no.sock"), "--chrony-refid", "GPS", "--chrony-conf", conf, "--prometheus",
+             prom, "-o", dir.file(std::string("run-") + offset + ".csv"), "--quiet"});
+        ASSERT_EQ(result.exit_code, 0) << result.err;
+        const auto text = testing::read_text(prom);
+        EXPECT_FALSE(contains(text, "ppsbench_live_chrony_refclock_offset_seconds")) << offset;
+    }
+}
+
 TEST(ChronyConfOption, TheRefidsRefclockGivesTheOffset) {
     TempDir dir;
     const auto conf = dir.file("chrony.conf");
