@@ -233,16 +233,19 @@ check_calibration() { # check_calibration MODE_DIR (threaded mode)
     else
         fail "$config: chronyd's clock: before $err_b ns (want $(awk -v l="$lat_mean" -v k="$constant" 'BEGIN { print -(l + k) }')), after $err_a ns (want -$lat_mean), allowed ±$allowed ns; sourcestats offset $ss_b → $ss_a"
     fi
-    # The sharp part: the offset moved chronyd's clock by the constant, within the two phases'
-    # 95 % intervals alone (the same constant, the same lateness and the same reference offset
-    # in both phases: they cancel), + 1 ns for the offset's rounding to chrony.conf's 1 ns.
-    local moved sharp
+    # The sharp part, shown and not asserted: how far the offset moved chronyd's clock against
+    # the constant, within the two phases' 95 % intervals alone. The phases are two runs, and
+    # the module's 1 Hz lateness sits on one of two levels about 1.2 µs apart (8.3 / 9.5 µs on
+    # threadirqs and rt: calibrate refuses a 1 Hz run as bimodal), so a phase's own interval
+    # does not bound the difference between the phases: a run on rt moved it by 6.90 µs for a
+    # 7.74 µs constant. The asserted check above allows for the lateness's spread.
+    local moved sharp verdict
     moved=$(awk -v b="$err_b" -v a="$err_a" 'BEGIN { printf "%.1f", a - b }')
     sharp=$(awk -v s1="$sd" -v n1="$n" -v s2="$sda" -v n2="$na" \
         'BEGIN { printf "%.0f", 1.96 * s1 / sqrt(n1) + 1.96 * s2 / sqrt(n2) + 1 }')
+    verdict=outside
     if awk -v m="$moved" -v k="$offset_ns" -v u="$sharp" 'BEGIN { d = m - k; if (d < 0) d = -d; exit !(d <= u) }'; then
-        pass "$config: the written offset moved chronyd's clock by $moved ns, the constant $offset_ns ns within ±$sharp ns"
-    else
-        fail "$config: the written offset moved chronyd's clock by $moved ns, not the constant $offset_ns ns (allowed ±$sharp ns)"
+        verdict=within
     fi
+    lab_log "info (not asserted: the 1 Hz lateness's two levels): $config: the written offset moved chronyd's clock by $moved ns, the constant $offset_ns ns: $verdict ±$sharp ns"
 }

@@ -35,9 +35,9 @@
 #     system clock, raw + offset − cooked: before −(timer lateness + constant), after −(timer
 #     lateness) alone (the records' raised_ns − intended_ns: the line itself rises that late,
 #     which no calibration of the PPS path removes), each within calibrate's uncertainty + both
-#     phases' 95 % intervals + the lateness's spread. And sharper: the offset moved chronyd's
-#     clock by the constant within the two phases' 95 % intervals alone. sourcestats (against
-#     chronyd's own clock) is shown, not asserted.
+#     phases' 95 % intervals + the lateness's spread. How far the offset moved chronyd's clock
+#     against the constant (within the phases' own intervals) and sourcestats (against chronyd's
+#     own clock) are shown, not asserted (check-poll-lib.sh says why).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
