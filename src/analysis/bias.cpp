@@ -26,8 +26,6 @@ namespace {
 constexpr std::string_view uncertainty_column = "phc_offset_uncertainty_ns";
 constexpr std::string_view poll_uncertainty_column = "poll_uncertainty_ns";
 constexpr std::string_view poll_read_interval_column = "poll_read_interval_ns";
-// An unpolled period's edge is interpolated only between polled edges this few periods apart.
-constexpr std::int64_t max_interpolation_span = 4;
 
 std::string peer_path(const store::CaptureFile& file) {
     namespace fs = std::filesystem;
@@ -78,19 +76,13 @@ void split_polled(const std::vector<latency::TimedPulse>& theirs,
         if (paired[i] || next == theirs.begin() || next == theirs.end()) {
             continue;
         }
-        const auto& before = *(next - 1);
-        const double span = static_cast<double>(next->time_ns - before.time_ns);
-        const auto periods = std::llround(span / static_cast<double>(period_ns));
-        const auto at =
-            std::llround(static_cast<double>(t - before.time_ns) / static_cast<double>(period_ns));
-        if (periods < 2 || periods > max_interpolation_span || at < 1 || at >= periods) {
+        const auto edge =
+            latency::interpolated_edge((next - 1)->time_ns, next->time_ns, t, period_ns);
+        if (!edge) {
             continue;
         }
-        // In integers: a CLOCK_REALTIME time as a double is only good to 256 ns.
-        const std::int64_t edge = before.time_ns + std::llround(span * static_cast<double>(at) /
-                                                                static_cast<double>(periods));
-        lateness.edge_ns.push_back(edge);
-        lateness.late_ns.push_back(static_cast<double>(t - edge));
+        lateness.edge_ns.push_back(*edge);
+        lateness.late_ns.push_back(static_cast<double>(t - *edge));
     }
 }
 

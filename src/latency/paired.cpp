@@ -2,6 +2,7 @@
 #include "ppsbench/latency/paired.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 
@@ -102,6 +103,18 @@ Pairing pair_edges(std::span<const TimedPulse> a, std::span<const TimedPulse> b,
         pairing.pairs.begin(), pairing.pairs.end(),
         [&](const PairedEdge& x, const PairedEdge& y) { return a[x.a].time_ns < a[y.a].time_ns; });
     return pairing;
+}
+
+std::optional<std::int64_t> interpolated_edge(std::int64_t before_ns, std::int64_t next_ns,
+                                              std::int64_t t_ns, std::int64_t period_ns) {
+    const double span = static_cast<double>(next_ns - before_ns);
+    const double period = static_cast<double>(period_ns);
+    const auto periods = std::llround(span / period);
+    const auto at = std::llround(static_cast<double>(t_ns - before_ns) / period);
+    if (periods < 2 || periods > max_interpolation_periods || at < 1 || at >= periods) {
+        return std::nullopt;
+    }
+    return before_ns + std::llround(span * static_cast<double>(at) / static_cast<double>(periods));
 }
 
 DualSummary compare_paths(std::span<const TimedPulse> a, std::span<const TimedPulse> b,

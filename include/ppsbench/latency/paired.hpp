@@ -51,6 +51,16 @@ struct Pairing {
 Pairing pair_edges(std::span<const TimedPulse> a, std::span<const TimedPulse> b,
                    std::int64_t window_ns);
 
+// A polled reference (poll:) sees only the periods it polled. The edge of a period between two
+// polled edges `before` ≤ t < `next` is interpolated linearly by period count, at most
+// `max_interpolation_periods` apart (further, a run of missed windows, and the interpolation
+// error outgrows the budget): the reference time of the path's pulse at `t`, nullopt when it
+// cannot be interpolated. In integers: a CLOCK_REALTIME time as a double is only good to 256 ns.
+// report (analysis::reference_lateness) and the live bias use this one definition.
+inline constexpr std::int64_t max_interpolation_periods = 4;
+std::optional<std::int64_t> interpolated_edge(std::int64_t before_ns, std::int64_t next_ns,
+                                              std::int64_t t_ns, std::int64_t period_ns);
+
 // How the realtime − monotonic offset moved over a path's run (for the report's caveats;
 // analysis::time_base_stats reads it from a capture file's offset columns).
 struct TimeBaseStats {
