@@ -66,7 +66,8 @@ LiveMetrics::LiveMetrics(LiveMetricsOptions options, const std::vector<LivePath>
 }
 
 // Exactly one path a reference, the other not: the bias is the other's. Both must be on
-// CLOCK_REALTIME and the reference must see every edge (not poll:'s sampled periods).
+// CLOCK_REALTIME. A reference that sees every edge (a PHC) is paired edge by edge; a sampled
+// one (poll:, one kind of edge on the periods it polls) is interpolated between, as report does.
 void LiveMetrics::start_bias(const std::vector<LivePath>& paths) {
     if (paths.size() != 2) {
         return;
@@ -79,11 +80,17 @@ void LiveMetrics::start_bias(const std::vector<LivePath>& paths) {
     measured_path_ = a.hardware_reference ? 1 : 0;
     const auto& measured = *paths[measured_path_].source;
     const auto& reference = *paths[1 - measured_path_].source;
-    if (measured.clock != core::ClockId::realtime || reference.clock != core::ClockId::realtime ||
-        reference.cadence != core::Cadence::every_edge) {
+    if (measured.clock != core::ClockId::realtime || reference.clock != core::ClockId::realtime) {
         return;
     }
-    bias_.emplace(measured.period.count());
+    if (reference.cadence == core::Cadence::every_edge) {
+        bias_.emplace(measured.period.count());
+    } else if (reference.cadence == core::Cadence::sampled &&
+               reference.edges != core::EdgeSelection::both) {
+        bias_.emplace(measured.period.count(), reference.edges == core::EdgeSelection::clear_only
+                                                   ? core::Edge::clear_edge
+                                                   : core::Edge::assert_edge);
+    }
 }
 
 LiveMetrics::~LiveMetrics() {
@@ -222,14 +229,31 @@ void LiveMetrics::print_progress(const PathFigures& path) const {
                            core::format_duration(options_.interval), figures(path.last));
     }
     if (bias_ && &path == paths_[measured_path_].get()) {
-        const auto figures = [](const LiveBias::Window& w) {
-            const auto s = w.late_ns.summary();
+        const auto figures = [](const stats::RunningSummary& late) {
+            const auto s = late.summary();
             return s.count == 0
                        ? std::string("no pairs")
                        : fmt::format("{} ({} pairs)", render::format_ns(s.mean, true), s.count);
         };
-        line += fmt::format("; bias vs {} run {}, last {}", paths_[1 - measured_path_]->source_spec,
-                            figures(bias_->run()), figures(bias_->last()));
+        // With chrony's filter estimate beside the run's mean once there is one: what
+        // `calibrate` would give, the figure to compare with the refclock's offset.
+        const auto with_filter = [&](const LiveBias::Window& w) {
+            const auto f = w.filtered_ns.summary();
+            return f.count == 0 ? figures(w.late_ns)
+                                : fmt::format("{}, chrony's filter {}", figures(w.late_ns),
+                                              render::format_ns(f.mean, true));
+        };
+        const auto run = bias_->run();
+        const auto last = bias_->last();
+        // Against a polled reference the bias is of the unpolled periods; the polled ones are
+        // the disturbance, said apart.
+        line += fmt::format(
+            "; bias{} vs {} run {}, last {}", bias_->polled() ? " (unpolled periods)" : "",
+            paths_[1 - measured_path_]->source_spec, with_filter(run), figures(last.late_ns));
+        if (bias_->polled()) {
+            line += fmt::format("; polled periods run {}, last {}", figures(run.polled_late_ns),
+                                figures(last.polled_late_ns));
+        }
     }
     {
         const std::lock_guard lock(chrony_mutex_);

@@ -131,18 +131,45 @@ void LiveMetrics::add_bias_family(const std::vector<Labels>& path_labels,
     render::PrometheusFamily family{
         "ppsbench_live_bias_seconds",
         fmt::format("Mean lateness of this path's timestamps against the run's reference path "
-                    "(path - reference, paired as they arrive). {}",
+                    "(path - reference, paired as they arrive; against a poll: reference, of the "
+                    "unpolled periods, against edges interpolated between polled ones). {}",
                     window_help),
         "gauge",
         {}};
-    for (const auto& [window, data] :
-         {std::pair{"interval", bias_->last()}, std::pair{"run", bias_->run()}}) {
-        auto labels = path_labels[measured_path_];
-        labels["window"] = window;
-        const auto s = data.late_ns.summary();
-        family.samples.push_back({std::move(labels), s.count >= 1 ? seconds(s.mean) : NAN});
-    }
+    const auto windows = {std::pair{"interval", bias_->last()}, std::pair{"run", bias_->run()}};
+    const auto add_windows = [&](render::PrometheusFamily& to, auto late_of) {
+        for (const auto& [window, data] : windows) {
+            auto labels = path_labels[measured_path_];
+            labels["window"] = window;
+            const auto s = late_of(data).summary();
+            to.samples.push_back({std::move(labels), s.count >= 1 ? seconds(s.mean) : NAN});
+        }
+    };
+    add_windows(family, [](const LiveBias::Window& w) { return w.late_ns; });
     families.push_back(std::move(family));
+    render::PrometheusFamily filtered{
+        "ppsbench_live_bias_filtered_seconds",
+        fmt::format("This path's lateness against the run's reference as chrony's refclock "
+                    "filter averages it ({} consecutive pairs a poll, the samples around the "
+                    "median averaged; the polls' mean): the constant `ppsbench calibrate` "
+                    "gives, to compare with the refclock's offset. {}",
+                    LiveBias::filter_samples, window_help),
+        "gauge",
+        {}};
+    add_windows(filtered, [](const LiveBias::Window& w) { return w.filtered_ns; });
+    families.push_back(std::move(filtered));
+    if (bias_->polled()) {
+        render::PrometheusFamily polled{
+            "ppsbench_live_bias_polled_seconds",
+            fmt::format("Mean lateness of this path's timestamps on the periods a poll: reference "
+                        "polled, against the polled edge: the disturbance polling causes, kept "
+                        "apart from ppsbench_live_bias_seconds (the unpolled periods). {}",
+                        window_help),
+            "gauge",
+            {}};
+        add_windows(polled, [](const LiveBias::Window& w) { return w.polled_late_ns; });
+        families.push_back(std::move(polled));
+    }
 }
 
 std::string LiveMetrics::prometheus_text() const {

@@ -66,11 +66,13 @@ struct LivePath {
 // the outliers, writes one Prometheus file for every path atomically and prints the progress lines,
 // one per path.
 //
-// A two-path run whose one path is a reference (ptp:, sim:reference) also pairs the other
-// path's edges with the reference's as they arrive (LiveBias) and exports their mean lateness,
-// ppsbench_live_bias_seconds, on the measured path's labels, and in its progress lines. Not
-// against a poll: reference (its bias is of the unpolled periods, interpolated after the run)
-// nor for a path on CLOCK_MONOTONIC (GPIO: it is put on CLOCK_REALTIME after the run).
+// A two-path run whose one path is a reference (ptp:, poll:, sim:reference) also pairs the other
+// path's edges with the reference's as they arrive (LiveBias; against poll:, the unpolled
+// periods against interpolated edges, report's split) and exports their mean lateness,
+// ppsbench_live_bias_seconds, chrony's filter estimate of it (…_filtered_seconds, what the
+// alert rule compares with the refclock's offset) and against poll: the polled periods' own
+// (…_polled_seconds), on the measured path's labels, and in its progress lines. Not for a path
+// on CLOCK_MONOTONIC (GPIO: it is put on CLOCK_REALTIME after the run).
 // The pairing has one lock, shared by both capture threads and held for a batch's pairing.
 //
 // Outliers here are judged per interval (|x − median| > k · robust σ of that interval's
