@@ -9,6 +9,10 @@ fail() { printf '[lab] FAIL %s\n' "$*" >&2; fails=$((fails + 1)); }
 pass() { printf '[lab] ok   %s\n' "$*" >&2; passes=$((passes + 1)); }
 # Pulse lines with their extra columns: sequence,edge,timestamp_ns[,...].
 rows() { grep -E '^[0-9]+,(assert|clear),-?[0-9]+(,-?[0-9]+)*$' "$1" 2>/dev/null || true; }
+# A live file's run-window sample of NAME on the measured path (path="A"), empty when absent.
+live_sample() { # live_sample PROM NAME
+    sed -n "s/^$2{.*path=\"A\".*window=\"run\"} \(.*\)$/\1/p" "$1" 2>/dev/null | head -n 1
+}
 # The first "bias" object of a report document.
 bias_json() { jq -c 'first(.. | objects | select(has("bias") and (.bias | type) == "object") | .bias)' "$1"; }
 
@@ -117,6 +121,20 @@ check_poll_mode() { # check_poll_mode MODE_DIR
         fail "$id: reported bias median $rep_median ns, polled $rep_polled ns; the records say $expected ns (allowed ±$ref_unc ns), the per-edge polled median $polled_median ns"
     fi
     bias_of[$id]=$rep_median
+
+    # 3b. the live bias the run wrote (--prometheus): report's mean of the same periods, the
+    # unpolled against interpolated edges and the polled apart, paired as the threads delivered
+    local prom="$mdir/poll-dual.prom" live live_polled rep_mean rep_polled_mean
+    live=$(live_sample "$prom" ppsbench_live_bias_seconds)
+    live_polled=$(live_sample "$prom" ppsbench_live_bias_polled_seconds)
+    rep_mean=$(jq -r '.mean_ns' <<<"$b") rep_polled_mean=$(jq -r '.polled.mean_ns // "nan"' <<<"$b")
+    if awk -v l="$live" -v lp="$live_polled" -v r="$rep_mean" -v rp="$rep_polled_mean" \
+        'BEGIN { d = l * 1e9 - r; d2 = lp * 1e9 - rp; if (d < 0) d = -d; if (d2 < 0) d2 = -d2; exit !(l != "" && lp != "" && d <= 0.5 && d2 <= 0.5) }' &&
+        grep -q 'bias (unpolled periods) vs poll:mem:.*; polled periods run' "$mdir/poll-dual-run.txt"; then
+        pass "$id: live bias (unpolled) ${live} s, polled ${live_polled} s = report's mean $rep_mean ns, polled $rep_polled_mean ns (±0.5 ns); the progress line says which is which"
+    else
+        fail "$id: live bias '${live}' s, polled '${live_polled}' s; report's mean $rep_mean ns, polled $rep_polled_mean ns; progress: $(grep -m 1 'bias' "$mdir/poll-dual-run.txt" | head -c 300)"
+    fi
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$config" "$mode" "$context" "$pairs" "$missed" \
         "$median_delay" "$max_unc" "$rep_median" "$expected" "$rep_polled" "$ref_unc" >>"$tsv"
 

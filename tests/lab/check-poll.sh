@@ -23,6 +23,9 @@
 #     equals the median of ts_ns − (raised_ns interpolated the same way) within the reference
 #     uncertainty the report states (the largest half-bracket bounds each edge's error, so the
 #     median's); its polled median equals the per-edge figures' median.
+#     3b. The live bias the run wrote (--prometheus, paired as the two threads delivered) is the
+#     report's mean of the same periods within 0.5 ns, the polled periods' apart likewise, and
+#     the progress lines say the bias is of the unpolled periods.
 #  4. Order: every thread-context run's reported bias median is more than FACTOR x the size of every
 #     hard-IRQ run's.
 #  5. Split mode: the reachable errors, one line, exit 2 (the poller on the interrupt's CPU,

@@ -12,6 +12,7 @@
 # Unpinned: on the only CPU a --cpu is refused (the interrupt's CPU), tested below in split.
 # Writes to $LAB_OUT:
 #   poll-dual-1.csv / -2.csv (+ poll-dual-run.txt)  run --source pps:... --source poll:mem:...
+#   poll-dual.prom                                  its live figures (the bias while it ran)
 #   split mode only: poll-err-*.txt (errors that can be reached here)
 #   poll.txt                                        the spec and exit codes
 # shellcheck disable=SC2153 # LAB_*: exported by /init (lab-lib.sh)
@@ -31,7 +32,8 @@ echo "poll_spec=$spec" >>"$st"
 # stamped), path B the poller above it.
 "$pb" run --source "pps:$LAB_PPS_DEV" --source "$spec" --period "${LAB_PERIOD_MS}ms" \
     --count "$LAB_COUNT" --rt-priority 10 --rt-priority 60 --label "$LAB_CONFIG-$LAB_MODE-poll" \
-    -o "$LAB_OUT/poll-dual.csv" --chrony off >"$LAB_OUT/poll-dual-run.txt" 2>&1
+    -o "$LAB_OUT/poll-dual.csv" --chrony off --prometheus "$LAB_OUT/poll-dual.prom" \
+    --prometheus-interval 1s --progress-interval 1s >"$LAB_OUT/poll-dual-run.txt" 2>&1
 echo "poll_dual_rc=$?" >>"$st"
 
 [ "$LAB_MODE" = split ] || exit 0
