@@ -216,6 +216,16 @@ check_calibration() { # check_calibration MODE_DIR (threaded mode)
         fail "$config: calibrate on the poll run: exit $(kv calibrate_rc "$st"): $(head -c 300 "$mdir/calibrate.txt" | tr '\n' ' ')"
         return
     fi
+    # The monitor's figure for the alert: the same run's live file, chrony's filter estimate over
+    # the whole run, is calibrate's constant (to the nanosecond: the same pairs, grouped alike).
+    local live_filtered exact
+    live_filtered=$(live_sample "$mdir/poll-dual.prom" ppsbench_live_bias_filtered_seconds)
+    exact=$(jq -r '.constant_ns // empty' "$cj" 2>/dev/null || true)
+    if awk -v l="$live_filtered" -v c="$exact" 'BEGIN { d = l * 1e9 - c; if (d < 0) d = -d; exit !(l != "" && c != "" && d <= 0.5) }'; then
+        pass "$config: the live file's filtered bias ${live_filtered} s = calibrate's constant $exact ns (±0.5 ns)"
+    else
+        fail "$config: the live file's filtered bias '${live_filtered}' s, calibrate's constant '$exact' ns"
+    fi
     matches=$(jq -r '[.bias_check.lines[]? | select(.daemon == "chrony") | .matches] | if length == 0 then "none" else (all | tostring) end' "$mdir/doctor-bias.json" 2>/dev/null || echo none)
     if [[ "$matches" == true ]] && grep -q "offset $offset_s" "$mdir/chrony-calibrated.conf"; then
         pass "$config: doctor --bias with the written chrony.conf: the offset matches ($(jq -r '.bias_check.lines[0] | "\(.text): difference \(.difference_ns) ns"' "$mdir/doctor-bias.json"))"

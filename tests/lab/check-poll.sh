@@ -31,7 +31,9 @@
 #  5. Split mode: the reachable errors, one line, exit 2 (the poller on the interrupt's CPU,
 #     not a gpiomem device, a register outside the page).
 # Calibration loop (threaded mode, the module at 1 Hz, chronyd -x):
-#  6. calibrate gives a constant; doctor --bias with the written chrony.conf says it matches.
+#  6. calibrate gives a constant, which the same run's live file gives too (its filtered bias,
+#     what the alert rule compares, within 0.5 ns); doctor --bias with the written chrony.conf
+#     says it matches.
 #  7. refclocks.log's last 60 samples of each phase, imported --offset raw and --offset cooked:
 #     chronyd -x follows the refclock with its own (virtual) clock, so the cooked offsets settle
 #     near 0 either way; the calibration shows in chronyd's clock against the never-adjusted
