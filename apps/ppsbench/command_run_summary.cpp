@@ -34,8 +34,9 @@ std::string written_line(const session::RunOutcome& outcome) {
 // One path: the run's row per edge captured ("--edge both --count 100" wrote 100 edges, 50 of
 // each), chrony's view, where the pulses went, and exit 1 when the source failed mid-run.
 int print_run_summary(const session::RunOutcome& outcome) {
-    const auto file = store::read_capture_file(outcome.output_path);
-    const auto runs = analysis::analyze_edges(file, {});
+    // As `report` reads it: the packed pulses (12 B a pulse) unless the file needs the Pulse
+    // array (both edges), not the array and its packed copy (36 B).
+    const auto runs = analysis::load_runs(outcome.output_path, {});
     const auto renderer = render::make_renderer("text");
     print_warnings(runs);
     renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);
