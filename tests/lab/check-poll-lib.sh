@@ -210,8 +210,20 @@ check_calibration() { # check_calibration MODE_DIR (threaded mode)
     constant=$(jq -r '.constant_ns // empty | round' "$cj" 2>/dev/null || true)
     unc=$(jq -r '.uncertainty_ns // empty | round' "$cj" 2>/dev/null || true)
     offset_s=$(kv offset_s "$st")
+    local refusal separation
+    refusal=$(jq -r '.refusal // empty' "$cj" 2>/dev/null || true)
+    separation=$(jq -r '.separation // empty' "$cj" 2>/dev/null || true)
     if [[ "$(kv calibrate_rc "$st")" == 0 && -n "$constant" && -n "$offset_s" ]]; then
         pass "$config: calibrate on the poll run: $constant ns ± $unc ns, chrony offset $offset_s"
+    elif [[ "$(kv calibrate_rc "$st")" == 1 && "$refusal" == bimodal && "${context_of[$config/threaded]:-}" == hard ]]; then
+        # A hard-IRQ timestamp against the one-vCPU bracket: two tight groups about 1 µs apart
+        # (seen: 105 of 150 unpolled edges within −1.5…−1.0 µs, 40 within −1.0…+0.5 µs), so
+        # Ashman's D sits near calibrate's threshold of 4 (3.0 in one run, 4.2 in the next,
+        # means −1029 and −1026 ns). Refusing is then calibrate doing its job; the loop below
+        # needs a constant, so it is not checked on that boot.
+        pass "$config: calibrate on the poll run refuses, exit 1, as bimodal (separation $separation; the hard-IRQ lateness against the one-vCPU bracket, docs/lab.md): a refusal, not a constant, is right here"
+        lab_log "info (not asserted): $config: no constant, so the chronyd loop is not checked on this boot"
+        return
     else
         fail "$config: calibrate on the poll run: exit $(kv calibrate_rc "$st"): $(head -c 300 "$mdir/calibrate.txt" | tr '\n' ' ')"
         return
