@@ -10,8 +10,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <vector>
 
 #include "cli.hpp"
+#include "polled_capture.hpp"
 #include "ppsbench/analysis/gate.hpp"
 #include "ppsbench/analysis/metrics.hpp"
 #include "ppsbench/analysis/run_analysis.hpp"
@@ -124,27 +126,17 @@ TEST(ReferenceBias, AgainstAPolledReferenceIsOfTheUnpolledPeriodsWithTheDisturba
     const std::int64_t t0 = 1'780'000'000'000'000'000;
     // The clock runs 20 ppm fast against the true edges: interpolation must follow it.
     const auto edge_at = [&](std::int64_t k) { return t0 + k * 1'000'020'000; };
-    store::RunMeta a;
-    a.source = "pps:/dev/pps0";
-    a.dual = store::DualLink{"A", "poll:gpiochip0:18", reference, true};
-    store::RunMeta b;
-    b.source = "poll:gpiochip0:18";
-    b.dual = store::DualLink{"B", "pps:/dev/pps0", pps, false};
-    {
-        store::CaptureWriter path(pps, a, false);
-        store::CaptureWriter ref(reference, b, false,
-                                 {"poll_uncertainty_ns", "poll_read_interval_ns"});
-        for (std::int64_t k = 0; k < 101; ++k) {
-            const bool polled = k % 2 == 0;
-            path.write(std::array{core::Pulse{static_cast<std::uint64_t>(k + 1),
-                                              edge_at(k) + (polled ? 6'000 : 11'700)}});
-            if (polled) {
-                ref.write_rows(
-                    std::array{core::Pulse{static_cast<std::uint64_t>(k + 1), edge_at(k)}},
-                    std::array<std::int64_t, 2>{400 + k % 3, 850});
-            }
+    std::vector<core::Pulse> path;
+    std::vector<testing::PolledEdge> polled_edges;
+    for (std::int64_t k = 0; k < 101; ++k) {
+        const bool polled = k % 2 == 0;
+        path.push_back({static_cast<std::uint64_t>(k + 1), edge_at(k) + (polled ? 6'000 : 11'700)});
+        if (polled) {
+            polled_edges.push_back(
+                {{static_cast<std::uint64_t>(k + 1), edge_at(k)}, 400 + k % 3, 850});
         }
     }
+    testing::write_polled_run(pps, reference, path, polled_edges);
     const auto bias = reference_bias(store::read_capture_file(pps));
     ASSERT_TRUE(bias);
     EXPECT_EQ(bias->pairs, 50U) << "the 50 unpolled periods between polled ones";

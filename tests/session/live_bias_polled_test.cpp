@@ -14,12 +14,11 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "polled_capture.hpp"
 #include "ppsbench/analysis/bias.hpp"
 #include "ppsbench/analysis/calibration.hpp"
 #include "ppsbench/session/live_bias.hpp"
 #include "ppsbench/store/capture_reader.hpp"
-#include "ppsbench/store/capture_writer.hpp"
-#include "ppsbench/store/run_record.hpp"
 
 namespace ppsbench::session {
 namespace {
@@ -82,21 +81,11 @@ analysis::Lateness report_lateness(const PolledRun& run) {
     testing::TempDir dir;
     const std::string pps = dir.file("poll-1.csv");
     const std::string reference = dir.file("poll-2.csv");
-    store::RunMeta a;
-    a.source = "pps:/dev/pps0";
-    a.dual = store::DualLink{"A", "poll:gpiochip0:18", reference, true};
-    store::RunMeta b;
-    b.source = "poll:gpiochip0:18";
-    b.dual = store::DualLink{"B", "pps:/dev/pps0", pps, false};
-    {
-        store::CaptureWriter path(pps, a, false);
-        store::CaptureWriter ref(reference, b, false,
-                                 {"poll_uncertainty_ns", "poll_read_interval_ns"});
-        path.write(run.path);
-        for (const auto& pulse : run.polled) {
-            ref.write_rows(std::array{pulse}, std::array<std::int64_t, 2>{400, 850});
-        }
+    std::vector<testing::PolledEdge> polled;
+    for (const auto& pulse : run.polled) {
+        polled.push_back({pulse});
     }
+    testing::write_polled_run(pps, reference, run.path, polled);
     return *analysis::reference_lateness(store::read_capture_file(pps));
 }
 

@@ -8,18 +8,11 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "live_sources.hpp"
 #include "ppsbench/session/live_metrics.hpp"
 
 namespace ppsbench::session {
 namespace {
-
-capture::SourceInfo pps_source() {
-    capture::SourceInfo info;
-    info.spec = "pps:/dev/pps0";
-    info.kind = "pps";
-    info.pps_device = "/dev/pps0";
-    return info;
-}
 
 nlohmann::json sample(const std::string& status, const std::string& pick,
                       const std::string& state) {

@@ -10,6 +10,7 @@
 #include <regex>
 #include <thread>
 
+#include "live_sources.hpp"
 #include "ppsbench/session/live_metrics.hpp"
 
 namespace ppsbench::session {
@@ -17,14 +18,6 @@ namespace {
 
 constexpr std::int64_t second = 1'000'000'000;
 constexpr std::int64_t t0 = 1'780'000'000 * second;
-
-capture::SourceInfo pps_source() {
-    capture::SourceInfo info;
-    info.spec = "pps:/dev/pps0";
-    info.kind = "pps";
-    info.pps_device = "/dev/pps0";
-    return info;
-}
 
 // As capture::PollSource describes itself: one edge, on the periods its pattern polls.
 capture::SourceInfo poll_source(core::EdgeSelection edges = core::EdgeSelection::assert_only) {
