@@ -3,7 +3,6 @@
 
 #include <cstdlib>
 
-#include "ppsbench/analysis/calibration.hpp"
 #include "ppsbench/latency/paired.hpp"
 
 namespace ppsbench::session {

@@ -5,7 +5,7 @@
 
 namespace ppsbench::session {
 
-// A PPS device's path as capture::PpsDeviceSource describes itself, for LiveMetrics tests.
+// A PPS device's path, with the fields LiveMetrics reads (spec, kind, device), for its tests.
 inline capture::SourceInfo pps_source() {
     capture::SourceInfo info;
     info.spec = "pps:/dev/pps0";

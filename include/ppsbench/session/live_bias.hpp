@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 
+#include "ppsbench/analysis/calibration.hpp"
 #include "ppsbench/core/pulse.hpp"
 #include "ppsbench/stats/summary.hpp"
 
@@ -40,8 +41,9 @@ class LiveBias {
   public:
     enum class Side { path, reference };
     static constexpr std::size_t ring_size = 64;
-    // chronyd's samples a poll with a `refclock PPS` line's defaults (calibrate's --filter).
-    static constexpr std::size_t filter_samples = 16;
+    // chronyd's samples a poll with a `refclock PPS` line's defaults: calibrate's own default,
+    // so the live figure and the constant group the pairs alike.
+    static constexpr std::size_t filter_samples = analysis::CalibrationSettings{}.filter_samples;
 
     struct Window {
         // path − reference of each pair; against a polled reference, of the unpolled periods
