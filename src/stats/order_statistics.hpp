@@ -98,6 +98,25 @@ void finish_selection(RankSelector& selector, Visit& visit, Map map) {
     }
 }
 
+// numpy's median of the n values map(v) of a visited series, which is read and not copied: the
+// value median_in_place() gives on a copy of them. `sample`: some of the mapped values, in any
+// order (it only steers the brackets).
+template <typename Visit, typename Map>
+double visited_median(Visit visit, std::size_t n, std::vector<double> sample, Map map) {
+    if (n == 0) {
+        return nan;
+    }
+    if (sample.empty()) {
+        sample.push_back(0.0);
+    }
+    std::sort(sample.begin(), sample.end());
+    RankSelector select(std::move(sample), false, n, median_ranks(n));
+    select.begin_pass();
+    visit([&](double v) { select.add(map(v)); });
+    finish_selection(select, visit, map);
+    return median_of(select, n);
+}
+
 struct FirstPass {
     long double sum = 0;
     double lo = 0;

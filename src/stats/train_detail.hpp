@@ -98,6 +98,44 @@ class PulseIndex {
             }
         }
     }
+    // k_i of pulse i < size().
+    std::int64_t at(std::size_t i) const {
+        const std::size_t r = run_of(i);
+        return firsts_[r] + static_cast<std::int64_t>(i - starts_[r]);
+    }
+    // Whether k_i never falls over the pulses first <= i < last (the usual run: a clock stepped
+    // back is the exception), so that their k are in sorted order as they stand.
+    bool ascending_between(std::size_t first, std::size_t last) const {
+        last = std::min(last, n_);
+        if (first >= last) {
+            return true;
+        }
+        for (std::size_t r = run_of(first) + 1; r < starts_.size() && starts_[r] < last; ++r) {
+            if (firsts_[r] < last_of_run(r - 1)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    // f(i, k_i) for the pulses first <= i < last, in order, visiting only the runs they lie in.
+    template <typename F>
+    void for_each_between(std::size_t first, std::size_t last, F f) const {
+        last = std::min(last, n_);
+        if (first >= last) {
+            return;
+        }
+        for (std::size_t r = run_of(first); r < starts_.size(); ++r) {
+            const std::size_t end = std::min(r + 1 < starts_.size() ? starts_[r + 1] : n_, last);
+            const std::size_t begin = std::max(starts_[r], first);
+            std::int64_t k = firsts_[r] + static_cast<std::int64_t>(begin - starts_[r]);
+            for (std::size_t i = begin; i < end; ++i, ++k) {
+                f(i, k);
+            }
+            if (end == last) {
+                return;
+            }
+        }
+    }
     std::vector<std::int64_t> dense() const {
         std::vector<std::int64_t> k(n_);
         for_each([&k](std::size_t i, std::int64_t value) { k[i] = value; });
@@ -105,6 +143,11 @@ class PulseIndex {
     }
 
   private:
+    // The run holding pulse i: the last run starting at or before it.
+    std::size_t run_of(std::size_t i) const {
+        return static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), i) -
+                                        starts_.begin() - 1);
+    }
     std::int64_t last_of_run(std::size_t r) const {
         const std::size_t end = r + 1 < starts_.size() ? starts_[r + 1] : n_;
         return firsts_[r] + static_cast<std::int64_t>(end - 1 - starts_[r]);

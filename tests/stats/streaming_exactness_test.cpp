@@ -16,6 +16,9 @@
 #include "ppsbench/stats/quantile.hpp"
 #include "ppsbench/stats/stability.hpp"
 #include "ppsbench/stats/summary.hpp"
+// Internal: the in-place median analyze()'s drift check uses, and the pulse index it walks.
+#include "../../src/stats/order_statistics.hpp"
+#include "../../src/stats/train_detail.hpp"
 
 namespace {
 
@@ -143,6 +146,87 @@ TEST(StreamingExactness, MtieEqualsASlidingWindowScanWithGaps) {
             } else {
                 EXPECT_TRUE(std::isnan(got[k]));
             }
+        }
+    }
+}
+
+// analyze()'s drift check takes the medians of the phase's first and last quarters, of their
+// pulse numbers and of the distances from a median without copying any of them: the value must
+// be the one median_in_place() gives on a copy, to the bit, on every kind of series and on both
+// sides of the sample size.
+TEST(StreamingExactness, AVisitedMedianIsTheMedianOfACopy) {
+    std::mt19937_64 rng(23);
+    for (std::size_t n : {1UL, 2UL, 9UL, 1000UL, 65537UL, 200000UL}) {
+        for (int kind = 0; kind < 6; ++kind) {
+            const auto v = series(n, kind, rng);
+            const auto visit = [&v](auto f) {
+                for (double x : v) {
+                    f(x);
+                }
+            };
+            SCOPED_TRACE(::testing::Message() << "n = " << n << ", kind " << kind);
+            std::vector<double> copy(v);
+            const double median = median_in_place(copy);
+            // A sample of every 97th value, an unsorted one, or none: only the passes differ.
+            std::vector<double> sample;
+            for (std::size_t i = 0; i < n; i += 97) {
+                sample.push_back(v[n - 1 - i]);
+            }
+            const auto same = [](double x) { return x; };
+            EXPECT_EQ(detail::visited_median(visit, n, sample, same), median);
+            EXPECT_EQ(detail::visited_median(visit, n, {}, same), median);
+            const auto distance = [median](double x) { return std::abs(x - median); };
+            std::vector<double> distance_sample(sample);
+            for (double& x : distance_sample) {
+                x = distance(x);
+            }
+            copy = v;
+            EXPECT_EQ(mad_to_sigma * detail::visited_median(visit, n, distance_sample, distance),
+                      robust_stddev_in_place(copy, median));
+        }
+    }
+}
+
+// The drift check reads the pulse numbers of a quarter of the pulses only: the walk over a range,
+// the number of one pulse and whether a range is in order must agree with the whole walk, across
+// gaps and steps back of the index.
+TEST(StreamingExactness, APulseIndexWalkedOverARangeIsThatPartOfTheWholeWalk) {
+    std::mt19937_64 rng(5);
+    for (int trial = 0; trial < 40; ++trial) {
+        const std::size_t n = 1 + rng() % 300;
+        std::vector<std::int64_t> t{1'000'000'000};
+        for (std::size_t i = 1; i < n; ++i) {
+            const int kind = static_cast<int>(rng() % 10);
+            const std::int64_t d = kind == 0   ? 3'000'000'000   // two missed
+                                   : kind == 1 ? -5'000'000'000  // stepped back
+                                               : 1'000'000'000;
+            t.push_back(t.back() + d);
+        }
+        const detail::PulseIndex index(t, n, 1e9);
+        std::vector<std::pair<std::size_t, std::int64_t>> whole;
+        index.for_each([&](std::size_t i, std::int64_t k) {
+            whole.emplace_back(i, k);
+            EXPECT_EQ(index.at(i), k);
+        });
+        for (int range = 0; range < 20; ++range) {
+            const std::size_t first = rng() % (n + 2);
+            const std::size_t last = first + rng() % (n + 2);
+            std::vector<std::pair<std::size_t, std::int64_t>> part;
+            index.for_each_between(first, last,
+                                   [&](std::size_t i, std::int64_t k) { part.emplace_back(i, k); });
+            std::vector<std::pair<std::size_t, std::int64_t>> expected;
+            for (const auto& e : whole) {
+                if (e.first >= first && e.first < last) {
+                    expected.push_back(e);
+                }
+            }
+            EXPECT_EQ(part, expected) << "n " << n << ", [" << first << ", " << last << ")";
+            bool ascending = true;
+            for (std::size_t j = 1; j < expected.size(); ++j) {
+                ascending = ascending && expected[j].second >= expected[j - 1].second;
+            }
+            EXPECT_EQ(index.ascending_between(first, last), ascending)
+                << "n " << n << ", [" << first << ", " << last << ")";
         }
     }
 }
