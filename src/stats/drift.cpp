@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "drift.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "order_statistics.hpp"
+#include "ppsbench/stats/quantile.hpp"
+
+namespace ppsbench::stats::detail {
+
+// The drift of the phase per period, from the medians of its first and last quarters (robust
+// to outliers, and to the noise: at 2 µs of jitter over 300 pulses it is known to 0.02 ppm).
+// The medians are selected in place: copies of the quarters and their pulse numbers were the
+// report's peak memory, 9 bytes a pulse beside the phase buffer.
+double phase_drift(std::span<const double> phase_ns, const PulseIndex& index,
+                   std::int64_t period_ns) {
+    const std::size_t n = phase_ns.size();
+    if (n < 32) {
+        return 0;
+    }
+    const std::size_t quarter = n / 4;
+    const std::span<const double> early = phase_ns.first(quarter);
+    const std::span<const double> late = phase_ns.last(quarter);
+    const auto same = [](double v) { return v; };
+    const auto median_k = [&](std::size_t first) {
+        if (index.ascending_between(first, first + quarter)) {
+            // Already in order: the middle pulses' numbers, as a sort would place them.
+            const double upper = static_cast<double>(index.at(first + quarter / 2));
+            return quarter % 2 == 1
+                       ? upper
+                       : (static_cast<double>(index.at(first + quarter / 2 - 1)) + upper) / 2.0;
+        }
+        const auto visit = [&](auto f) {
+            index.for_each_between(first, first + quarter, [&f](std::size_t, std::int64_t k) {
+                f(static_cast<double>(k));
+            });
+        };
+        std::vector<double> sample;
+        for (std::size_t i = first; i < first + quarter;
+             i += std::max<std::size_t>(1, quarter / 8192)) {
+            sample.push_back(static_cast<double>(index.at(i)));
+        }
+        return visited_median(visit, quarter, std::move(sample), same);
+    };
+    const double periods = median_k(n - quarter) - median_k(0);
+    if (periods <= 0) {
+        return 0;
+    }
+    const auto median = [&](std::span<const double> values, auto map) {
+        const auto visit = [values](auto f) {
+            for (double v : values) {
+                f(v);
+            }
+        };
+        // 8 192 values bracket a median well enough; sorting the summaries' 65 536 costs more
+        // than the passes it saves here.
+        std::vector<double> sample;
+        const std::size_t stride = std::max<std::size_t>(1, values.size() / 8192);
+        for (std::size_t i = 0; i < values.size(); i += stride) {
+            sample.push_back(map(values[i]));
+        }
+        return visited_median(visit, values.size(), std::move(sample), map);
+    };
+    const double early_median = median(early, same);
+    const double change = median(late, same) - early_median;
+    // Only a drift the jitter cannot explain: each quarter's median is uncertain by about
+    // 1.25·σ/√(n/4), so 50 pulses at 7 µs could fake 2 ppm over 2.5 s. Five standard errors.
+    const double scale = mad_to_sigma * median(early, [early_median](double v) {
+                             return std::abs(v - early_median);
+                         });
+    const double noise = 1.2533 * scale * std::sqrt(2.0 / static_cast<double>(quarter));
+    if (std::abs(change) <= 5 * noise) {
+        return 0;
+    }
+    return change / periods / static_cast<double>(period_ns);
+}
+
+}  // namespace ppsbench::stats::detail
