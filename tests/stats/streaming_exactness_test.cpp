@@ -150,6 +150,40 @@ TEST(StreamingExactness, MtieEqualsASlidingWindowScanWithGaps) {
     }
 }
 
+// Windows longer than 65 536 samples are cut into segments whose suffix extremes start from
+// those of the segments after them, so that no buffer holds a whole window: the figure must be
+// the sliding scan's at one segment, just over it, at several of unequal length,
+// and with the windows that start in the last segments cut off by the end of the series.
+TEST(StreamingExactness, MtieOfWindowsSpanningSeveralSegmentsEqualsASlidingWindowScan) {
+    std::mt19937_64 rng(17);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    for (int trial = 0; trial < 4; ++trial) {
+        const std::size_t n = 300000 + rng() % 150000;
+        const double missing = trial == 0 ? 0.0 : (trial == 1 ? 0.01 : 0.5);
+        std::vector<double> x(n);
+        for (double& v : x) {
+            // A random walk with holes (its extremes sit anywhere in a window), or noise.
+            const double step = uniform(rng) * 1e-9;
+            v = (uniform(rng) + 1.0) / 2.0 < missing ? NAN : step;
+        }
+        double walk = 0;
+        for (double& v : x) {
+            if (!std::isnan(v) && trial != 3) {  // the last trial: white noise
+                walk += v;
+                v = walk;
+            }
+        }
+        const std::vector<std::size_t> factors = {65535,     65536,     65537,  131071,
+                                                  131072,    160000,    196608, n / 3,
+                                                  n / 2 - 1, n / 2 + 7, n - 2};
+        const auto got = mtie(x, factors);
+        for (std::size_t k = 0; k < factors.size(); ++k) {
+            SCOPED_TRACE(::testing::Message() << "n = " << n << ", m = " << factors[k]);
+            EXPECT_EQ(got[k], sliding_mtie(x, factors[k] + 1));
+        }
+    }
+}
+
 // analyze()'s drift check takes the medians of the phase's first and last quarters, of their
 // pulse numbers and of the distances from a median without copying any of them: the value must
 // be the one median_in_place() gives on a copy, to the bit, on every kind of series and on both
