@@ -5,9 +5,10 @@
 // Run: build/bench/report_stages FILE.csv
 // Prints one line per stage: seconds wall and CPU, ns a pulse, and the resident high-water mark
 // after the stage in bytes a pulse. The stages, in order:
-//   read        store::read_packed_capture (the pulses packed, 12 B a pulse), as report reads
-//   analyze     stats::analyze_packed with every figure the report computes (stability included)
-//   summaries   stats::analyze_packed without the stability figures (selection, timeline, phase,
+//   read        store::read_packed_capture (the pulses packed, 8 B a pulse and the sequence runs),
+//   as report reads analyze     stats::analyze_packed with every figure the report computes
+//   (stability included) summaries   stats::analyze_packed without the stability figures
+//   (selection, timeline, phase,
 //               steps, summaries, outliers, histogram, detrending, period jitter)
 //   adev, mdev, mtie   each Allan-family kernel alone, one thread, at the octave taus, on the
 //               phase (in seconds) of the selected pulses

@@ -234,8 +234,9 @@ bool is_stream(const std::string& path) {
             !std::filesystem::is_directory(path, ec));
 }
 
-// The usual capture, one edge, is analysed on its packed pulses (12 bytes a pulse: issue 26).
-// Both edges (pulse width), a reference path's bias and --chrony-log read the Pulse array.
+// The usual capture, one edge, is analysed on its packed pulses (8 bytes a pulse and its sequence
+// numbers as runs: issue 26). Both edges (pulse width), a reference path's bias and --chrony-log
+// read the Pulse array.
 bool needs_pulse_array(const store::PackedCapture& capture, const AnalysisSettings& settings) {
     if (settings.edges || settings.chrony_log || capture.file.run_meta.dual) {
         return true;

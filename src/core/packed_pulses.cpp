@@ -12,6 +12,49 @@ PackedPulses::PackedPulses(std::span<const Pulse> pulses) {
     }
 }
 
+// A skip starts a run; a capture that skips more often than once in 8 pulses (after the first
+// 64 runs) keeps its sequence numbers per pulse from here on, so that no capture holds more
+// than it would per pulse.
+void PackedPulses::start_run(std::size_t i, std::uint64_t sequence) {
+    if (run_starts_.size() < i / 8 + 64) {
+        run_starts_.push_back(i);
+        run_firsts_.push_back(sequence);
+        return;
+    }
+    offsets_.reserve(std::max(timestamps_.capacity(), i + 1));
+    SequenceCursor runs(*this);
+    for (std::size_t j = 0; j < i; ++j) {
+        push_dense(runs(j));
+    }
+    runs_ = false;
+    run_starts_.clear();
+    run_starts_.shrink_to_fit();
+    run_firsts_.clear();
+    run_firsts_.shrink_to_fit();
+}
+
+std::size_t PackedPulses::run_of(std::size_t i) const {
+    return static_cast<std::size_t>(std::upper_bound(run_starts_.begin(), run_starts_.end(), i) -
+                                    run_starts_.begin() - 1);
+}
+
+// The cursor's run did not hold pulse i: the next run (reading in order), else a search.
+std::uint64_t PackedPulses::seek(std::size_t i, SequenceCursor& cursor) const {
+    if (!runs_) {
+        return dense_sequence(i);
+    }
+    const std::size_t next = cursor.run_ + 1;
+    const std::size_t r = cursor.length_ != 0 && next < run_starts_.size() &&
+                                  i >= run_starts_[next] && i < run_end(next)
+                              ? next
+                              : run_of(i);
+    cursor.run_ = r;
+    cursor.start_ = run_starts_[r];
+    cursor.length_ = run_end(r) - run_starts_[r];
+    cursor.first_ = run_firsts_[r];
+    return cursor.first_ + (i - cursor.start_);
+}
+
 // The first sequence number more than 2^32 above the first one, or below it: from here on
 // every pulse keeps its uint64.
 void PackedPulses::widen() {
@@ -30,8 +73,8 @@ void PackedPulses::widen() {
 std::vector<Pulse> PackedPulses::unpack() const {
     std::vector<Pulse> out;
     out.reserve(size());
-    for (std::size_t i = 0; i < size(); ++i) {
-        out.push_back((*this)[i]);
+    for (const Pulse p : *this) {
+        out.push_back(p);
     }
     return out;
 }

@@ -66,11 +66,12 @@ std::vector<double> intervals_in_time_order(const core::PackedPulses& pulses, co
     if (ordered) {
         Point previous{};
         std::size_t i = 0;
+        core::PackedPulses::SequenceCursor sequences = pulses.sequence_cursor();
         for (std::size_t k = 0; k < pulses.size(); ++k) {
             if (pulses.edge(k) != edge) {
                 continue;
             }
-            const Point current{pulses.timestamp_ns(k), pulses.sequence(k)};
+            const Point current{pulses.timestamp_ns(k), sequences(k)};
             if (i > 0) {
                 take(previous, current, i);
             }

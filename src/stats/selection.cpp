@@ -45,10 +45,11 @@ void find_jumps(Selection& s, core::Edge edge, std::int64_t period_ns) {
     std::int64_t total = 0;
     std::size_t previous = none;
     std::size_t current = none;
+    core::PackedPulses::SequenceCursor sequences = pulses.sequence_cursor();
     // Whether the later pulse of the pair is a glitch.
     auto consider = [&](std::size_t next) -> bool {
-        const core::Pulse a = pulses[previous];
-        const core::Pulse b = pulses[current];
+        const core::Pulse a{sequences(previous), pulses.timestamp_ns(previous), edge};
+        const core::Pulse b{sequences(current), pulses.timestamp_ns(current), edge};
         IntervalEvidence evidence{b.timestamp_ns - a.timestamp_ns,
                                   sequence_advance(a.sequence, b.sequence), std::nullopt};
         if (next != none) {

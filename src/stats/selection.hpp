@@ -57,9 +57,11 @@ struct TimestampColumn {
     std::int64_t operator[](std::size_t i) const { return s.timestamp(s.pulse(i)); }
 };
 
+// Read in order (find_missed()), so through a cursor: one per column, not shared.
 struct SequenceColumn {
     const Selection& s;
-    std::uint64_t operator[](std::size_t i) const { return s.pulses->sequence(s.pulse(i)); }
+    mutable core::PackedPulses::SequenceCursor cursor{*s.pulses};
+    std::uint64_t operator[](std::size_t i) const { return cursor(s.pulse(i)); }
 };
 
 // The requested edge; by default the assert edge, or the clear edge if there is none.

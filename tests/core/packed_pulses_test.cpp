@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// PackedPulses keeps a capture's pulses in 12 bytes and a bit each (issue 26) and gives back
-// exactly the Pulse values it was given, whatever their sequence numbers and timestamps.
+// PackedPulses keeps a capture's pulses in 8 bytes and a bit each, its sequence numbers as runs
+// (issue 26), and gives back exactly the Pulse values it was given, whatever their sequence
+// numbers and timestamps, in whatever order they are read.
 #include "ppsbench/core/packed_pulses.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <random>
+#include <thread>
 #include <vector>
 
 namespace ppsbench::core {
@@ -32,6 +35,24 @@ void expect_exact(const std::vector<Pulse>& pulses) {
     }
     EXPECT_EQ(packed.unpack(), pulses);
     EXPECT_EQ(read_back(packed), pulses);
+    // Read in a random order, and back and forth between neighbours, as the analysis does.
+    std::vector<std::size_t> order(pulses.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::shuffle(order.begin(), order.end(), std::mt19937_64(pulses.size()));
+    PackedPulses::SequenceCursor shuffled = packed.sequence_cursor();
+    for (const std::size_t i : order) {
+        ASSERT_EQ(packed.sequence(i), pulses[i].sequence) << "pulse " << i << ", shuffled";
+        ASSERT_EQ(shuffled(i), pulses[i].sequence) << "pulse " << i << ", shuffled cursor";
+    }
+    PackedPulses::SequenceCursor pairs = packed.sequence_cursor();
+    for (std::size_t i = 1; i < pulses.size(); ++i) {
+        ASSERT_EQ(pairs(i), pulses[i].sequence) << "pulse " << i;
+        ASSERT_EQ(pairs(i - 1), pulses[i - 1].sequence) << "pulse " << i - 1;
+    }
+    PackedPulses::SequenceCursor backwards = packed.sequence_cursor();
+    for (std::size_t i = pulses.size(); i-- > 0;) {
+        ASSERT_EQ(backwards(i), pulses[i].sequence) << "pulse " << i << ", backwards";
+    }
     const bool one_edge = std::all_of(pulses.begin(), pulses.end(),
                                       [&](const Pulse& p) { return p.edge == pulses[0].edge; });
     EXPECT_EQ(packed.one_edge(), one_edge);
@@ -46,8 +67,65 @@ TEST(PackedPulses, GivesBackTheUsualCaptureExactlyIn12BytesAndABitAPulse) {
     }
     expect_exact(pulses);
     PackedPulses packed(pulses);
-    // 8 for the timestamp, 4 for the sequence number, a bit for the edge (in 64-bit words).
-    EXPECT_LE(packed.capacity_bytes(), 12 * pulses.size() + pulses.size() / 8 + 8);
+    // 8 for the timestamp, a bit for the edge (in 64-bit words), and two runs of sequence numbers.
+    EXPECT_TRUE(packed.sequences_as_runs());
+    EXPECT_LE(packed.capacity_bytes(), 8 * pulses.size() + pulses.size() / 8 + 8 + 2 * 16);
+}
+
+// A log without sequence numbers (all 0), or one whose numbers skip all the time, would need a
+// run a pulse: those keep one number a pulse, never more than the 4 bytes of an offset (or 8 past
+// 2^32), also when the skipping starts late in a long capture.
+TEST(PackedPulses, SequenceNumbersThatSkipOftenAreKeptPerPulse) {
+    std::vector<Pulse> zeros(5000, Pulse{0, 0, Edge::assert_edge});
+    for (std::size_t i = 0; i < zeros.size(); ++i) {
+        zeros[i].timestamp_ns = static_cast<std::int64_t>(i) * 1'000'000'000;
+    }
+    expect_exact(zeros);
+    const PackedPulses packed(zeros);
+    EXPECT_FALSE(packed.sequences_as_runs());
+    EXPECT_LE(packed.capacity_bytes(), 12 * zeros.size() + zeros.size() / 8 + 8);
+
+    std::mt19937_64 random(8);
+    std::vector<Pulse> late(20000);
+    std::uint64_t sequence = 7;
+    for (std::size_t i = 0; i < late.size(); ++i) {
+        sequence += i < 15000 ? 1 : 1 + random() % 3;
+        late[i] = {sequence, static_cast<std::int64_t>(i), Edge::assert_edge};
+    }
+    expect_exact(late);
+    EXPECT_FALSE(PackedPulses(late).sequences_as_runs());
+    late.resize(15000);  // before the skipping: one run
+    EXPECT_TRUE(PackedPulses(late).sequences_as_runs());
+}
+
+// Threads reading the same pulses at once (the analysis reads them on two), each with its own
+// cursor or none, each get every sequence number right.
+TEST(PackedPulses, ThreadsReadingAtOnceGetEverySequenceNumber) {
+    std::vector<Pulse> pulses(200000);
+    std::uint64_t sequence = 1;
+    for (std::size_t i = 0; i < pulses.size(); ++i) {
+        sequence += i % 97 == 0 ? 3 : 1;  // a skip every 97 pulses: about 2 000 runs
+        pulses[i] = {sequence, static_cast<std::int64_t>(i), Edge::assert_edge};
+    }
+    const PackedPulses packed(pulses);
+    ASSERT_TRUE(packed.sequences_as_runs());
+    std::size_t wrong[2] = {0, 0};
+    auto read = [&](int thread) {
+        PackedPulses::SequenceCursor cursor = packed.sequence_cursor();
+        for (int pass = 0; pass < 5; ++pass) {
+            for (std::size_t k = 0; k < pulses.size(); ++k) {
+                const std::size_t i = thread == 0 ? k : pulses.size() - 1 - k;
+                wrong[thread] += packed.sequence(i) != pulses[i].sequence;
+                wrong[thread] += cursor(i) != pulses[i].sequence;
+            }
+        }
+    };
+    std::thread forwards(read, 0);
+    std::thread backwards(read, 1);
+    forwards.join();
+    backwards.join();
+    EXPECT_EQ(wrong[0], 0U);
+    EXPECT_EQ(wrong[1], 0U);
 }
 
 // The extremes of each field: the int64 timestamps at both ends, sequence numbers from 0 to 2^64 -

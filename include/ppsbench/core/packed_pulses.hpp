@@ -12,11 +12,13 @@
 
 namespace ppsbench::core {
 
-// The pulses of a capture in 12 bytes and a bit each instead of Pulse's 24, exactly (issue
+// The pulses of a capture in 8 bytes and a bit each instead of Pulse's 24, exactly (issue
 // 26: the analysis of 10 M pulses held 240 MB of Pulse): the int64 timestamp as it is, the
-// edge as one bit, and the sequence numbers as uint32 offsets from the first one as long as
-// they stay within 2^32 above it (any capture of fewer than 4 G pulses whose counter does not
-// restart); past that, all of them as uint64 (20 bytes a pulse).
+// edge as one bit, and the sequence numbers as runs that count up by one (a run starts at a
+// skip: a missed pulse the kernel counted, a restart), 16 bytes a run. A capture whose
+// sequence numbers skip more often than once in 8 pulses (or carry none: all 0) keeps them per
+// pulse instead: uint32 offsets from the first one as long as they stay within 2^32 above it,
+// past that uint64 (16 and 20 bytes a pulse).
 //
 // Reading yields Pulse values, so code written for a span of Pulse reads this unchanged.
 class PackedPulses {
@@ -32,12 +34,14 @@ class PackedPulses {
             first_edge_ = p.edge;
         }
         mixed_ = mixed_ || p.edge != first_edge_;
-        if (!wide_ && p.sequence >= base_ &&
-            p.sequence - base_ <= std::numeric_limits<std::uint32_t>::max()) {
-            offsets_.push_back(static_cast<std::uint32_t>(p.sequence - base_));
-        } else {
-            widen();
-            sequences_.push_back(p.sequence);
+        if (runs_) {
+            if (i == 0 || p.sequence != last_sequence_ + 1) {
+                start_run(i, p.sequence);  // may give up the runs
+            }
+            last_sequence_ = p.sequence;
+        }
+        if (!runs_) {
+            push_dense(p.sequence);
         }
         if (i % 64 == 0) {
             clear_edges_.push_back(0);
@@ -48,8 +52,10 @@ class PackedPulses {
 
     void reserve(std::size_t n) {
         timestamps_.reserve(n);
-        offsets_.reserve(n);
         clear_edges_.reserve(n / 64 + 1);
+        if (!runs_) {
+            offsets_.reserve(n);
+        }
     }
     std::size_t size() const { return timestamps_.size(); }
     bool empty() const { return timestamps_.empty(); }
@@ -64,10 +70,41 @@ class PackedPulses {
     }
     // True when every pulse has the same edge (the usual capture).
     bool one_edge() const { return !mixed_; }
+    // O(log runs); SequenceCursor reads in order (or back and forth) in O(1).
     std::uint64_t sequence(std::size_t i) const {
-        return wide_ ? sequences_[i] : base_ + offsets_[i];
+        if (!runs_) {
+            return dense_sequence(i);
+        }
+        const std::size_t r = run_of(i);
+        return run_firsts_[r] + (i - run_starts_[r]);
     }
+    // Whether the sequence numbers are held as runs (else one per pulse), for the tests.
+    bool sequences_as_runs() const { return runs_; }
     Pulse operator[](std::size_t i) const { return {sequence(i), timestamp_ns(i), edge(i)}; }
+
+    // Reads sequence numbers from the run of the one read before: a few instructions while the
+    // reads stay in one run or step to the next. One per reading loop (it is not shared).
+    class SequenceCursor {
+      public:
+        SequenceCursor() = default;
+        explicit SequenceCursor(const PackedPulses& pulses) : pulses_(&pulses) {}
+        [[gnu::always_inline]] std::uint64_t operator()(std::size_t i) {
+            const std::size_t d = i - start_;  // wraps to huge below the run
+            if (d < length_) {
+                return first_ + d;
+            }
+            return pulses_->seek(i, *this);
+        }
+
+      private:
+        friend class PackedPulses;
+        const PackedPulses* pulses_ = nullptr;
+        std::size_t run_ = 0;
+        std::size_t start_ = 0;
+        std::size_t length_ = 0;  // 0: no run yet, or the numbers are held per pulse
+        std::uint64_t first_ = 0;
+    };
+    SequenceCursor sequence_cursor() const { return SequenceCursor(*this); }
 
     // The pulses as Pulse values again (for the callers that need a vector of them).
     std::vector<Pulse> unpack() const;
@@ -76,7 +113,8 @@ class PackedPulses {
         return timestamps_.capacity() * sizeof(std::int64_t) +
                clear_edges_.capacity() * sizeof(std::uint64_t) +
                offsets_.capacity() * sizeof(std::uint32_t) +
-               sequences_.capacity() * sizeof(std::uint64_t);
+               sequences_.capacity() * sizeof(std::uint64_t) +
+               (run_starts_.capacity() + run_firsts_.capacity()) * sizeof(std::uint64_t);
     }
 
     class const_iterator {
@@ -88,8 +126,11 @@ class PackedPulses {
         using reference = Pulse;
 
         const_iterator() = default;
-        const_iterator(const PackedPulses* owner, std::size_t i) : owner_(owner), i_(i) {}
-        Pulse operator*() const { return (*owner_)[i_]; }
+        const_iterator(const PackedPulses* owner, std::size_t i)
+            : owner_(owner), i_(i), sequences_(*owner) {}
+        Pulse operator*() const {
+            return {sequences_(i_), owner_->timestamp_ns(i_), owner_->edge(i_)};
+        }
         const_iterator& operator++() {
             ++i_;
             return *this;
@@ -106,21 +147,44 @@ class PackedPulses {
       private:
         const PackedPulses* owner_ = nullptr;
         std::size_t i_ = 0;
+        mutable SequenceCursor sequences_;
     };
     const_iterator begin() const { return {this, 0}; }
     const_iterator end() const { return {this, size()}; }
 
   private:
+    void start_run(std::size_t i, std::uint64_t sequence);
+    void push_dense(std::uint64_t sequence) {
+        if (!wide_ && sequence >= base_ &&
+            sequence - base_ <= std::numeric_limits<std::uint32_t>::max()) {
+            offsets_.push_back(static_cast<std::uint32_t>(sequence - base_));
+        } else {
+            widen();
+            sequences_.push_back(sequence);
+        }
+    }
     void widen();
+    std::uint64_t dense_sequence(std::size_t i) const {
+        return wide_ ? sequences_[i] : base_ + offsets_[i];
+    }
+    std::size_t run_end(std::size_t r) const {
+        return r + 1 < run_starts_.size() ? run_starts_[r + 1] : timestamps_.size();
+    }
+    std::size_t run_of(std::size_t i) const;
+    std::uint64_t seek(std::size_t i, SequenceCursor& cursor) const;
 
     std::vector<std::int64_t> timestamps_;
     std::vector<std::uint64_t> clear_edges_;  // bit i % 64 of word i / 64: pulse i is a clear edge
     std::uint64_t base_ = 0;
     bool wide_ = false;
     Edge first_edge_ = Edge::assert_edge;
-    bool mixed_ = false;                    // some pulse's edge differs from the first's
-    std::vector<std::uint32_t> offsets_;    // unless wide_
-    std::vector<std::uint64_t> sequences_;  // when wide_
+    bool mixed_ = false;                     // some pulse's edge differs from the first's
+    bool runs_ = true;                       // the sequence numbers as runs, until they skip often
+    std::vector<std::uint64_t> run_starts_;  // the pulse each run starts at, ascending from 0
+    std::vector<std::uint64_t> run_firsts_;  // its sequence number; +1 a pulse after it
+    std::uint64_t last_sequence_ = 0;
+    std::vector<std::uint32_t> offsets_;    // without runs, unless wide_
+    std::vector<std::uint64_t> sequences_;  // without runs, when wide_
 };
 
 }  // namespace ppsbench::core

@@ -9,8 +9,9 @@
 namespace ppsbench::store {
 
 // A capture file read for analysis (report, compare, gate: issue 26): its pulses packed
-// (core::PackedPulses, 12 bytes a pulse instead of Pulse's 24) and `file.pulses` left empty;
-// everything else exactly as read_capture_file reads it, with the same errors and warnings.
+// (core::PackedPulses, 8 bytes a pulse and runs of sequence numbers instead of Pulse's 24) and
+// `file.pulses` left empty; everything else exactly as read_capture_file reads it, with the same
+// errors and warnings.
 struct PackedCapture {
     CaptureFile file;
     core::PackedPulses pulses;
