@@ -11,6 +11,7 @@
 #include "ppsbench/chrony/json.hpp"
 #include "ppsbench/chrony/summary.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/packed_pulses.hpp"
 #include "ppsbench/stats/analyze.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 
@@ -31,6 +32,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         if (!samples.empty()) {
             (void)ppsbench::chrony::summarize(samples);
+        }
+        // The packed pulses the analysis reads (sequence numbers as runs, or per pulse) give
+        // back exactly what was parsed, whatever the numbers.
+        const ppsbench::core::PackedPulses packed(file.pulses);
+        if (packed.unpack() != file.pulses) {
+            __builtin_trap();
         }
         ppsbench::stats::AnalysisOptions options;
         options.compute_stability = file.pulses.size() < 4096;  // keep each run fast
