@@ -18,7 +18,7 @@ namespace ppsbench::core {
 // skip: a missed pulse the kernel counted, a restart), 16 bytes a run. A capture whose
 // sequence numbers skip more often than once in 8 pulses (or carry none: all 0) keeps them per
 // pulse instead: uint32 offsets from the first one as long as they stay within 2^32 above it,
-// past that uint64 (16 and 20 bytes a pulse).
+// past that uint64 (12 and 16 bytes a pulse in all).
 //
 // Reading yields Pulse values, so code written for a span of Pulse reads this unchanged.
 class PackedPulses {
