@@ -13,9 +13,11 @@ stay within a relative 1e-12 of what the code gave before the change. This tool:
 
 Usage: python3 bench/report_golden.py --ppsbench build/ppsbench {capture|save|compare} DIR
 
-The captures cover both sim kernels, missed pulses, outliers, a clock step, both edges, a
-free-running clock and a monotonic clock, at sizes above and below the 65 536-value sample of
-the order statistics (so both the exact-sample and the bracketed selection paths run).
+The captures cover both sim kernels, missed pulses (up to 40 %), outliers (up to 2 %), clock
+steps (one back by two seconds), both edges, a free-running clock, a monotonic clock, a 1 ms
+period, duplicates and swapped pulses, a sampled log with made-up sequence numbers, at sizes
+above and below the 65 536-value sample of the order statistics (so both the exact-sample and
+the bracketed selection paths run) up to a million pulses.
 """
 
 import argparse
@@ -40,8 +42,61 @@ CASES = {
     # The simulator records a realtime clock; this file is rewritten to say monotonic (as a GPIO
     # capture does), so the detrended residuals are the headline.
     "monotonic-100k": (["-s", "sim:hardirq,missed=0.005", "--count", "100000"], []),
+    # Valid data the fast paths must not assume away: heavy loss, many outliers, a 1 ms period,
+    # a clock stepped back by two seconds (out-of-order timestamps), and a million pulses (the
+    # bracketed selection with many windows, MTIE's segmented long windows).
+    "heavy-loss-100k": (["-s", "sim:threaded,missed=0.4", "--count", "100000"], []),
+    "outliers-2pc-100k": (["-s", "sim:hardirq,outliers=0.02,outlier-size=3ms", "--count", "100000"], []),
+    "period-1ms-200k": (["-s", "sim:threaded,missed=0.002", "--period", "1ms", "--count", "200000"], []),
+    "step-back-100k": (["-s", "sim:hardirq,step=-2s,step-at=30000", "--count", "100000"], []),
+    "threaded-1m": (["-s", "sim:threaded,missed=0.001,outliers=0.0005", "--count", "1000000"], []),
+    # Rewritten below (TRANSFORMS): duplicates and swapped neighbours; a sampled log whose
+    # sequence numbers are made up (one pulse in 16, numbered 0).
+    "duplicates-swaps-200k": (["-s", "sim:hardirq,missed=0.01", "--count", "200000"], []),
+    "sampled-synthetic-200k": (["-s", "sim:threaded", "--count", "200000"], []),
 }
 MONOTONIC = {"monotonic-100k"}
+
+
+def duplicates_and_swaps(lines):
+    """Every 997th pulse line repeated 200 µs later; every 1499th swapped with the next."""
+    out = []
+    pulses = 0
+    for line in lines:
+        if line[:1].isdigit():
+            pulses += 1
+            if pulses % 997 == 0:
+                seq, edge, ts = line.rstrip("\n").split(",")
+                out.append(line)
+                out.append(f"{seq},{edge},{int(ts) + 200000}\n")
+                continue
+            if pulses % 1499 == 0 and out and out[-1][:1].isdigit():
+                out.insert(len(out) - 1, line)
+                continue
+        out.append(line)
+    return out
+
+
+def sampled_synthetic(lines):
+    """One pulse in 16 kept, numbered 0, recorded as a sampled log with made-up numbers."""
+    out = []
+    pulses = 0
+    for line in lines:
+        if line.startswith("# meta "):
+            line = line.replace('"cadence":"every-edge"', '"cadence":"sampled"', 1)
+            line = line.replace('"sequence_numbers":"kernel"', '"sequence_numbers":"synthetic"', 1)
+        elif line[:1].isdigit():
+            pulses += 1
+            if pulses % 16 != 1:
+                continue
+            _, edge, ts = line.split(",")
+            line = f"0,{edge},{ts}"
+        out.append(line)
+    return out
+
+
+TRANSFORMS = {"duplicates-swaps-200k": duplicates_and_swaps,
+              "sampled-synthetic-200k": sampled_synthetic}
 
 RELATIVE = 1e-12
 TINY = 1e-300
@@ -69,6 +124,11 @@ def capture(binary, directory):
                 sys.exit(f"report_golden: {partial} does not record a realtime clock to rewrite")
             with open(partial, "w", encoding="utf-8") as f:
                 f.write(text.replace('"clock":"realtime"', '"clock":"monotonic"', 1))
+        if name in TRANSFORMS:
+            with open(partial, encoding="utf-8") as f:
+                lines = f.readlines()
+            with open(partial, "w", encoding="utf-8") as f:
+                f.writelines(TRANSFORMS[name](lines))
         os.replace(partial, path)
         print(f"wrote {path}")
 
