@@ -11,7 +11,6 @@
 
 #include "detrend_detail.hpp"
 #include "drift.hpp"
-#include "order_statistics.hpp"
 #include "period_check.hpp"
 #include "period_jitter.hpp"
 #include "phase.hpp"
@@ -19,6 +18,7 @@
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/stats/quantile.hpp"
 #include "selection.hpp"
+#include "streamed_summary.hpp"
 #include "summaries.hpp"
 #include "train_detail.hpp"
 

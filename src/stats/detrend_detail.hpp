@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "linear_fit_lanes.hpp"
 #include "ppsbench/stats/detrend.hpp"
 
 namespace ppsbench::stats::detail {
@@ -97,6 +98,60 @@ class Model {
     double inverse_scale_;
 };
 
+// accumulate() and the residual loop for degree 1 over an index with for_each_run() (PulseIndex),
+// a run of consecutive indices at a time in lanes (linear_fit_lanes.hpp): the same sums, blocks
+// and residuals to the bit.
+inline constexpr std::size_t fit_block = 4096;
+
+template <typename Index>
+NormalEquations accumulate_linear(const PolynomialFit& fit, std::span<const double> values,
+                                  const Index& index) {
+    NormalEquations eq;
+    LinearSums block;
+    std::size_t in_block = 0;
+    const auto flush = [&] {
+        eq.rhs[0] += block.rhs0;
+        eq.rhs[1] += block.rhs1;
+        eq.gram[0][0] += static_cast<double>(in_block);  // Σ 1·1, exact
+        eq.gram[0][1] += block.gram01;
+        eq.gram[1][1] += block.gram11;
+        block = {};
+        in_block = 0;
+    };
+    const double inverse_scale = 1.0 / fit.scale;
+    index.for_each_run([&](std::size_t first, std::size_t end, std::int64_t k_first) {
+        for (std::size_t i = first; i < end;) {
+            const std::size_t take = std::min(end - i, fit_block - in_block);
+            add_linear_terms(block, values.data() + i, take,
+                             static_cast<double>(k_first + static_cast<std::int64_t>(i - first)),
+                             fit.center, inverse_scale);
+            in_block += take;
+            i += take;
+            if (in_block == fit_block) {
+                flush();
+            }
+        }
+    });
+    if (in_block > 0) {
+        flush();
+    }
+    return eq;
+}
+
+template <typename Index>
+void subtract_linear(const PolynomialFit& fit, std::span<double> values, const Index& index) {
+    const double inverse_scale = 1.0 / fit.scale;
+    index.for_each_run([&](std::size_t first, std::size_t end, std::int64_t k_first) {
+        subtract_linear_model(values.data() + first, end - first, static_cast<double>(k_first),
+                              fit.center, inverse_scale, fit.coefficients[0], fit.coefficients[1]);
+    });
+}
+
+template <typename Index>
+concept HasRuns = requires(const Index& index) {
+    index.for_each_run([](std::size_t, std::size_t, std::int64_t) {});
+};
+
 // The detrend stage, on one buffer: fits the phase in `values_ns` against the pulse index and
 // subtracts the fit in place, so the buffer comes back holding the residuals (a second buffer
 // would be 80 MB at 10 M pulses). `index` is anything with for_each(f(i, k_i)), min() and
@@ -117,6 +172,13 @@ Detrended detrend_series(std::vector<double> values_ns, const Index& index, int 
         fit.coefficients[0] = values[0];
         std::fill(values.begin(), values.end(), 0.0);
         return result;
+    }
+    if constexpr (HasRuns<Index>) {
+        if (degree == 1) {
+            solve(fit, accumulate_linear(fit, values, index));
+            subtract_linear(fit, values, index);
+            return result;
+        }
     }
     solve(fit, accumulate(fit, n, [&](auto&& f) {
               index.for_each([&](std::size_t i, std::int64_t ki) { f(ki, values[i]); });

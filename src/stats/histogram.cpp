@@ -6,8 +6,8 @@
 #include <numeric>
 
 #include "histogram_detail.hpp"
-#include "order_statistics.hpp"
 #include "ppsbench/stats/summary.hpp"
+#include "streamed_summary.hpp"
 
 namespace ppsbench::stats {
 
@@ -40,9 +40,26 @@ Histogram make_histogram_ns(std::span<const std::int64_t> values_ns,
             f(static_cast<double>(v));
         }
     };
-    // A sampling pass instead of a converted copy; the order statistics come out the same.
-    const auto summary =
-        detail::summarize_series(as_double, values_ns.size(), detail::histogram_quantiles);
+    // Blocks converted on the fly and an even sample instead of a converted copy; the order
+    // statistics come out the same.
+    const auto blocks = [values_ns](auto&& f) {
+        double block[detail::kernel_block];
+        for (std::size_t i = 0; i < values_ns.size(); i += detail::kernel_block) {
+            const std::size_t count = std::min(values_ns.size() - i, detail::kernel_block);
+            for (std::size_t j = 0; j < count; ++j) {
+                block[j] = static_cast<double>(values_ns[i + j]);
+            }
+            f(static_cast<const double*>(block), count);
+        }
+    };
+    const std::size_t stride = std::max<std::size_t>(1, values_ns.size() / detail::sample_size);
+    std::vector<double> sample;
+    for (std::size_t i = 0; i < values_ns.size(); i += stride) {
+        sample.push_back(static_cast<double>(values_ns[i]));
+    }
+    const auto summary = detail::summarize_series(blocks, values_ns.size(), std::move(sample),
+                                                  values_ns.size() <= detail::sample_size,
+                                                  detail::histogram_quantiles);
     return detail::histogram_from_quantiles(summary.extra, values_ns.size(), summary.summary.stddev,
                                             as_double, options);
 }

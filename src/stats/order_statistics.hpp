@@ -9,7 +9,8 @@
 // the timestamps) with no per-series scratch copy: at 10 M pulses every copy is 80 MB.
 //
 // Order statistics come from one streaming pass per kind (x, |x| and |x − median|), each
-// exact (rank_selection.hpp): two passes in all unless a bracket misses.
+// exact (rank_selection.hpp): two passes in all unless a bracket misses. The summaries that
+// use them, fed in blocks, are in streamed_summary.hpp.
 
 #include <algorithm>
 #include <cmath>
@@ -115,129 +116,6 @@ double visited_median(Visit visit, std::size_t n, std::vector<double> sample, Ma
     visit([&](double v) { select.add(map(v)); });
     finish_selection(select, visit, map);
     return median_of(select, n);
-}
-
-struct FirstPass {
-    long double sum = 0;
-    double lo = 0;
-    double hi = 0;
-};
-
-// Pass 1: the sum (for the mean), the extremes, and the x and |x| order statistics.
-template <typename Visit>
-FirstPass first_pass(Visit& visit, RankSelector& x_select, RankSelector& abs_select) {
-    BlockedSum sum;
-    FirstPass out;
-    bool first = true;
-    x_select.begin_pass();
-    abs_select.begin_pass();
-    visit([&](double v) {
-        if (first) {
-            out.lo = out.hi = v;
-            first = false;
-        }
-        out.lo = std::min(out.lo, v);
-        out.hi = std::max(out.hi, v);
-        sum.add(v);
-        if (x_select.needs_pass()) {
-            x_select.add(v);
-        }
-        if (abs_select.needs_pass()) {
-            abs_select.add(std::abs(v));
-        }
-    });
-    finish_selection(x_select, visit, [](double v) { return v; });
-    finish_selection(abs_select, visit, [](double v) { return std::abs(v); });
-    out.sum = sum.total();
-    return out;
-}
-
-struct SecondPass {
-    long double squared_deviations = 0;
-    long double squares = 0;
-};
-
-// Pass 2: deviations from the mean (needs pass 1's mean), and the median absolute deviation
-// (needs pass 1's median).
-template <typename Visit>
-SecondPass second_pass(Visit& visit, double mean, double median, RankSelector& mad_select) {
-    BlockedSum squared_deviations;
-    BlockedSum squares;
-    mad_select.begin_pass();
-    visit([&](double v) {
-        squared_deviations.add((v - mean) * (v - mean));
-        squares.add(v * v);
-        if (mad_select.needs_pass()) {
-            mad_select.add(std::abs(v - median));
-        }
-    });
-    finish_selection(mad_select, visit, [median](double v) { return std::abs(v - median); });
-    return {squared_deviations.total(), squares.total()};
-}
-
-// Every figure of Summary for a visited series of `n` values, plus the x-quantiles `extra_qs`
-// (ascending, numpy-linear) for a histogram's range and bin width. `sample`: values of the
-// series taken evenly (only steers the brackets: any sample gives the same, exact result);
-// `whole`: it is every value of the series, so no pass needs to select.
-template <typename Visit>
-SummaryWithQuantiles summarize_series(Visit visit, std::size_t n, std::vector<double> sample,
-                                      bool whole, std::span<const double> extra_qs = {}) {
-    SummaryWithQuantiles out;
-    out.extra.assign(extra_qs.size(), nan);
-    if (n == 0) {
-        out.summary = finish_moments(0, 0, 0, 0, 0, 0);
-        return out;
-    }
-    if (sample.empty()) {
-        whole = false;
-        sample.push_back(0.0);  // brackets nothing useful; the widening passes still find all
-    }
-    std::sort(sample.begin(), sample.end());
-
-    RankSelector x_select(sample, whole, n, median_and_quantile_ranks(n, extra_qs));
-    RankSelector abs_select(sorted_distances(sample, 0.0), whole, n,
-                            quantile_ranks(n, abs_quantiles));
-    const FirstPass first = first_pass(visit, x_select, abs_select);
-    const auto mean = static_cast<double>(first.sum / static_cast<long double>(n));
-    const double median = median_of(x_select, n);
-    RankSelector mad_select(sorted_distances(sample, median), whole, n, median_ranks(n));
-    const SecondPass second = second_pass(visit, mean, median, mad_select);
-
-    Summary& s = out.summary;
-    s = finish_moments(n, first.lo, first.hi, first.sum, second.squared_deviations, second.squares);
-    s.median = median;
-    double abs_q[std::size(abs_quantiles)];
-    for (std::size_t i = 0; i < std::size(abs_quantiles); ++i) {
-        abs_q[i] = quantile_of(abs_select, n, abs_quantiles[i]);
-    }
-    s.abs_percentiles = {abs_q[0], abs_q[1], abs_q[2], abs_q[3], abs_q[4], abs_q[5]};
-    for (std::size_t i = 0; i < extra_qs.size(); ++i) {
-        out.extra[i] = quantile_of(x_select, n, extra_qs[i]);
-    }
-    s.robust_stddev = mad_to_sigma * median_of(mad_select, n);
-    return out;
-}
-
-// The same where no sample is at hand: a first pass takes one.
-template <typename Visit>
-SummaryWithQuantiles summarize_series(Visit visit, std::size_t n,
-                                      std::span<const double> extra_qs = {}) {
-    SampleCollector collector;
-    visit([&collector](double v) { collector.add(v); });
-    const bool whole = collector.whole();
-    return summarize_series(visit, n, collector.take(), whole, extra_qs);
-}
-
-// A series in a buffer: sampled by stride, no extra pass.
-inline SummaryWithQuantiles summarize_buffer(std::span<const double> values,
-                                             std::span<const double> extra_qs = {}) {
-    return summarize_series(
-        [values](auto&& f) {
-            for (double v : values) {
-                f(v);
-            }
-        },
-        values.size(), strided_sample(values), values.size() <= sample_size, extra_qs);
 }
 
 }  // namespace ppsbench::stats::detail

@@ -1,44 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "period_jitter.hpp"
 
+#include <algorithm>
+
 #include "order_statistics.hpp"
+#include "period_pairs.hpp"
 #include "streamed_summary.hpp"
 
 namespace ppsbench::stats::detail {
 
 namespace {
 
-// The summary with the outliers and the moments without them from the same walks over the
-// timestamps: a count and sample walk, then two passes, each walk feeding both
-// (streamed_summary.hpp: the same bits as summarize_series() and summarize_moments() apart).
-template <typename Pairs>
-void summarize_both(PeriodJitter& result, Pairs& pairs) {
-    auto all = [&pairs](auto&& f) { pairs([&f](double v, bool) { f(v); }); };
-    SampleCollector all_sample;
-    const PairCounts counts = pairs([&](double v, bool) { all_sample.add(v); });
-    result.counts = {counts.values, counts.skipped_gaps, counts.skipped_breaks};
-    const bool all_whole = all_sample.whole();
-    StreamedSummary with(counts.values, all_sample.take(), all_whole);
+// The summary with the outliers and the moments without them, from the same walks over the
+// timestamps: the values of a plain stretch feed both, a pair touching an outlier only the
+// first. Blocks in time order, so the same figures as one value at a time.
+void summarize_both(PeriodJitter& result, const PeriodPairs& pairs, const PairCounts& counts) {
+    const bool whole = counts.values <= sample_size;
+    std::vector<double> sample =
+        whole ? pairs.values(counts.values) : pairs.sample(counts.values / sample_size + 1);
+    StreamedSummary with(counts.values, std::move(sample), whole);
     StreamedMoments without(counts.values - counts.touching);
+    auto all = [&pairs](auto&& f) { pairs.walk(f, f); };
     with.begin_first();
-    pairs([&](double v, bool touches_outlier) {
-        with.first(v);
-        if (!touches_outlier) {
-            without.first(v);
-        }
-    });
+    pairs.walk(
+        [&](const double* v, std::size_t count) {
+            with.first(v, count);
+            without.first(v, count);
+        },
+        [&](const double* v, std::size_t count) { with.first(v, count); });
     with.end_first(all);
     without.end_first();
     with.begin_second();
-    pairs([&](double v, bool touches_outlier) {
-        with.second(v);
-        if (!touches_outlier) {
-            without.second(v);
-        }
-    });
+    pairs.walk(
+        [&](const double* v, std::size_t count) {
+            with.second(v, count);
+            without.second(v, count);
+        },
+        [&](const double* v, std::size_t count) { with.second(v, count); });
     with.end_second(all);
     result.all = with.summary();
-    result.without_outliers = without.summary();
+    result.without_outliers = counts.touching > 0 ? without.summary() : moments_only(result.all);
 }
 
 }  // namespace
@@ -46,30 +47,18 @@ void summarize_both(PeriodJitter& result, Pairs& pairs) {
 PeriodJitter period_jitter(const Selection& selection, const PulseIndex& index,
                            std::int64_t period_ns, std::span<const std::size_t> steps,
                            std::span<const std::size_t> outliers, bool keep_series) {
-    const TimestampColumn t{selection};
-    const std::size_t n = selection.size;
+    const PeriodPairs pairs(selection, index, period_ns, steps, outliers);
+    const PairCounts counts = pairs.count();
     PeriodJitter result;
-    if (!outliers.empty()) {
-        auto pairs = [&](auto&& f) {
-            return for_each_period_pair(t, n, index, period_ns, steps, outliers, f);
-        };
-        summarize_both(result, pairs);
-    } else {
-        // A pass to count and sample, then the summary's passes: the values are never stored.
-        auto visit = [&](auto&& f) {
-            for_each_period_jitter(t, n, index, period_ns, steps, {}, f);
-        };
-        SampleCollector sample;
-        result.counts = for_each_period_jitter(t, n, index, period_ns, steps, {},
-                                               [&sample](double v) { sample.add(v); });
-        const bool whole = sample.whole();
-        result.all = summarize_series(visit, result.counts.values, sample.take(), whole).summary;
-        result.without_outliers = moments_only(result.all);
-    }
+    result.counts = {counts.values, counts.skipped_gaps, counts.skipped_breaks};
+    summarize_both(result, pairs, counts);
     if (keep_series) {
-        result.values.reserve(result.counts.values);
-        for_each_period_jitter(t, n, index, period_ns, steps, {},
-                               [&](double v) { result.values.push_back(v); });
+        // Every value, in time order (the plots and the bootstrap take the series as measured).
+        result.values.reserve(counts.values);
+        const auto append = [&result](const double* v, std::size_t count) {
+            result.values.insert(result.values.end(), v, v + count);
+        };
+        pairs.walk(append, append);
     }
     return result;
 }

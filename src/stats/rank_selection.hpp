@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "lanes.hpp"
+
 namespace ppsbench::stats::detail {
 
 inline constexpr double nan = std::numeric_limits<double>::quiet_NaN();
@@ -59,6 +61,33 @@ class BlockedSum {
         }
         if (++in_block_ == block) {
             flush();
+        }
+    }
+    // The terms v[0, count) as add() would take them one by one, the same sums to the bit: within
+    // a block the k-th term of each group of four goes to lane k, so whole groups are one Lanes
+    // addition. Inlined into the kernels (summary_passes.cpp), which are compiled per CPU.
+    [[gnu::always_inline]] void add_block(const double* v, std::size_t count) {
+        std::size_t i = 0;
+        while (i < count && grouped_ != 0) {
+            add(v[i++]);
+        }
+        while (count - i >= lane_count) {
+            // grouped_ is 0 here, so the block holds whole groups and its room is a multiple of 4.
+            const std::size_t room = block - in_block_;
+            const std::size_t take = std::min(room, (count - i) / lane_count * lane_count);
+            Lanes lanes = load_lanes(lanes_);
+            for (std::size_t g = 0; g < take; g += lane_count) {
+                lanes += load_lanes(v + i + g);
+            }
+            store_lanes(lanes_, lanes);
+            i += take;
+            in_block_ += take;
+            if (in_block_ == block) {
+                flush();
+            }
+        }
+        while (i < count) {
+            add(v[i++]);
         }
     }
     long double total() {
@@ -106,6 +135,14 @@ class RankSelector {
             flush();
         }
     }
+    // The values v[0, count) at once, read in place (no batch copy); inlined into the kernels of
+    // summary_passes.cpp. The order values arrive in changes nothing: only counts and the
+    // gathered sets come out.
+    [[gnu::always_inline]] void add_block(const double* v, std::size_t count) {
+        for (std::size_t j = 0; j < windows_.size(); ++j) {
+            count_window(j, v, count);
+        }
+    }
     // Resolves the ranks the pass bracketed; false if some need another (wider) pass.
     bool end_pass();
     double value(std::size_t rank) const;
@@ -119,6 +156,66 @@ class RankSelector {
     };
     static constexpr std::size_t batch_size = 256;
     void flush();
+    // Window j over v[0, count): the values below it counted, those inside gathered. Four lanes
+    // at a time, sixteen values a test: a window holds a few percent of the values, so the test
+    // is rarely true and the few values inside take a scalar look.
+    [[gnu::always_inline]] void count_window(std::size_t j, const double* v, std::size_t count) {
+        Window& w = windows_[j];
+        const Lanes lo = splat(w.lo);
+        const Lanes hi = splat(w.hi);
+        LaneMask below = {};
+        std::size_t i = 0;
+        std::size_t tail_below = 0;
+        if (w.lo == w.hi) {
+            LaneMask equal = {};
+            for (; i + lane_count <= count; i += lane_count) {
+                const Lanes x = load_lanes(v + i);
+                below -= x < lo;
+                equal -= x == lo;
+            }
+            std::size_t inside = lane_total(equal);
+            for (; i < count; ++i) {
+                tail_below += v[i] < w.lo ? 1 : 0;
+                inside += v[i] == w.lo ? 1 : 0;
+            }
+            equal_[j] += inside;
+            below_[j] += tail_below + lane_total(below);
+            return;
+        }
+        for (; i + 4 * lane_count <= count; i += 4 * lane_count) {
+            const Lanes a = load_lanes(v + i);
+            const Lanes b = load_lanes(v + i + 4);
+            const Lanes c = load_lanes(v + i + 8);
+            const Lanes d = load_lanes(v + i + 12);
+            below -= a < lo;
+            below -= b < lo;
+            below -= c < lo;
+            below -= d < lo;
+            // Ordered comparisons, false for NaN, as in flush().
+            const LaneMask inside = ((lo <= a) & (a <= hi)) | ((lo <= b) & (b <= hi)) |
+                                    ((lo <= c) & (c <= hi)) | ((lo <= d) & (d <= hi));
+            if (any_lane(inside)) [[unlikely]] {
+                gather(w, v + i, 4 * lane_count);
+            }
+        }
+        for (; i < count; ++i) {
+            tail_below += v[i] < w.lo ? 1 : 0;
+            if (v[i] >= w.lo && v[i] <= w.hi) {
+                w.values.push_back(v[i]);
+            }
+        }
+        below_[j] += tail_below + lane_total(below);
+    }
+    [[gnu::always_inline]] static std::size_t lane_total(LaneMask counts) {
+        return static_cast<std::size_t>((counts[0] + counts[1]) + (counts[2] + counts[3]));
+    }
+    static void gather(Window& w, const double* v, std::size_t count) {
+        for (std::size_t k = 0; k < count; ++k) {
+            if (v[k] >= w.lo && v[k] <= w.hi) {
+                w.values.push_back(v[k]);
+            }
+        }
+    }
     void plan();
 
     std::vector<double> sample_;  // sorted

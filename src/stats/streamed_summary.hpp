@@ -8,9 +8,11 @@
 // the same operations as in summarize_series(), so it gives the same bits
 // (tests/stats/streaming_exactness_test.cpp holds it to that).
 //
-// Use: begin_first(); first(v) for every value; end_first(visit); begin_second(); second(v)
-// for every value; end_second(visit); summary(). `visit` walks this summary's series alone,
-// for the rare extra pass a missed bracket needs.
+// Use: begin_first(); first(values, count) for every block of the series, in order;
+// end_first(visit); begin_second(); second(values, count) for every block; end_second(visit);
+// summary(). `visit(f)` calls f(values, count) for the blocks of this summary's series alone,
+// for the rare extra pass a missed bracket needs. The blocks may have any sizes: the kernels
+// (summary_passes.hpp) keep the order of the sums.
 
 #include <algorithm>
 #include <cmath>
@@ -20,14 +22,17 @@
 #include <vector>
 
 #include "order_statistics.hpp"
+#include "summary_passes.hpp"
 
 namespace ppsbench::stats::detail {
 
 class StreamedSummary {
   public:
-    // `n` values; `sample`, `whole`: as summarize_series() takes them.
-    StreamedSummary(std::size_t n, std::vector<double> sample, bool whole)
-        : n_(n), sample_(std::move(sample)), whole_(whole) {
+    // `n` values; `sample`, `whole`: as summarize_series() takes them; `extra_qs`: x-quantiles
+    // (ascending, numpy-linear) to find beside the summary, for a histogram.
+    StreamedSummary(std::size_t n, std::vector<double> sample, bool whole,
+                    std::span<const double> extra_qs = {})
+        : n_(n), sample_(std::move(sample)), whole_(whole), extra_qs_(extra_qs) {
         if (n_ == 0) {
             return;
         }
@@ -36,7 +41,7 @@ class StreamedSummary {
             sample_.push_back(0.0);  // brackets nothing useful; the widening passes still find all
         }
         std::sort(sample_.begin(), sample_.end());
-        x_.emplace(sample_, whole_, n_, median_and_quantile_ranks(n_, {}));
+        x_.emplace(sample_, whole_, n_, median_and_quantile_ranks(n_, extra_qs_));
         abs_.emplace(sorted_distances(sample_, 0.0), whole_, n_, quantile_ranks(n_, abs_quantiles));
     }
 
@@ -46,28 +51,25 @@ class StreamedSummary {
             abs_->begin_pass();
         }
     }
-    [[gnu::always_inline]] void first(double v) {
+    void first(const double* v, std::size_t count) {
+        if (count == 0) {
+            return;
+        }
         if (first_value_) {
-            lo_ = hi_ = v;
+            lo_ = hi_ = v[0];
             first_value_ = false;
         }
-        lo_ = std::min(lo_, v);
-        hi_ = std::max(hi_, v);
-        sum_.add(v);
-        if (x_->needs_pass()) {
-            x_->add(v);
-        }
-        if (abs_->needs_pass()) {
-            abs_->add(std::abs(v));
-        }
+        first_pass_block({&sum_, &lo_, &hi_, x_->needs_pass() ? &*x_ : nullptr,
+                          abs_->needs_pass() ? &*abs_ : nullptr},
+                         v, count);
     }
     template <typename Visit>
     void end_first(Visit& visit) {
         if (n_ == 0) {
             return;
         }
-        finish_selection(*x_, visit, [](double v) { return v; });
-        finish_selection(*abs_, visit, [](double v) { return std::abs(v); });
+        finish_block_selection(*x_, visit, false, 0.0);
+        finish_block_selection(*abs_, visit, true, 0.0);
         total_ = sum_.total();
         mean_ = static_cast<double>(total_ / static_cast<long double>(n_));
         median_ = median_of(*x_, n_);
@@ -79,18 +81,18 @@ class StreamedSummary {
             mad_->begin_pass();
         }
     }
-    [[gnu::always_inline]] void second(double v) {
-        squared_deviations_.add((v - mean_) * (v - mean_));
-        squares_.add(v * v);
-        if (mad_->needs_pass()) {
-            mad_->add(std::abs(v - median_));
+    void second(const double* v, std::size_t count) {
+        if (count == 0) {
+            return;
         }
+        second_pass_block({&squared_deviations_, &squares_, mean_, median_,
+                           mad_->needs_pass() ? &*mad_ : nullptr},
+                          v, count);
     }
     template <typename Visit>
     void end_second(Visit& visit) {
         if (n_ > 0) {
-            const double median = median_;
-            finish_selection(*mad_, visit, [median](double v) { return std::abs(v - median); });
+            finish_block_selection(*mad_, visit, true, median_);
         }
     }
 
@@ -109,11 +111,22 @@ class StreamedSummary {
         s.robust_stddev = mad_to_sigma * median_of(*mad_, n_);
         return s;
     }
+    // The x-quantiles asked for at construction, in their order (NaN without values).
+    std::vector<double> extra() const {
+        std::vector<double> out(extra_qs_.size(), nan);
+        for (std::size_t i = 0; n_ > 0 && i < extra_qs_.size(); ++i) {
+            out[i] = quantile_of(*x_, n_, extra_qs_[i]);
+        }
+        return out;
+    }
+    double mean() const { return mean_; }      // after end_first()
+    double median() const { return median_; }  // after end_first()
 
   private:
     std::size_t n_;
     std::vector<double> sample_;
     bool whole_;
+    std::span<const double> extra_qs_;
     std::optional<RankSelector> x_;
     std::optional<RankSelector> abs_;
     std::optional<RankSelector> mad_;
@@ -137,14 +150,15 @@ class StreamedMoments {
   public:
     explicit StreamedMoments(std::size_t n) : n_(n) {}
 
-    [[gnu::always_inline]] void first(double v) {
+    void first(const double* v, std::size_t count) {
+        if (count == 0) {
+            return;
+        }
         if (first_value_) {
-            lo_ = hi_ = v;
+            lo_ = hi_ = v[0];
             first_value_ = false;
         }
-        lo_ = std::min(lo_, v);
-        hi_ = std::max(hi_, v);
-        sum_.add(v);
+        first_pass_block({&sum_, &lo_, &hi_, nullptr, nullptr}, v, count);
     }
     void end_first() {
         total_ = sum_.total();
@@ -152,9 +166,10 @@ class StreamedMoments {
             mean_ = static_cast<double>(total_ / static_cast<long double>(n_));
         }
     }
-    [[gnu::always_inline]] void second(double v) {
-        squared_deviations_.add((v - mean_) * (v - mean_));
-        squares_.add(v * v);
+    void second(const double* v, std::size_t count) {
+        if (count > 0) {
+            second_pass_block({&squared_deviations_, &squares_, mean_, 0.0, nullptr}, v, count);
+        }
     }
     Summary summary() {
         if (n_ == 0) {
@@ -175,14 +190,38 @@ class StreamedMoments {
     double mean_ = 0;
 };
 
-// StreamedMoments over a visited series of `n` values: two passes.
+// StreamedMoments over a series of `n` values visited in blocks: two passes.
 template <typename Visit>
 Summary summarize_moments(Visit visit, std::size_t n) {
     StreamedMoments moments(n);
-    visit([&moments](double v) { moments.first(v); });
+    visit([&moments](const double* v, std::size_t count) { moments.first(v, count); });
     moments.end_first();
-    visit([&moments](double v) { moments.second(v); });
+    visit([&moments](const double* v, std::size_t count) { moments.second(v, count); });
     return moments.summary();
+}
+
+// Every figure of Summary for a series of `n` values visited in blocks, plus the x-quantiles
+// `extra_qs` (ascending, numpy-linear) for a histogram's range and bin width. `sample`: values
+// of the series taken evenly (only steers the brackets: any sample gives the same, exact
+// result); `whole`: it is every value of the series, so no pass needs to select.
+template <typename Visit>
+SummaryWithQuantiles summarize_series(Visit visit, std::size_t n, std::vector<double> sample,
+                                      bool whole, std::span<const double> extra_qs = {}) {
+    StreamedSummary summary(n, std::move(sample), whole, extra_qs);
+    summary.begin_first();
+    visit([&summary](const double* v, std::size_t count) { summary.first(v, count); });
+    summary.end_first(visit);
+    summary.begin_second();
+    visit([&summary](const double* v, std::size_t count) { summary.second(v, count); });
+    summary.end_second(visit);
+    return {summary.summary(), summary.extra()};
+}
+
+// A series in a buffer: sampled by stride, read in slices.
+inline SummaryWithQuantiles summarize_buffer(std::span<const double> values,
+                                             std::span<const double> extra_qs = {}) {
+    return summarize_series([values](auto&& f) { for_each_slice(values, f); }, values.size(),
+                            strided_sample(values), values.size() <= sample_size, extra_qs);
 }
 
 // A full summary cut down to what StreamedMoments gives: the order statistics made NaN.

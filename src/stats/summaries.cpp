@@ -9,17 +9,15 @@ namespace ppsbench::stats::detail {
 
 namespace {
 
-// Calls f(value) for every value of `values` except those at the (sorted) positions `drop`.
+// Calls f(values, count) for the runs of `values` between the (sorted) positions `drop`.
 auto without(std::span<const double> values, std::span<const std::size_t> drop) {
     return [values, drop](auto&& f) {
-        std::size_t next = 0;
-        for (std::size_t i = 0; i < values.size(); ++i) {
-            if (next < drop.size() && drop[next] == i) {
-                ++next;
-                continue;
-            }
-            f(values[i]);
+        std::size_t from = 0;
+        for (const std::size_t dropped : drop) {
+            for_each_slice(values.subspan(from, dropped - from), f);
+            from = dropped + 1;
         }
+        for_each_slice(values.subspan(from), f);
     };
 }
 

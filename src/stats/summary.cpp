@@ -6,9 +6,9 @@
 #include <limits>
 #include <vector>
 
-#include "order_statistics.hpp"
 #include "ppsbench/stats/confidence.hpp"
 #include "ppsbench/stats/quantile.hpp"
+#include "streamed_summary.hpp"
 
 namespace ppsbench::stats {
 

@@ -136,6 +136,14 @@ class PulseIndex {
             }
         }
     }
+    // f(first, end, k_first) for each run of pulses [first, end) whose indices count up by one
+    // from k_first, in order: a run opens wherever the index does not step by exactly one.
+    template <typename F>
+    void for_each_run(F f) const {
+        for (std::size_t r = 0; r < starts_.size(); ++r) {
+            f(starts_[r], r + 1 < starts_.size() ? starts_[r + 1] : n_, firsts_[r]);
+        }
+    }
     std::vector<std::int64_t> dense() const {
         std::vector<std::int64_t> k(n_);
         for_each([&k](std::size_t i, std::int64_t value) { k[i] = value; });

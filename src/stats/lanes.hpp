@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// Internal: four doubles as one value, the shape of the summaries' block kernels.
+//
+// GCC's (and clang's) vector extensions: inside a function compiled for AVX2 a Lanes is one ymm
+// register, in the x86-64 baseline two SSE2 registers, on aarch64 two NEON ones. Each operation
+// is the scalar one lane by lane and the kernels reduce the lanes in a fixed order, so every path
+// gives the same bits (no FMA: ISO C++ mode keeps -ffp-contract=off, and "avx2" does not imply
+// "fma"). A kernel is an always-inline template body wrapped twice on x86-64 with GCC, once in a
+// function compiled for AVX2 and once for the baseline, and lanes_avx2() picks one per process:
+// the Debian package runs on any x86-64, twice as fast where AVX2 is, and the tests can run both
+// forms and compare their bits.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+// (GCC only: clang 14 refuses a 32-byte vector argument in a baseline function that calls an
+// AVX2 one, so a clang build, the fuzzers', runs the baseline alone.)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define PPSBENCH_LANES_AVX2 1
+#define PPSBENCH_AVX2_TARGET [[gnu::target("avx2")]]
+#else
+#define PPSBENCH_LANES_AVX2 0
+#define PPSBENCH_AVX2_TARGET
+#endif
+
+// Every function taking or returning Lanes is inlined into its kernel, so the compilers' note
+// that a 32-byte vector is passed differently with and without AVX concerns no call that exists.
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wpsabi"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+namespace ppsbench::stats::detail {
+
+using Lanes = double __attribute__((vector_size(32)));
+using LaneMask = std::int64_t __attribute__((vector_size(32)));
+
+inline constexpr std::size_t lane_count = 4;
+
+// Whether the kernels run their AVX2 form: the CPU has it, and no test asked for the baseline.
+bool lanes_avx2();
+// For the tests: run the baseline form from now on (true) or as the CPU allows (false).
+void force_baseline_lanes(bool baseline);
+
+[[gnu::always_inline]] inline Lanes load_lanes(const double* p) {
+    Lanes v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+[[gnu::always_inline]] inline void store_lanes(double* p, Lanes v) {
+    std::memcpy(p, &v, sizeof v);
+}
+
+[[gnu::always_inline]] inline Lanes splat(double x) {
+    return Lanes{x, x, x, x};
+}
+
+// std::min(lo, v) and std::max(hi, v) lane by lane: v only where it is strictly beyond, as the
+// scalar code keeps the first of equal values.
+[[gnu::always_inline]] inline Lanes lanes_min(Lanes lo, Lanes v) {
+    return v < lo ? v : lo;
+}
+[[gnu::always_inline]] inline Lanes lanes_max(Lanes hi, Lanes v) {
+    return hi < v ? v : hi;
+}
+
+// |v|: the sign bit cleared, as std::abs (a cast between vector types of one size keeps the bits).
+[[gnu::always_inline]] inline Lanes lanes_abs(Lanes v) {
+    return reinterpret_cast<Lanes>(reinterpret_cast<LaneMask>(v) &
+                                   std::numeric_limits<std::int64_t>::max());
+}
+
+// Whether any lane of a comparison's mask is set.
+[[gnu::always_inline]] inline bool any_lane(LaneMask m) {
+    return ((m[0] | m[1]) | (m[2] | m[3])) != 0;
+}
+
+}  // namespace ppsbench::stats::detail

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "summary_passes.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ppsbench::stats::detail {
+
+namespace {
+
+[[gnu::always_inline]] inline void extremes(const double* v, std::size_t count, double& lo,
+                                            double& hi) {
+    Lanes low = splat(lo);
+    Lanes high = splat(hi);
+    std::size_t i = 0;
+    for (; i + lane_count <= count; i += lane_count) {
+        const Lanes x = load_lanes(v + i);
+        low = lanes_min(low, x);
+        high = lanes_max(high, x);
+    }
+    // Which lane holds the extreme does not matter: the series holds no NaN and no −0 (its
+    // values are integers in double or differences of them), so min and max are one value.
+    for (std::size_t k = 0; k < lane_count; ++k) {
+        lo = std::min(lo, low[k]);
+        hi = std::max(hi, high[k]);
+    }
+    for (; i < count; ++i) {
+        lo = std::min(lo, v[i]);
+        hi = std::max(hi, v[i]);
+    }
+}
+
+// out[i] = |v[i] − centre|, as std::abs(v − centre).
+[[gnu::always_inline]] inline void distances(const double* v, std::size_t count, double centre,
+                                             double* out) {
+    const Lanes c = splat(centre);
+    std::size_t i = 0;
+    for (; i + lane_count <= count; i += lane_count) {
+        store_lanes(out + i, lanes_abs(load_lanes(v + i) - c));
+    }
+    for (; i < count; ++i) {
+        out[i] = std::abs(v[i] - centre);
+    }
+}
+
+// The bodies take any count; their scratch arrays hold kernel_block values, so they go through
+// the values a kernel block at a time (loops, not lambdas: a lambda is a function of its own,
+// which might not be inlined into the AVX2 form).
+[[gnu::always_inline]] inline void first_pass_body(const FirstPassParts& parts,
+                                                   const double* values, std::size_t total) {
+    for (std::size_t at = 0; at < total; at += kernel_block) {
+        const double* v = values + at;
+        const std::size_t count = std::min(total - at, kernel_block);
+        extremes(v, count, *parts.lo, *parts.hi);
+        parts.sum->add_block(v, count);
+        if (parts.x != nullptr) {
+            parts.x->add_block(v, count);
+        }
+        if (parts.abs != nullptr) {
+            double magnitudes[kernel_block];
+            distances(v, count, 0.0, magnitudes);
+            parts.abs->add_block(magnitudes, count);
+        }
+    }
+}
+
+[[gnu::always_inline]] inline void second_pass_body(const SecondPassParts& parts,
+                                                    const double* values, std::size_t total) {
+    const Lanes mean = splat(parts.mean);
+    for (std::size_t at = 0; at < total; at += kernel_block) {
+        const double* v = values + at;
+        const std::size_t count = std::min(total - at, kernel_block);
+        double deviations[kernel_block];
+        double squares[kernel_block];
+        std::size_t i = 0;
+        for (; i + lane_count <= count; i += lane_count) {
+            const Lanes x = load_lanes(v + i);
+            const Lanes d = x - mean;
+            store_lanes(deviations + i, d * d);
+            store_lanes(squares + i, x * x);
+        }
+        for (; i < count; ++i) {
+            deviations[i] = (v[i] - parts.mean) * (v[i] - parts.mean);
+            squares[i] = v[i] * v[i];
+        }
+        parts.squared_deviations->add_block(deviations, count);
+        parts.squares->add_block(squares, count);
+        if (parts.distance != nullptr) {
+            distances(v, count, parts.median, deviations);
+            parts.distance->add_block(deviations, count);
+        }
+    }
+}
+
+[[gnu::always_inline]] inline void select_body(RankSelector& selector, const double* values,
+                                               std::size_t total, bool distance, double centre) {
+    for (std::size_t at = 0; at < total; at += kernel_block) {
+        const double* v = values + at;
+        const std::size_t count = std::min(total - at, kernel_block);
+        if (!distance) {
+            selector.add_block(v, count);
+            continue;
+        }
+        double d[kernel_block];
+        distances(v, count, centre, d);
+        selector.add_block(d, count);
+    }
+}
+
+// Each kernel twice: for AVX2 and for the baseline (lanes.hpp), the same body.
+PPSBENCH_AVX2_TARGET void first_pass_avx2(const FirstPassParts& parts, const double* v,
+                                          std::size_t count) {
+    first_pass_body(parts, v, count);
+}
+void first_pass_baseline(const FirstPassParts& parts, const double* v, std::size_t count) {
+    first_pass_body(parts, v, count);
+}
+PPSBENCH_AVX2_TARGET void second_pass_avx2(const SecondPassParts& parts, const double* v,
+                                           std::size_t count) {
+    second_pass_body(parts, v, count);
+}
+void second_pass_baseline(const SecondPassParts& parts, const double* v, std::size_t count) {
+    second_pass_body(parts, v, count);
+}
+PPSBENCH_AVX2_TARGET void select_avx2(RankSelector& selector, const double* v, std::size_t count,
+                                      bool distance, double centre) {
+    select_body(selector, v, count, distance, centre);
+}
+void select_baseline(RankSelector& selector, const double* v, std::size_t count, bool distance,
+                     double centre) {
+    select_body(selector, v, count, distance, centre);
+}
+
+}  // namespace
+
+void first_pass_block(const FirstPassParts& parts, const double* v, std::size_t count) {
+    (lanes_avx2() ? first_pass_avx2 : first_pass_baseline)(parts, v, count);
+}
+
+void second_pass_block(const SecondPassParts& parts, const double* v, std::size_t count) {
+    (lanes_avx2() ? second_pass_avx2 : second_pass_baseline)(parts, v, count);
+}
+
+void select_block(RankSelector& selector, const double* v, std::size_t count, bool distance,
+                  double centre) {
+    (lanes_avx2() ? select_avx2 : select_baseline)(selector, v, count, distance, centre);
+}
+
+}  // namespace ppsbench::stats::detail
