@@ -135,9 +135,10 @@ RunAnalysis analyze_pulses(const store::CaptureFile& file, const core::PackedPul
     options.detrend_degree = settings.detrend_degree;
     options.outlier_k = settings.outlier_k;
     options.keep_series = settings.keep_series;
-    if (settings.bin_width_ns) {
-        options.histogram.bin_width = *settings.bin_width_ns;
-    }
+    // No output reads a run's own histogram: the histograms people see are drawn on bins shared
+    // by every run, from the kept series (shared_bins.cpp). Its quantiles and counts would cost
+    // four selection windows and a pass over the pulses.
+    options.compute_histogram = false;
     run.stats = packed != nullptr ? stats::analyze_packed(*packed, options)
                                   : stats::analyze(file.pulses, options);
     for (const auto& note : run.stats.notes) {

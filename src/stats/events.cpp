@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ppsbench/stats/quantile.hpp"
+#include "value_scans.hpp"
 
 namespace ppsbench::stats {
 
@@ -42,11 +43,7 @@ Outliers find_outliers(std::span<const double> values, double k, double median,
     result.center = median;
     result.scale = robust_stddev > 0.0 ? robust_stddev : robust_scale(values, median);
     result.threshold = k * result.scale;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        if (std::abs(values[i] - result.center) > result.threshold) {
-            result.indices.push_back(i);
-        }
-    }
+    detail::indices_beyond(values, result.center, result.threshold, result.indices);
     return result;
 }
 

@@ -20,14 +20,7 @@ Histogram make_histogram(std::span<const double> values, const HistogramOptions&
         return {};
     }
     const auto summary = detail::summarize_buffer(values, detail::histogram_quantiles);
-    return detail::histogram_from_quantiles(
-        summary.extra, values.size(), summary.summary.stddev,
-        [values](auto&& f) {
-            for (double v : values) {
-                f(v);
-            }
-        },
-        options);
+    return detail::histogram_of_buffer(summary.extra, values, summary.summary.stddev, options);
 }
 
 Histogram make_histogram_ns(std::span<const std::int64_t> values_ns,

@@ -9,17 +9,17 @@
 #include <span>
 
 #include "ppsbench/stats/histogram.hpp"
+#include "value_scans.hpp"
 
 namespace ppsbench::stats::detail {
 
 // The x-quantiles the bin rules need: range, robust range and the IQR.
 inline constexpr double histogram_quantiles[] = {0.0, 0.001, 0.25, 0.75, 0.999, 1.0};
 
-// `q`: the values of histogram_quantiles; `stddev`: the series' sample σ (Scott's fallback);
-// `visit(f)` calls f(double) for every value (any order: only counts come out).
-template <typename Visit>
-Histogram histogram_from_quantiles(std::span<const double> q, std::size_t count, double stddev,
-                                   Visit visit, const HistogramOptions& options) {
+// The empty histogram of `count` values: edges and zero counts. `q`: the values of
+// histogram_quantiles; `stddev`: the series' sample σ (Scott's fallback).
+inline Histogram empty_bins(std::span<const double> q, std::size_t count, double stddev,
+                            const HistogramOptions& options) {
     Histogram h;
     if (count == 0) {
         return h;
@@ -53,6 +53,21 @@ Histogram histogram_from_quantiles(std::span<const double> q, std::size_t count,
     h.lower_edge = lower;
     h.bin_width = width;
     h.counts.assign(static_cast<std::size_t>(bins), 0);
+    return h;
+}
+
+// The histogram of a series whose quantiles are known; `visit(f)` calls f(double) for every
+// value (any order: only counts come out).
+template <typename Visit>
+Histogram histogram_from_quantiles(std::span<const double> q, std::size_t count, double stddev,
+                                   Visit visit, const HistogramOptions& options) {
+    Histogram h = empty_bins(q, count, stddev, options);
+    if (h.counts.empty()) {
+        return h;
+    }
+    const double lower = h.lower_edge;
+    const double width = h.bin_width;
+    const auto bins = static_cast<double>(h.counts.size());
     visit([&](double v) {
         if (std::isnan(v)) {
             return;  // no bin for "not a number"; callers pass measured values only
@@ -66,6 +81,19 @@ Histogram histogram_from_quantiles(std::span<const double> q, std::size_t count,
             ++h.counts[static_cast<std::size_t>(position)];
         }
     });
+    return h;
+}
+
+// The same for a series in a buffer, counted in lanes (value_scans.hpp): the same counts.
+inline Histogram histogram_of_buffer(std::span<const double> q, std::span<const double> values,
+                                     double stddev, const HistogramOptions& options) {
+    Histogram h = empty_bins(q, values.size(), stddev, options);
+    if (!h.counts.empty()) {
+        BinCounts bins{h.counts};
+        count_bins(values, h.lower_edge, h.bin_width, bins);
+        h.underflow = bins.underflow;
+        h.overflow = bins.overflow;
+    }
     return h;
 }
 

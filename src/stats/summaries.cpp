@@ -21,14 +21,6 @@ auto without(std::span<const double> values, std::span<const std::size_t> drop) 
     };
 }
 
-auto all_of(std::span<const double> values) {
-    return [values](auto&& f) {
-        for (double v : values) {
-            f(v);
-        }
-    };
-}
-
 }  // namespace
 
 HeadlineSummary summarize_headline(std::span<const double> values, const AnalysisOptions& options) {
@@ -40,8 +32,8 @@ HeadlineSummary summarize_headline(std::span<const double> values, const Analysi
     headline.outliers =
         find_outliers(values, options.outlier_k, s.summary.median, s.summary.robust_stddev);
     if (options.compute_histogram) {
-        headline.histogram = histogram_from_quantiles(s.extra, values.size(), s.summary.stddev,
-                                                      all_of(values), options.histogram);
+        headline.histogram =
+            histogram_of_buffer(s.extra, values, s.summary.stddev, options.histogram);
     }
     headline.summary = s.summary;
     return headline;

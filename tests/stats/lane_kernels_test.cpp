@@ -4,14 +4,17 @@
 // runs), for every length around their block and lane boundaries.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
 #include "stats/detrend_detail.hpp"
 #include "stats/lanes.hpp"
 #include "stats/train_detail.hpp"
+#include "stats/value_scans.hpp"
 
 namespace ppsbench::stats::detail {
 namespace {
@@ -74,6 +77,79 @@ TEST(LaneKernels, TheLinearFitOverRunsIsTheGenericFitToTheBit) {
                 }
             });
         }
+    }
+}
+
+// Values with ties, fractions, values on bin edges, infinities and a NaN.
+std::vector<double> awkward_values(std::size_t n, std::mt19937_64& rng) {
+    std::normal_distribution<double> normal(0.0, 50.0);
+    std::vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        switch (rng() % 8) {
+            case 0:
+                v[i] = std::round(normal(rng) / 5.0) * 5.0;  // on an edge
+                break;
+            case 1:
+                v[i] = 1e6 * (rng() % 2 == 0 ? 1 : -1);  // far out
+                break;
+            default:
+                v[i] = normal(rng);
+        }
+    }
+    if (n > 3) {
+        v[n / 3] = std::numeric_limits<double>::infinity();
+        v[n / 2] = -std::numeric_limits<double>::infinity();
+        v[n - 1] = std::numeric_limits<double>::quiet_NaN();
+    }
+    return v;
+}
+
+TEST(LaneKernels, BinCountsAreThoseOfThePlainRule) {
+    std::mt19937_64 rng(12);
+    for (const std::size_t n : {0UL, 1UL, 3UL, 4UL, 5UL, 17UL, 1000UL, 4099UL}) {
+        const auto v = awkward_values(n, rng);
+        std::vector<std::uint64_t> expected(40, 0);
+        std::uint64_t under = 0;
+        std::uint64_t over = 0;
+        for (const double x : v) {
+            if (std::isnan(x)) {
+                continue;
+            }
+            const double position = std::floor((x + 100.0) / 5.0);
+            if (position < 0.0) {
+                ++under;
+            } else if (position >= 40.0) {
+                ++over;
+            } else {
+                ++expected[static_cast<std::size_t>(position)];
+            }
+        }
+        in_each_form([&] {
+            std::vector<std::uint64_t> counts(40, 0);
+            BinCounts bins{counts};
+            count_bins(v, -100.0, 5.0, bins);
+            EXPECT_EQ(counts, expected) << "n = " << n;
+            EXPECT_EQ(bins.underflow, under);
+            EXPECT_EQ(bins.overflow, over);
+        });
+    }
+}
+
+TEST(LaneKernels, TheOutlierScanFindsThePositionsOfThePlainTest) {
+    std::mt19937_64 rng(13);
+    for (const std::size_t n : {0UL, 1UL, 15UL, 16UL, 17UL, 63UL, 1000UL, 4099UL}) {
+        const auto v = awkward_values(n, rng);
+        std::vector<std::size_t> expected;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (std::abs(v[i] - 3.0) > 120.0) {
+                expected.push_back(i);
+            }
+        }
+        in_each_form([&] {
+            std::vector<std::size_t> found;
+            indices_beyond(v, 3.0, 120.0, found);
+            EXPECT_EQ(found, expected) << "n = " << n;
+        });
     }
 }
 
