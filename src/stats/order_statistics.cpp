@@ -28,11 +28,14 @@ RankSelector::RankSelector(std::vector<double> sample, bool whole, std::size_t n
 void RankSelector::plan() {
     windows_.clear();
     const auto s = static_cast<double>(sample_.size());
-    // The sample position of rank r has a binomial spread of at most √s / 2; ±(3√s + 16)
-    // brackets it all but always, and each widening multiplies the margin by 8.
-    const double margin = widen_ * (3.0 * std::sqrt(s) + 16.0);
     for (std::size_t r : pending_) {
-        const double p = (static_cast<double>(r) + 0.5) * s / static_cast<double>(n_);
+        // The sample position of rank r = q·n has a binomial spread of √(s·q·(1 − q)): ±(5 of
+        // those + 24) brackets it all but always, and each widening multiplies the margin by 8.
+        // A window holds a few per cent of the values near the median and far fewer in the
+        // tails (p99.9 …), and every value inside one costs a look.
+        const double q = (static_cast<double>(r) + 0.5) / static_cast<double>(n_);
+        const double margin = widen_ * (5.0 * std::sqrt(s * q * (1.0 - q)) + 24.0);
+        const double p = q * s;
         const double lo_index = std::floor(p - margin);
         const double hi_index = std::ceil(p + margin);
         Window w;
