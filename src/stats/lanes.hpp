@@ -16,6 +16,9 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 // (GCC only: clang 14 refuses a 32-byte vector argument in a baseline function that calls an
 // AVX2 one, so a clang build, the fuzzers', runs the baseline alone.)
@@ -76,9 +79,32 @@ void force_baseline_lanes(bool baseline);
                                    std::numeric_limits<std::int64_t>::max());
 }
 
+// The form a kernel body is compiled in: its wrapper's target (a template argument, so the body
+// can use the one instruction its form has where the generic code would take eight).
+struct BaselineForm {
+    static constexpr bool avx2 = false;
+};
+struct Avx2Form {
+    static constexpr bool avx2 = true;
+};
+
 // Whether any lane of a comparison's mask is set.
+template <typename Form>
 [[gnu::always_inline]] inline bool any_lane(LaneMask m) {
+#if PPSBENCH_LANES_AVX2
+    if constexpr (Form::avx2) {
+        // The builtin, not _mm256_testz_si256(): an intrinsic is a function of its own that
+        // refuses to be inlined here, while a builtin is only expanded in the AVX2 wrapper.
+        const auto bits = reinterpret_cast<__v4di>(m);
+        return __builtin_ia32_ptestz256(bits, bits) == 0;
+    } else {
+        const auto either =
+            __builtin_shufflevector(m, m, 0, 1) | __builtin_shufflevector(m, m, 2, 3);
+        return _mm_movemask_pd(reinterpret_cast<__m128d>(either)) != 0;
+    }
+#else
     return ((m[0] | m[1]) | (m[2] | m[3])) != 0;
+#endif
 }
 
 }  // namespace ppsbench::stats::detail

@@ -138,9 +138,10 @@ class RankSelector {
     // The values v[0, count) at once, read in place (no batch copy); inlined into the kernels of
     // summary_passes.cpp. The order values arrive in changes nothing: only counts and the
     // gathered sets come out.
+    template <typename Form>
     [[gnu::always_inline]] void add_block(const double* v, std::size_t count) {
         for (std::size_t j = 0; j < windows_.size(); ++j) {
-            count_window(j, v, count);
+            count_window<Form>(j, v, count);
         }
     }
     // Resolves the ranks the pass bracketed; false if some need another (wider) pass.
@@ -159,6 +160,7 @@ class RankSelector {
     // Window j over v[0, count): the values below it counted, those inside gathered. Four lanes
     // at a time, sixteen values a test: a window holds a few percent of the values, so the test
     // is rarely true and the few values inside take a scalar look.
+    template <typename Form>
     [[gnu::always_inline]] void count_window(std::size_t j, const double* v, std::size_t count) {
         Window& w = windows_[j];
         const Lanes lo = splat(w.lo);
@@ -194,7 +196,7 @@ class RankSelector {
             // Ordered comparisons, false for NaN, as in flush().
             const LaneMask inside = ((lo <= a) & (a <= hi)) | ((lo <= b) & (b <= hi)) |
                                     ((lo <= c) & (c <= hi)) | ((lo <= d) & (d <= hi));
-            if (any_lane(inside)) [[unlikely]] {
+            if (any_lane<Form>(inside)) [[unlikely]] {
                 gather(w, v + i, 4 * lane_count);
             }
         }

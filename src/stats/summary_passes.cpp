@@ -46,6 +46,7 @@ namespace {
 // The bodies take any count; their scratch arrays hold kernel_block values, so they go through
 // the values a kernel block at a time (loops, not lambdas: a lambda is a function of its own,
 // which might not be inlined into the AVX2 form).
+template <typename Form>
 [[gnu::always_inline]] inline void first_pass_body(const FirstPassParts& parts,
                                                    const double* values, std::size_t total) {
     for (std::size_t at = 0; at < total; at += kernel_block) {
@@ -54,16 +55,17 @@ namespace {
         extremes(v, count, *parts.lo, *parts.hi);
         parts.sum->add_block(v, count);
         if (parts.x != nullptr) {
-            parts.x->add_block(v, count);
+            parts.x->add_block<Form>(v, count);
         }
         if (parts.abs != nullptr) {
             double magnitudes[kernel_block];
             distances(v, count, 0.0, magnitudes);
-            parts.abs->add_block(magnitudes, count);
+            parts.abs->add_block<Form>(magnitudes, count);
         }
     }
 }
 
+template <typename Form>
 [[gnu::always_inline]] inline void second_pass_body(const SecondPassParts& parts,
                                                     const double* values, std::size_t total) {
     const Lanes mean = splat(parts.mean);
@@ -87,48 +89,49 @@ namespace {
         parts.squares->add_block(squares, count);
         if (parts.distance != nullptr) {
             distances(v, count, parts.median, deviations);
-            parts.distance->add_block(deviations, count);
+            parts.distance->add_block<Form>(deviations, count);
         }
     }
 }
 
+template <typename Form>
 [[gnu::always_inline]] inline void select_body(RankSelector& selector, const double* values,
                                                std::size_t total, bool distance, double centre) {
     for (std::size_t at = 0; at < total; at += kernel_block) {
         const double* v = values + at;
         const std::size_t count = std::min(total - at, kernel_block);
         if (!distance) {
-            selector.add_block(v, count);
+            selector.add_block<Form>(v, count);
             continue;
         }
         double d[kernel_block];
         distances(v, count, centre, d);
-        selector.add_block(d, count);
+        selector.add_block<Form>(d, count);
     }
 }
 
 // Each kernel twice: for AVX2 and for the baseline (lanes.hpp), the same body.
 PPSBENCH_AVX2_TARGET void first_pass_avx2(const FirstPassParts& parts, const double* v,
                                           std::size_t count) {
-    first_pass_body(parts, v, count);
+    first_pass_body<Avx2Form>(parts, v, count);
 }
 void first_pass_baseline(const FirstPassParts& parts, const double* v, std::size_t count) {
-    first_pass_body(parts, v, count);
+    first_pass_body<BaselineForm>(parts, v, count);
 }
 PPSBENCH_AVX2_TARGET void second_pass_avx2(const SecondPassParts& parts, const double* v,
                                            std::size_t count) {
-    second_pass_body(parts, v, count);
+    second_pass_body<Avx2Form>(parts, v, count);
 }
 void second_pass_baseline(const SecondPassParts& parts, const double* v, std::size_t count) {
-    second_pass_body(parts, v, count);
+    second_pass_body<BaselineForm>(parts, v, count);
 }
 PPSBENCH_AVX2_TARGET void select_avx2(RankSelector& selector, const double* v, std::size_t count,
                                       bool distance, double centre) {
-    select_body(selector, v, count, distance, centre);
+    select_body<Avx2Form>(selector, v, count, distance, centre);
 }
 void select_baseline(RankSelector& selector, const double* v, std::size_t count, bool distance,
                      double centre) {
-    select_body(selector, v, count, distance, centre);
+    select_body<BaselineForm>(selector, v, count, distance, centre);
 }
 
 }  // namespace

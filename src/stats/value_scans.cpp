@@ -9,6 +9,7 @@ namespace ppsbench::stats::detail {
 
 namespace {
 
+template <typename Form>
 [[gnu::always_inline]] inline void beyond_body(std::span<const double> values, double centre,
                                                double threshold, std::vector<std::size_t>& out) {
     const double* v = values.data();
@@ -22,7 +23,7 @@ namespace {
                              (t < lanes_abs(load_lanes(v + i + 4) - c)) |
                              (t < lanes_abs(load_lanes(v + i + 8) - c)) |
                              (t < lanes_abs(load_lanes(v + i + 12) - c));
-        if (any_lane(far)) [[unlikely]] {
+        if (any_lane<Form>(far)) [[unlikely]] {
             for (std::size_t j = i; j < i + 4 * lane_count; ++j) {
                 if (std::abs(v[j] - centre) > threshold) {
                     out.push_back(j);
@@ -70,11 +71,11 @@ namespace {
 
 PPSBENCH_AVX2_TARGET void beyond_avx2(std::span<const double> values, double centre,
                                       double threshold, std::vector<std::size_t>& out) {
-    beyond_body(values, centre, threshold, out);
+    beyond_body<Avx2Form>(values, centre, threshold, out);
 }
 void beyond_baseline(std::span<const double> values, double centre, double threshold,
                      std::vector<std::size_t>& out) {
-    beyond_body(values, centre, threshold, out);
+    beyond_body<BaselineForm>(values, centre, threshold, out);
 }
 PPSBENCH_AVX2_TARGET void bins_avx2(std::span<const double> values, double lower, double width,
                                     BinCounts& out) {
