@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <future>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -102,23 +103,26 @@ void record_outliers(RunStatistics& r, const detail::Selection& selection,
 // Sampled pulses (one per poll) have gaps by design: none of them is a missed pulse.
 detail::PulseIndex count_pulses(RunStatistics& r, const detail::Selection& selection,
                                 const AnalysisOptions& options) {
-    const detail::TimestampColumn t{selection};
     const std::size_t n = selection.size;
-    r.estimated_period_ns = detail::estimate_period(t, n, options.period_ns);
-    detail::PulseIndex index(t, n, r.estimated_period_ns);
-    if (options.cadence == core::Cadence::sampled) {
-        if (n > 1) {
-            r.notes.push_back("sampled cadence (one sample per poll, most often " +
-                              core::format_duration_option(core::Duration(
-                                  static_cast<std::int64_t>(std::llround(r.mode_interval_ns)))) +
-                              " apart): the periods between samples are not missed pulses");
+    detail::PulseIndex index;
+    detail::with_timestamps(selection, [&](const auto& t) {
+        r.estimated_period_ns = detail::estimate_period(t, n, options.period_ns);
+        index = detail::PulseIndex(t, n, r.estimated_period_ns, selection.unusual);
+        if (options.cadence == core::Cadence::sampled) {
+            return;
         }
-        return index;
+        record_missed(
+            r, selection,
+            detail::find_missed(t, detail::SequenceColumn{selection}, n, options.kernel_sequences,
+                                r.estimated_period_ns, options.period_ns,
+                                core::counts_true_seconds(options.clock), selection.unusual));
+    });
+    if (options.cadence == core::Cadence::sampled && n > 1) {
+        r.notes.push_back("sampled cadence (one sample per poll, most often " +
+                          core::format_duration_option(core::Duration(
+                              static_cast<std::int64_t>(std::llround(r.mode_interval_ns)))) +
+                          " apart): the periods between samples are not missed pulses");
     }
-    record_missed(r, selection,
-                  detail::find_missed(t, detail::SequenceColumn{selection}, n,
-                                      options.kernel_sequences, r.estimated_period_ns,
-                                      options.period_ns, core::counts_true_seconds(options.clock)));
     return index;
 }
 
@@ -285,11 +289,20 @@ RunStatistics analyze_packed(const core::PackedPulses& pulses, const AnalysisOpt
     r.period_ns = options.period_ns;
     r.cadence = options.cadence;
     r.edge = detail::choose_edge(pulses, options.edge);
-    r.mode_interval_ns = detail::check_period(pulses, r.edge, options).mode_ns;
+    // A capture of this one edge (the usual one) is scanned once for where it leaves its
+    // rhythm; the period check and the selection then read only those pulses.
+    std::optional<detail::UnusualIntervals> file_order;
+    if (pulses.one_edge() && !pulses.empty() && pulses.edge(0) == r.edge) {
+        file_order = detail::scan_file_order(pulses, options.period_ns, options.kernel_sequences);
+    }
+    const detail::UnusualIntervals* listed =
+        file_order && file_order->listed ? &*file_order : nullptr;
+    r.mode_interval_ns = detail::check_period(pulses, r.edge, options, listed).mode_ns;
 
     const detail::Selection selection =
         detail::select_pulses(pulses, r.edge, options.period_ns,
-                              core::counts_true_seconds(options.clock) && options.kernel_sequences);
+                              core::counts_true_seconds(options.clock) && options.kernel_sequences,
+                              options.kernel_sequences, listed);
     record_selection(r, selection);
     const std::size_t n = selection.size;
     const detail::PulseIndex index = count_pulses(r, selection, options);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -34,10 +35,18 @@ double interval(const Point& a, const Point& b, bool kernel_sequences) {
     return static_cast<double>(d) / static_cast<double>(events.value_or(1));
 }
 
-// Up to max_intervals intervals of consecutive pulses of `edge`, in time order. The usual
-// capture is in order and is read in place; a disordered one is copied and sorted.
-std::vector<double> intervals_in_time_order(const core::PackedPulses& pulses, core::Edge edge,
-                                            bool kernel_sequences) {
+// Whether the pulses of `edge` are in time order, and how many there are. With the file
+// order's list (a one-edge capture) only its pulses can be out of order: every other one comes
+// a usual interval, more than zero, after the one before.
+std::pair<bool, std::size_t> ordered_count(const core::PackedPulses& pulses, core::Edge edge,
+                                           const UnusualIntervals* file_order) {
+    if (file_order != nullptr) {
+        return {std::none_of(file_order->at.begin(), file_order->at.end(),
+                             [&](std::size_t i) {
+                                 return pulses.timestamp_ns(i) < pulses.timestamp_ns(i - 1);
+                             }),
+                pulses.size()};
+    }
     std::size_t count = 0;
     bool ordered = true;
     std::int64_t last = 0;
@@ -51,6 +60,15 @@ std::vector<double> intervals_in_time_order(const core::PackedPulses& pulses, co
         last = t;
         ++count;
     }
+    return {ordered, count};
+}
+
+// Up to max_intervals intervals of consecutive pulses of `edge`, in time order. The usual
+// capture is in order and is read in place; a disordered one is copied and sorted.
+std::vector<double> intervals_in_time_order(const core::PackedPulses& pulses, core::Edge edge,
+                                            bool kernel_sequences,
+                                            const UnusualIntervals* file_order) {
+    const auto [ordered, count] = ordered_count(pulses, edge, file_order);
     std::vector<double> out;
     if (count < 2) {
         return out;
@@ -63,6 +81,15 @@ std::vector<double> intervals_in_time_order(const core::PackedPulses& pulses, co
             out.push_back(x);
         }
     };
+    if (ordered && file_order != nullptr) {
+        // One edge: the pulses of the edge are the pulses, and only the sampled pairs are read.
+        core::PackedPulses::SequenceCursor sequences = pulses.sequence_cursor();
+        for (std::size_t i = stride; i < count; i += stride) {
+            const Point previous{pulses.timestamp_ns(i - 1), sequences(i - 1)};
+            take(previous, Point{pulses.timestamp_ns(i), sequences(i)}, i);
+        }
+        return out;
+    }
     if (ordered) {
         Point previous{};
         std::size_t i = 0;
@@ -123,9 +150,10 @@ double densest(const std::vector<double>& x, double width) {
 }  // namespace
 
 PeriodFinding find_period(const core::PackedPulses& pulses, core::Edge edge, std::int64_t period_ns,
-                          core::Cadence cadence, bool kernel_sequences) {
+                          core::Cadence cadence, bool kernel_sequences,
+                          const UnusualIntervals* file_order) {
     PeriodFinding finding;
-    std::vector<double> x = intervals_in_time_order(pulses, edge, kernel_sequences);
+    std::vector<double> x = intervals_in_time_order(pulses, edge, kernel_sequences, file_order);
     if (x.empty()) {
         return finding;
     }
@@ -157,9 +185,9 @@ PeriodFinding find_period(const core::PackedPulses& pulses, core::Edge edge, std
 }
 
 PeriodFinding check_period(const core::PackedPulses& pulses, core::Edge edge,
-                           const AnalysisOptions& options) {
-    const PeriodFinding found =
-        find_period(pulses, edge, options.period_ns, options.cadence, options.kernel_sequences);
+                           const AnalysisOptions& options, const UnusualIntervals* file_order) {
+    const PeriodFinding found = find_period(pulses, edge, options.period_ns, options.cadence,
+                                            options.kernel_sequences, file_order);
     if (found.consistent) {
         return found;
     }
