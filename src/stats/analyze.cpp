@@ -133,10 +133,15 @@ void check_free_running(RunStatistics& r, std::span<const double> phase_ns,
     if (!core::counts_true_seconds(options.clock)) {
         return;
     }
-    const double drift = detail::phase_drift(phase_ns, index, options.period_ns);
     // Under the bound, yet drifting a quarter period over the run (0.5 ppm for six days) would
     // carry the offsets out of their window as well.
     const double span = phase_ns.empty() ? 0 : static_cast<double>(index.back());
+    // The usual run settles this from the extremes of its quarters, without their medians.
+    if (detail::drift_at_most(phase_ns, index, options.period_ns,
+                              std::min(free_running_bound, 0.125 / span))) {
+        return;
+    }
+    const double drift = detail::phase_drift(phase_ns, index, options.period_ns);
     if (std::abs(drift) <= free_running_bound && std::abs(drift) * span < 0.25) {
         return;
     }
