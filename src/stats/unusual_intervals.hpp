@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "ppsbench/core/packed_pulses.hpp"
@@ -79,6 +80,16 @@ struct UnusualIntervals {
 // negative (the selection refuses the capture and names the pulse).
 std::optional<UnusualIntervals> scan_file_order(const core::PackedPulses& pulses,
                                                 std::int64_t period_ns, bool sequences);
+
+// The scan's inner loop: the first pulse i in [from, to) (from >= 1) whose interval from i − 1
+// is not in [low, low + width], in wrapping arithmetic (to if none), OR-ing every timestamp
+// t[from] … t[i] into `signs`. first_unusual() takes SSE2 where the machine has it and the
+// width is under 2^31, else it is first_unusual_scalar(); the answers and the signs are the
+// same.
+std::size_t first_unusual(std::span<const std::int64_t> t, std::size_t from, std::size_t to,
+                          std::uint64_t low, std::uint64_t width, std::uint64_t& signs);
+std::size_t first_unusual_scalar(std::span<const std::int64_t> t, std::size_t from, std::size_t to,
+                                 std::uint64_t low, std::uint64_t width, std::uint64_t& signs);
 
 // The same over any column of timestamps and of sequence numbers (the selected pulses).
 template <typename Timestamps, typename Sequences>

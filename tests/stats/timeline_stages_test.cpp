@@ -104,6 +104,50 @@ TEST(TimelineStages, TheScanListsEveryUnusualIntervalAndNoOther) {
     }
 }
 
+// The scan's inner loop on every path: the first unusual interval and the timestamps read up
+// to it, anywhere in its four-interval steps, with intervals on both sides of each bound, of
+// every sign, and widths on both sides of 2^31 (SSE2 takes those below).
+TEST(TimelineStages, EveryPathOfTheScansLoopFindsTheFirstUnusualInterval) {
+    std::mt19937_64 rng(5);
+    for (int trial = 0; trial < 5000; ++trial) {
+        const std::uint64_t low = rng() % 2 == 0 ? 800 : 800'000'000;
+        const std::uint64_t width =
+            rng() % 5 == 0 ? (std::uint64_t{1} << 31) + rng() % 3 : 2 * low / 4;
+        const std::size_t n = 2 + rng() % 40;
+        std::vector<std::int64_t> t{static_cast<std::int64_t>(rng() >> (rng() % 2 == 0 ? 1 : 0))};
+        for (std::size_t i = 1; i < n; ++i) {
+            const auto r = rng() % 40;
+            const std::uint64_t d = r == 0   ? low - 1
+                                    : r == 1 ? low + width + 1
+                                    : r == 2 ? low + width
+                                    : r == 3 ? low
+                                    : r == 4 ? rng()
+                                    : r == 5 ? low + (std::uint64_t{1} << 32)
+                                             : low + rng() % (width + 1);
+            t.push_back(static_cast<std::int64_t>(static_cast<std::uint64_t>(t.back()) + d));
+        }
+        const std::size_t from = 1 + rng() % (n - 1);
+        const std::size_t to = from + rng() % (n - from + 1);
+        std::size_t plain = to;
+        std::uint64_t plain_signs = 5;
+        for (std::size_t i = from; i < to; ++i) {
+            plain_signs |= static_cast<std::uint64_t>(t[i]);
+            if (static_cast<std::uint64_t>(t[i]) - static_cast<std::uint64_t>(t[i - 1]) - low >
+                width) {
+                plain = i;
+                break;
+            }
+        }
+        std::uint64_t signs = 5;
+        std::uint64_t scalar_signs = 5;
+        EXPECT_EQ(detail::first_unusual(t, from, to, low, width, signs), plain)
+            << "trial " << trial;
+        EXPECT_EQ(detail::first_unusual_scalar(t, from, to, low, width, scalar_signs), plain);
+        EXPECT_EQ(signs, plain_signs);
+        EXPECT_EQ(scalar_signs, plain_signs);
+    }
+}
+
 // The period check as it was: every interval of the edge in time order, sorted, the densest
 // window, then the intervals within 5 % of it, copied.
 detail::PeriodFinding period_by_hand(const std::vector<core::Pulse>& pulses, std::int64_t period_ns,

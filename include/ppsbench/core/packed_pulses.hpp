@@ -61,6 +61,8 @@ class PackedPulses {
     bool empty() const { return timestamps_.empty(); }
 
     std::int64_t timestamp_ns(std::size_t i) const { return timestamps_[i]; }
+    // All of them, for the loops that read them two at a time.
+    std::span<const std::int64_t> timestamps_ns() const { return timestamps_; }
     // The usual capture holds one edge: then no bit is read.
     Edge edge(std::size_t i) const {
         if (!mixed_) {
