@@ -25,6 +25,8 @@
 
 // analyze() runs the stages of one run's statistics in order, each in its own file, and passes
 // each stage's result on explicitly:
+//   rhythm        (unusual_intervals.cpp) the few intervals not one period with the next
+//                 sequence number: the stages up to the phase walk the stretches between them
 //   period check  (period_check.cpp)   the mode of the intervals against P: refused if wrong
 //   selection     (selection.cpp)      which pulses: one edge, time order, no duplicates
 //   timeline      (train_detail.hpp)   the clock's own period, pulse index, missed pulses
@@ -38,7 +40,8 @@
 //
 // Memory: besides the caller's pulses, one buffer of 8 bytes per pulse that moves from stage to
 // stage (the phase, then the residuals, then the stability grid: each stage takes it by value
-// and hands it on under its new name), the pulse index as runs, and no copy per summary
+// and hands it on under its new name), the pulse index as runs, the unusual intervals as a list
+// (at most one in 16 pulses, else none), and no copy per summary
 // (order_statistics.hpp reads each series in place). At 10 M pulses that is 80 MB plus MTIE's
 // block buffers, against 240 MB for the Pulse array itself.
 
