@@ -66,6 +66,24 @@ std::string format_ppm(double ratio) {
     return buffer;
 }
 
+// The period check, then the selection. A capture of the one edge analysed (the usual one) is
+// scanned once for where it leaves its rhythm, and both read only those pulses; the scan's list
+// goes when they are done (the selection keeps its own).
+detail::Selection check_and_select(RunStatistics& r, const core::PackedPulses& pulses,
+                                   const AnalysisOptions& options) {
+    std::optional<detail::UnusualIntervals> file_order;
+    if (pulses.one_edge() && !pulses.empty() && pulses.edge(0) == r.edge) {
+        file_order = detail::scan_file_order(pulses, options.period_ns, options.kernel_sequences);
+    }
+    const detail::UnusualIntervals* listed =
+        file_order && file_order->listed ? &*file_order : nullptr;
+    r.mode_interval_ns = detail::check_period(pulses, r.edge, options, listed).mode_ns;
+    return detail::select_pulses(
+        pulses, r.edge, options.period_ns,
+        core::counts_true_seconds(options.clock) && options.kernel_sequences,
+        options.kernel_sequences, listed);
+}
+
 void record_selection(RunStatistics& r, const detail::Selection& selection) {
     r.pulses = selection.size;
     r.other_edge_pulses = selection.other_edge;
@@ -297,20 +315,7 @@ RunStatistics analyze_packed(const core::PackedPulses& pulses, const AnalysisOpt
     r.period_ns = options.period_ns;
     r.cadence = options.cadence;
     r.edge = detail::choose_edge(pulses, options.edge);
-    // A capture of this one edge (the usual one) is scanned once for where it leaves its
-    // rhythm; the period check and the selection then read only those pulses.
-    std::optional<detail::UnusualIntervals> file_order;
-    if (pulses.one_edge() && !pulses.empty() && pulses.edge(0) == r.edge) {
-        file_order = detail::scan_file_order(pulses, options.period_ns, options.kernel_sequences);
-    }
-    const detail::UnusualIntervals* listed =
-        file_order && file_order->listed ? &*file_order : nullptr;
-    r.mode_interval_ns = detail::check_period(pulses, r.edge, options, listed).mode_ns;
-
-    const detail::Selection selection =
-        detail::select_pulses(pulses, r.edge, options.period_ns,
-                              core::counts_true_seconds(options.clock) && options.kernel_sequences,
-                              options.kernel_sequences, listed);
+    const detail::Selection selection = check_and_select(r, pulses, options);
     record_selection(r, selection);
     const std::size_t n = selection.size;
     const detail::PulseIndex index = count_pulses(r, selection, options);

@@ -88,7 +88,11 @@ std::vector<double> intervals_in_time_order(const core::PackedPulses& pulses, co
         core::PackedPulses::SequenceCursor sequences = pulses.sequence_cursor();
         for (std::size_t i = stride; i < count; i += stride) {
             const Point previous{pulses.timestamp_ns(i - 1), sequences(i - 1)};
-            take(previous, Point{pulses.timestamp_ns(i), sequences(i)}, i);
+            const double x =
+                interval(previous, {pulses.timestamp_ns(i), sequences(i)}, kernel_sequences);
+            if (x > 0) {
+                out.push_back(x);
+            }
         }
         return out;
     }
