@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "all_within.hpp"
+#include "phase_blocks.hpp"
 #include "ppsbench/stats/offsets.hpp"
 #include "ppsbench/stats/quantile.hpp"
 
@@ -55,12 +57,26 @@ void unwrapped_phase(const Timestamps& t, std::size_t n, const UnusualIntervals&
             double phase[block];
             for (std::size_t i = first; i < last;) {
                 const std::size_t count = std::min(block, last - i);
-#pragma GCC unroll 4
-                for (std::size_t j = 0; j < count; ++j) {
-                    base += p;
-                    v = static_cast<std::int64_t>(static_cast<std::uint64_t>(t[i + j]) - base);
-                    phase[j] = static_cast<double>(v);
+                if constexpr (std::is_same_v<Timestamps, RawTimestampColumn>) {
+                    // Each usual interval moves v by at most P/5: SSE2 converts exactly while
+                    // |v| stays under 2^51.
+                    const std::int64_t* raw = t.pulses.timestamps_ns().data() + i;
+                    const std::uint64_t room = (std::uint64_t{1} << 51) - 1;
+                    const std::uint64_t far =
+                        v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+                    if (far < room && count * (p / 5 + 1) < room - far) {
+                        usual_phase_block(raw, count, base, p, phase);
+                    } else {
+                        usual_phase_block_scalar(raw, count, base, p, phase);
+                    }
+                } else {
+                    for (std::size_t j = 0; j < count; ++j) {
+                        base += p;
+                        phase[j] = static_cast<double>(
+                            static_cast<std::int64_t>(static_cast<std::uint64_t>(t[i + j]) - base));
+                    }
                 }
+                v = static_cast<std::int64_t>(static_cast<std::uint64_t>(t[i + count - 1]) - base);
                 values.insert(values.end(), phase, phase + count);
                 i += count;
             }

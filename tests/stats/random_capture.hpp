@@ -37,7 +37,9 @@ inline CaptureShape random_shape(std::mt19937_64& rng) {
         const std::int64_t all[] = {values...};
         return all[rng() % sizeof...(values)];
     };
-    s.period_ns = pick(1'000'000'000, 1'000'000'000, 1'000'000, 999'999'937, 20'000'000, 7);
+    // Up to 2^48 ns: a phase past what the SSE2 conversion takes.
+    s.period_ns = pick(1'000'000'000, 1'000'000'000, 1'000'000, 999'999'937, 20'000'000, 7,
+                       std::int64_t{1} << 48);
     s.slots = static_cast<std::size_t>(pick(2, 5, 40, 300, 1000, 2000, 5000));
     s.start_ns = pick(1'700'000'000'000'000'000, 12'345'678'901'234, 0, 4'611'686'018'000'000'000);
     s.jitter_ns =

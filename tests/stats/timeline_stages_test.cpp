@@ -25,6 +25,7 @@
 // Internal: the stages themselves.
 #include "../../src/stats/period_check.hpp"
 #include "../../src/stats/phase.hpp"
+#include "../../src/stats/phase_blocks.hpp"
 #include "../../src/stats/selection.hpp"
 #include "../../src/stats/train_detail.hpp"
 #include "../../src/stats/unusual_intervals.hpp"
@@ -145,6 +146,41 @@ TEST(TimelineStages, EveryPathOfTheScansLoopFindsTheFirstUnusualInterval) {
         EXPECT_EQ(detail::first_unusual_scalar(t, from, to, low, width, scalar_signs), plain);
         EXPECT_EQ(signs, plain_signs);
         EXPECT_EQ(scalar_signs, plain_signs);
+    }
+}
+
+// The phase over a stretch of usual intervals on every path: the same bits for every phase the
+// SSE2 conversion takes (|v| < 2^51: zero, both signs, the extremes), blocks of every length.
+TEST(TimelineStages, EveryPathOfThePhaseBlockGivesTheSameBits) {
+    std::mt19937_64 rng(6);
+    const std::int64_t widest = (std::int64_t{1} << 51) - 1;
+    for (int trial = 0; trial < 2000; ++trial) {
+        const std::size_t count = rng() % 40;
+        const std::uint64_t period = rng() % 2 == 0 ? 1'000'000'000 : rng() >> 20;
+        const std::uint64_t start = rng();
+        std::vector<std::int64_t> t(count);
+        for (std::size_t j = 0; j < count; ++j) {
+            const auto r = rng() % 8;
+            const std::int64_t v = r == 0   ? 0
+                                   : r == 1 ? widest
+                                   : r == 2 ? -widest
+                                   : r == 3
+                                       ? -1
+                                       : static_cast<std::int64_t>(rng() % (2 * widest)) - widest;
+            t[j] =
+                static_cast<std::int64_t>(static_cast<std::uint64_t>(v) + start + (j + 1) * period);
+        }
+        std::vector<double> fast(count);
+        std::vector<double> plain(count);
+        std::uint64_t fast_base = start;
+        std::uint64_t plain_base = start;
+        detail::usual_phase_block(t.data(), count, fast_base, period, fast.data());
+        detail::usual_phase_block_scalar(t.data(), count, plain_base, period, plain.data());
+        EXPECT_EQ(fast_base, plain_base);
+        for (std::size_t j = 0; j < count; ++j) {
+            ASSERT_EQ(std::bit_cast<std::uint64_t>(fast[j]), std::bit_cast<std::uint64_t>(plain[j]))
+                << "trial " << trial << ", pulse " << j;
+        }
     }
 }
 
