@@ -2,6 +2,7 @@
 #include "ppsbench/core/packed_pulses.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace ppsbench::core {
 
@@ -53,6 +54,22 @@ std::uint64_t PackedPulses::seek(std::size_t i, SequenceCursor& cursor) const {
     cursor.length_ = run_end(r) - run_starts_[r];
     cursor.first_ = run_firsts_[r];
     return cursor.first_ + (i - cursor.start_);
+}
+
+std::size_t PackedPulses::counting_up_until(std::size_t i) const {
+    if (!runs_ || i >= size()) {
+        return std::min(i + 1, size());
+    }
+    const std::size_t r = run_of(i);
+    const std::size_t start = run_starts_[r];
+    const std::size_t end = run_end(r);
+    // A run that passes 2^64 − 1 goes on at 0, which counts down: a stretch ends there.
+    const std::uint64_t room = std::numeric_limits<std::uint64_t>::max() - run_firsts_[r];
+    if (room >= end - start - 1) {
+        return end;
+    }
+    const std::size_t wrapped = start + static_cast<std::size_t>(room) + 1;
+    return i < wrapped ? wrapped : end;
 }
 
 // The first sequence number more than 2^32 above the first one, or below it: from here on

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <future>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -24,6 +25,8 @@
 
 // analyze() runs the stages of one run's statistics in order, each in its own file, and passes
 // each stage's result on explicitly:
+//   rhythm        (unusual_intervals.cpp) the few intervals not one period with the next
+//                 sequence number: the stages up to the phase walk the stretches between them
 //   period check  (period_check.cpp)   the mode of the intervals against P: refused if wrong
 //   selection     (selection.cpp)      which pulses: one edge, time order, no duplicates
 //   timeline      (train_detail.hpp)   the clock's own period, pulse index, missed pulses
@@ -37,7 +40,8 @@
 //
 // Memory: besides the caller's pulses, one buffer of 8 bytes per pulse that moves from stage to
 // stage (the phase, then the residuals, then the stability grid: each stage takes it by value
-// and hands it on under its new name), the pulse index as runs, and no copy per summary
+// and hands it on under its new name), the pulse index as runs, the unusual intervals as a list
+// (at most one in 16 pulses, else none), and no copy per summary
 // (order_statistics.hpp reads each series in place). At 10 M pulses that is 80 MB plus MTIE's
 // block buffers, against 240 MB for the Pulse array itself.
 
@@ -60,6 +64,24 @@ std::string format_ppm(double ratio) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%+.3f ppm", ratio * 1e6);
     return buffer;
+}
+
+// The period check, then the selection. A capture of the one edge analysed (the usual one) is
+// scanned once for where it leaves its rhythm, and both read only those pulses; the scan's list
+// goes when they are done (the selection keeps its own).
+detail::Selection check_and_select(RunStatistics& r, const core::PackedPulses& pulses,
+                                   const AnalysisOptions& options) {
+    std::optional<detail::UnusualIntervals> file_order;
+    if (pulses.one_edge() && !pulses.empty() && pulses.edge(0) == r.edge) {
+        file_order = detail::scan_file_order(pulses, options.period_ns, options.kernel_sequences);
+    }
+    const detail::UnusualIntervals* listed =
+        file_order && file_order->listed ? &*file_order : nullptr;
+    r.mode_interval_ns = detail::check_period(pulses, r.edge, options, listed).mode_ns;
+    return detail::select_pulses(
+        pulses, r.edge, options.period_ns,
+        core::counts_true_seconds(options.clock) && options.kernel_sequences,
+        options.kernel_sequences, listed);
 }
 
 void record_selection(RunStatistics& r, const detail::Selection& selection) {
@@ -102,23 +124,26 @@ void record_outliers(RunStatistics& r, const detail::Selection& selection,
 // Sampled pulses (one per poll) have gaps by design: none of them is a missed pulse.
 detail::PulseIndex count_pulses(RunStatistics& r, const detail::Selection& selection,
                                 const AnalysisOptions& options) {
-    const detail::TimestampColumn t{selection};
     const std::size_t n = selection.size;
-    r.estimated_period_ns = detail::estimate_period(t, n, options.period_ns);
-    detail::PulseIndex index(t, n, r.estimated_period_ns);
-    if (options.cadence == core::Cadence::sampled) {
-        if (n > 1) {
-            r.notes.push_back("sampled cadence (one sample per poll, most often " +
-                              core::format_duration_option(core::Duration(
-                                  static_cast<std::int64_t>(std::llround(r.mode_interval_ns)))) +
-                              " apart): the periods between samples are not missed pulses");
+    detail::PulseIndex index;
+    detail::with_timestamps(selection, [&](const auto& t) {
+        r.estimated_period_ns = detail::estimate_period(t, n, options.period_ns);
+        index = detail::PulseIndex(t, n, r.estimated_period_ns, selection.unusual);
+        if (options.cadence == core::Cadence::sampled) {
+            return;
         }
-        return index;
+        record_missed(
+            r, selection,
+            detail::find_missed(t, detail::SequenceColumn{selection}, n, options.kernel_sequences,
+                                r.estimated_period_ns, options.period_ns,
+                                core::counts_true_seconds(options.clock), selection.unusual));
+    });
+    if (options.cadence == core::Cadence::sampled && n > 1) {
+        r.notes.push_back("sampled cadence (one sample per poll, most often " +
+                          core::format_duration_option(core::Duration(
+                              static_cast<std::int64_t>(std::llround(r.mode_interval_ns)))) +
+                          " apart): the periods between samples are not missed pulses");
     }
-    record_missed(r, selection,
-                  detail::find_missed(t, detail::SequenceColumn{selection}, n,
-                                      options.kernel_sequences, r.estimated_period_ns,
-                                      options.period_ns, core::counts_true_seconds(options.clock)));
     return index;
 }
 
@@ -129,10 +154,15 @@ void check_free_running(RunStatistics& r, std::span<const double> phase_ns,
     if (!core::counts_true_seconds(options.clock)) {
         return;
     }
-    const double drift = detail::phase_drift(phase_ns, index, options.period_ns);
     // Under the bound, yet drifting a quarter period over the run (0.5 ppm for six days) would
     // carry the offsets out of their window as well.
     const double span = phase_ns.empty() ? 0 : static_cast<double>(index.back());
+    // The usual run settles this from the extremes of its quarters, without their medians.
+    if (detail::drift_at_most(phase_ns, index, options.period_ns,
+                              std::min(free_running_bound, 0.125 / span))) {
+        return;
+    }
+    const double drift = detail::phase_drift(phase_ns, index, options.period_ns);
     if (std::abs(drift) <= free_running_bound && std::abs(drift) * span < 0.25) {
         return;
     }
@@ -285,11 +315,7 @@ RunStatistics analyze_packed(const core::PackedPulses& pulses, const AnalysisOpt
     r.period_ns = options.period_ns;
     r.cadence = options.cadence;
     r.edge = detail::choose_edge(pulses, options.edge);
-    r.mode_interval_ns = detail::check_period(pulses, r.edge, options).mode_ns;
-
-    const detail::Selection selection =
-        detail::select_pulses(pulses, r.edge, options.period_ns,
-                              core::counts_true_seconds(options.clock) && options.kernel_sequences);
+    const detail::Selection selection = check_and_select(r, pulses, options);
     record_selection(r, selection);
     const std::size_t n = selection.size;
     const detail::PulseIndex index = count_pulses(r, selection, options);

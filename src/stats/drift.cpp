@@ -5,24 +5,19 @@
 #include <cmath>
 #include <vector>
 
+#include "all_within.hpp"
 #include "order_statistics.hpp"
 #include "ppsbench/stats/quantile.hpp"
 
 namespace ppsbench::stats::detail {
 
-// The drift of the phase per period, from the medians of its first and last quarters (robust
-// to outliers, and to the noise: at 2 µs of jitter over 300 pulses it is known to 0.02 ppm).
-// The medians are selected in place: copies of the quarters and their pulse numbers were the
-// report's peak memory, 9 bytes a pulse beside the phase buffer.
-double phase_drift(std::span<const double> phase_ns, const PulseIndex& index,
-                   std::int64_t period_ns) {
-    const std::size_t n = phase_ns.size();
-    if (n < 32) {
-        return 0;
-    }
-    const std::size_t quarter = n / 4;
-    const std::span<const double> early = phase_ns.first(quarter);
-    const std::span<const double> late = phase_ns.last(quarter);
+namespace {
+
+constexpr std::size_t fewest_pulses = 32;
+
+// The periods between the middles of the first and last quarters of `quarter` pulses each: the
+// difference of the medians of their pulse numbers.
+double quarter_periods(const PulseIndex& index, std::size_t n, std::size_t quarter) {
     const auto same = [](double v) { return v; };
     const auto median_k = [&](std::size_t first) {
         if (index.ascending_between(first, first + quarter)) {
@@ -44,7 +39,26 @@ double phase_drift(std::span<const double> phase_ns, const PulseIndex& index,
         }
         return visited_median(visit, quarter, std::move(sample), same);
     };
-    const double periods = median_k(n - quarter) - median_k(0);
+    return median_k(n - quarter) - median_k(0);
+}
+
+}  // namespace
+
+// The drift of the phase per period, from the medians of its first and last quarters (robust
+// to outliers, and to the noise: at 2 µs of jitter over 300 pulses it is known to 0.02 ppm).
+// The medians are selected in place: copies of the quarters and their pulse numbers were the
+// report's peak memory, 9 bytes a pulse beside the phase buffer.
+double phase_drift(std::span<const double> phase_ns, const PulseIndex& index,
+                   std::int64_t period_ns) {
+    const std::size_t n = phase_ns.size();
+    if (n < fewest_pulses) {
+        return 0;
+    }
+    const std::size_t quarter = n / 4;
+    const std::span<const double> early = phase_ns.first(quarter);
+    const std::span<const double> late = phase_ns.last(quarter);
+    const auto same = [](double v) { return v; };
+    const double periods = quarter_periods(index, n, quarter);
     if (periods <= 0) {
         return 0;
     }
@@ -75,6 +89,31 @@ double phase_drift(std::span<const double> phase_ns, const PulseIndex& index,
         return 0;
     }
     return change / periods / static_cast<double>(period_ns);
+}
+
+bool drift_at_most(std::span<const double> phase_ns, const PulseIndex& index,
+                   std::int64_t period_ns, double limit) {
+    const std::size_t n = phase_ns.size();
+    if (n < fewest_pulses) {
+        return true;
+    }
+    const std::size_t quarter = n / 4;
+    const double periods = quarter_periods(index, n, quarter);
+    if (periods <= 0) {
+        return true;
+    }
+    // Both medians lie within `reach` of the centre if every value of both quarters does; then
+    // they differ by at most 2·reach, half of what `limit` allows (the other half covers the
+    // roundings of the division by the periods and P, some 1e-16 of it).
+    const double reach = 0.25 * limit * periods * static_cast<double>(period_ns);
+    const std::span<const double> early = phase_ns.first(quarter);
+    std::vector<double> sample;
+    for (std::size_t i = 0; i < quarter; i += std::max<std::size_t>(1, quarter / 32)) {
+        sample.push_back(early[i]);
+    }
+    const double centre = median_in_place(sample);
+    return all_within(early, centre - reach, centre + reach) &&
+           all_within(phase_ns.last(quarter), centre - reach, centre + reach);
 }
 
 }  // namespace ppsbench::stats::detail

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "departures.hpp"
 #include "ppsbench/stats/quantile.hpp"
 #include "value_scans.hpp"
 
@@ -132,25 +133,19 @@ double estimate_step(std::span<const double> y, std::size_t lo, std::size_t at, 
     return fit.after - fit.before;
 }
 
-}  // namespace
+// Drift per sample (frequency offset) and noise scale of the differences phase[j + 1] −
+// phase[j], from an even sample of them (the values even_sample() would pick), computed where
+// needed rather than stored (80 MB at 10 M pulses): auxiliary estimates, so exactness over
+// millions of values buys nothing.
+struct DifferenceScale {
+    double slope;
+    double scale;
+};
 
-std::vector<Step> find_steps(std::span<const double> phase_ns, double k,
-                             std::span<const std::size_t> known, std::size_t window,
-                             std::size_t size_window) {
-    constexpr std::size_t min_side = 5;
-    std::vector<Step> steps;
-    const std::size_t n = phase_ns.size();
-    if (n < 2) {
-        return steps;
-    }
-    // diffs[j] = phase[j + 1] − phase[j], computed where needed rather than stored (80 MB at
-    // 10 M pulses).
+DifferenceScale difference_scale(std::span<const double> phase_ns) {
     auto diff = [phase_ns](std::size_t j) { return phase_ns[j + 1] - phase_ns[j]; };
-    // Drift per sample (frequency offset) and noise scale from an even sample of the
-    // differences (the values even_sample() would pick): auxiliary estimates, so exactness
-    // over millions of values buys nothing.
     constexpr std::size_t max_sample = 65536;
-    const std::size_t diff_count = n - 1;
+    const std::size_t diff_count = phase_ns.size() - 1;
     std::vector<double> sample;
     sample.reserve(std::min(diff_count, max_sample));
     if (diff_count <= max_sample) {
@@ -163,7 +158,38 @@ std::vector<Step> find_steps(std::span<const double> phase_ns, double k,
         }
     }
     const double slope = median_of(sample);
-    const double diff_scale = robust_scale(sample, slope);
+    return {slope, robust_scale(sample, slope)};
+}
+
+constexpr std::size_t min_side = 5;  // samples on either side of a step, at least
+
+// Nothing happens at a sample that is neither a known step nor a candidate (whose difference
+// departs from the slope, with min_side samples on either side): the first at or after i that
+// is one or the other (`known_at`: the next known step, or n).
+std::size_t next_to_judge(std::span<const double> phase_ns, std::size_t i, std::size_t known_at,
+                          double slope, double departure) {
+    if (i >= known_at) {
+        return i;
+    }
+    const std::size_t n = phase_ns.size();
+    const std::size_t to = n >= min_side ? std::min(known_at, n - min_side + 1) : 0;
+    const std::size_t from = std::max(i, min_side);
+    const std::size_t candidate =
+        from < to ? detail::next_departure(phase_ns, from, to, slope, departure) : to;
+    return candidate < to ? candidate : known_at;
+}
+
+}  // namespace
+
+std::vector<Step> find_steps(std::span<const double> phase_ns, double k,
+                             std::span<const std::size_t> known, std::size_t window,
+                             std::size_t size_window) {
+    std::vector<Step> steps;
+    const std::size_t n = phase_ns.size();
+    if (n < 2) {
+        return steps;
+    }
+    const auto [slope, diff_scale] = difference_scale(phase_ns);
     // White phase noise of σ gives differences of σ·√2.
     const double noise = diff_scale / std::sqrt(2.0);
     const double threshold = k * noise;
@@ -173,16 +199,19 @@ std::vector<Step> find_steps(std::span<const double> phase_ns, double k,
     std::size_t next_known = 0;
     std::vector<double> before;
     std::vector<double> after;
+    const double departure = k * diff_scale;
     for (std::size_t i = 1; i < n; ++i) {
         while (next_known < known.size() && known[next_known] < i) {
             ++next_known;
         }
-        if (next_known < known.size() && known[next_known] == i) {
+        const std::size_t known_at = next_known < known.size() ? known[next_known] : n;
+        i = next_to_judge(phase_ns, i, known_at, slope, departure);
+        if (i >= n) {
+            break;
+        }
+        if (i == known_at) {
             steps.push_back({i, 0.0});
             segment_start = i;
-            continue;
-        }
-        if (i < min_side || i + min_side > n || !(std::abs(diff(i - 1) - slope) > k * diff_scale)) {
             continue;
         }
         const std::size_t first = std::max(segment_start, i >= window ? i - window : 0);

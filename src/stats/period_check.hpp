@@ -13,6 +13,7 @@
 #include "ppsbench/core/packed_pulses.hpp"
 #include "ppsbench/core/pulse.hpp"
 #include "ppsbench/stats/analyze.hpp"
+#include "unusual_intervals.hpp"
 
 namespace ppsbench::stats::detail {
 
@@ -29,13 +30,16 @@ struct PeriodFinding {
 };
 
 // `kernel_sequences`: divide each interval by its sequence advance. `cadence` sampled: the mode
-// may be any whole multiple of P (one sample per poll).
+// may be any whole multiple of P (one sample per poll). `file_order`: scan_file_order()'s list
+// for a capture that holds only `edge`, or null; with it only the sampled intervals are read.
 PeriodFinding find_period(const core::PackedPulses& pulses, core::Edge edge, std::int64_t period_ns,
-                          core::Cadence cadence, bool kernel_sequences);
+                          core::Cadence cadence, bool kernel_sequences,
+                          const UnusualIntervals* file_order = nullptr);
 
 // find_period() with the options' period, cadence and sequence numbers; throws
 // core::InputError naming both values and the fix when the pulses contradict the period.
 PeriodFinding check_period(const core::PackedPulses& pulses, core::Edge edge,
-                           const AnalysisOptions& options);
+                           const AnalysisOptions& options,
+                           const UnusualIntervals* file_order = nullptr);
 
 }  // namespace ppsbench::stats::detail

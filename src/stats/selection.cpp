@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/stats/events.hpp"
@@ -39,7 +40,8 @@ void check_range(const core::PackedPulses& pulses) {
 
 // Time jumps with contiguous sequence numbers, in file order (classify_interval()), and the
 // running correction they add up to.
-void find_jumps(Selection& s, core::Edge edge, std::int64_t period_ns) {
+void find_jumps(Selection& s, core::Edge edge, std::int64_t period_ns,
+                const UnusualIntervals* file_order) {
     const core::PackedPulses& pulses = *s.pulses;
     const IntervalRule rule{static_cast<double>(period_ns), period_ns, true};
     std::int64_t total = 0;
@@ -72,8 +74,30 @@ void find_jumps(Selection& s, core::Edge edge, std::int64_t period_ns) {
         s.correction.push_back(total);
         return false;
     };
+    // With the file order's list (one edge: consecutive pulses are consecutive in the file), a
+    // usual pair of consecutive pulses has no verdict, and nor do the pairs after it up to the
+    // next unusual one: the walk skips to that.
+    const std::vector<std::size_t> no_list;
+    const std::vector<std::size_t>& at = file_order != nullptr ? file_order->at : no_list;
+    std::size_t u = 0;  // the list's first entry at or after `current`
+    const auto usual_pair = [&] {
+        if (file_order == nullptr || previous == none || previous + 1 != current) {
+            return false;
+        }
+        while (u < at.size() && at[u] < current) {
+            ++u;
+        }
+        return u == at.size() || at[u] != current;
+    };
     for (std::size_t i = 0; i < pulses.size(); ++i) {
         if (pulses.edge(i) != edge) {
+            continue;
+        }
+        if (usual_pair()) {
+            const std::size_t next = u < at.size() ? at[u] : pulses.size();
+            previous = std::min(next, pulses.size() - 1) - 1;
+            current = previous + 1;
+            i = current;
             continue;
         }
         // A glitch is no pulse of the train: the next interval runs from the pulse before it.
@@ -85,10 +109,14 @@ void find_jumps(Selection& s, core::Edge edge, std::int64_t period_ns) {
     if (previous != none && current != none) {
         consider(none);
     }
+}
+
+// Corrected timestamps stay non-negative int64 so that any difference of two fits.
+void check_corrected(const Selection& s, core::Edge edge) {
+    const core::PackedPulses& pulses = *s.pulses;
     if (s.jump_at.empty()) {
         return;
     }
-    // Corrected timestamps stay non-negative int64 so that any difference of two fits.
     std::size_t next_jump = 0;
     std::int64_t correction = 0;
     for (std::size_t i = s.jump_at.front(); i < pulses.size(); ++i) {
@@ -106,17 +134,17 @@ void find_jumps(Selection& s, core::Edge edge, std::int64_t period_ns) {
     }
 }
 
-}  // namespace
-
-Selection select_pulses(const core::PackedPulses& pulses, core::Edge edge, std::int64_t period_ns,
-                        bool clock_can_step) {
-    check_range(pulses);
-    Selection s;
-    s.pulses = &pulses;
-    if (clock_can_step) {
-        find_jumps(s, edge, period_ns);
+// Whether the selection is the caller's pulses as they stand (one edge, in time order, no
+// duplicates). With the file order's list only its pulses and the time jumps can break that:
+// every other pulse is a usual interval, at least half a period, after the one before.
+bool selects_all(Selection& s, core::Edge edge, std::int64_t period_ns,
+                 const std::vector<std::size_t>& breaks, bool listed) {
+    const core::PackedPulses& pulses = *s.pulses;
+    if (listed) {
+        return std::none_of(breaks.begin(), breaks.end(), [&](std::size_t i) {
+            return s.timestamp(i) - s.timestamp(i - 1) < period_ns / 2;
+        });
     }
-    // First a cheap pass: the usual capture needs no index at all.
     bool identity = true;
     std::int64_t previous = 0;
     for (std::size_t i = 0; i < pulses.size(); ++i) {
@@ -131,11 +159,41 @@ Selection select_pulses(const core::PackedPulses& pulses, core::Edge edge, std::
         }
         previous = t;
     }
-    s.identity = identity;
-    if (identity) {
+    return identity;
+}
+
+}  // namespace
+
+Selection select_pulses(const core::PackedPulses& pulses, core::Edge edge, std::int64_t period_ns,
+                        bool clock_can_step, bool sequences, const UnusualIntervals* file_order) {
+    if (file_order == nullptr) {
+        check_range(pulses);  // else the scan found no negative timestamp
+    }
+    Selection s;
+    s.pulses = &pulses;
+    if (clock_can_step) {
+        find_jumps(s, edge, period_ns, file_order);
+        check_corrected(s, edge);
+    }
+    // The file order's unusual pulses and the time jumps: where the selected timestamps can
+    // break their rhythm (the selection's own list, if it keeps every pulse).
+    std::vector<std::size_t> breaks;
+    if (file_order != nullptr) {
+        std::set_union(file_order->at.begin(), file_order->at.end(), s.jump_at.begin(),
+                       s.jump_at.end(), std::back_inserter(breaks));
+    }
+    // First a cheap pass: the usual capture needs no index at all.
+    s.identity = selects_all(s, edge, period_ns, breaks, file_order != nullptr);
+    if (s.identity) {
         s.size = pulses.size();
+        s.unusual = UnusualIntervals::for_period(period_ns, sequences);
+        s.unusual.listed = s.unusual.listed && file_order != nullptr;
+        if (s.unusual.listed) {
+            s.unusual.at = std::move(breaks);
+        }
         return s;
     }
+    std::int64_t previous = 0;
     s.source.reserve(pulses.size() - s.other_edge);
     bool have_previous = false;
     for (std::size_t i = 0; i < pulses.size(); ++i) {
@@ -168,6 +226,7 @@ Selection select_pulses(const core::PackedPulses& pulses, core::Edge edge, std::
     }
     s.source.resize(kept);
     s.size = kept;
+    s.unusual = list_unusual(TimestampColumn{s}, SequenceColumn{s}, s.size, period_ns, sequences);
     return s;
 }
 

@@ -13,6 +13,7 @@
 
 #include "ppsbench/core/packed_pulses.hpp"
 #include "ppsbench/core/pulse.hpp"
+#include "unusual_intervals.hpp"
 
 namespace ppsbench::stats::detail {
 
@@ -37,6 +38,11 @@ struct Selection {
     std::vector<std::int64_t> jump_ns;
     std::vector<std::int64_t> correction;
 
+    // Where the selected pulses leave their usual rhythm (with the sequence numbers as evidence
+    // where analyze() takes them as such): the stages after the selection walk the stretches
+    // between these.
+    UnusualIntervals unusual;
+
     // Where selected pulse i sits in the caller's span.
     std::size_t pulse(std::size_t i) const { return identity ? i : source[i]; }
 
@@ -57,6 +63,23 @@ struct TimestampColumn {
     std::int64_t operator[](std::size_t i) const { return s.timestamp(s.pulse(i)); }
 };
 
+// The selected timestamps straight from the caller's array, for the usual capture (every pulse
+// selected, no time jump taken out): no index and no correction to look up a read.
+struct RawTimestampColumn {
+    const core::PackedPulses& pulses;
+    std::int64_t operator[](std::size_t i) const { return pulses.timestamp_ns(i); }
+};
+
+// f(column) with the cheapest column that reads the selected timestamps.
+template <typename F>
+void with_timestamps(const Selection& s, F f) {
+    if (s.identity && s.jump_at.empty()) {
+        f(RawTimestampColumn{*s.pulses});
+    } else {
+        f(TimestampColumn{s});
+    }
+}
+
 // Read in order (find_missed()), so through a cursor: one per column, not shared.
 struct SequenceColumn {
     const Selection& s;
@@ -71,8 +94,12 @@ core::Edge choose_edge(const core::PackedPulses& pulses, std::optional<core::Edg
 // glitch): the first is kept. Out-of-order pulses are sorted in (stable, by timestamp). On a
 // clock that can be stepped, time jumps with contiguous sequence numbers are found first (in
 // file order) and taken out. Throws core::InputError for a negative timestamp (so that any
-// difference of two fits in int64), also after the steps are taken out.
+// difference of two fits in int64), also after the steps are taken out. `sequences`: whether
+// the selection's unusual intervals include sequence skips. `file_order`: scan_file_order()'s
+// list, for a capture that holds only `edge`, or null; with it the selection reads only the
+// pulses the list names instead of every pulse, three times.
 Selection select_pulses(const core::PackedPulses& pulses, core::Edge edge, std::int64_t period_ns,
-                        bool clock_can_step);
+                        bool clock_can_step, bool sequences,
+                        const UnusualIntervals* file_order = nullptr);
 
 }  // namespace ppsbench::stats::detail

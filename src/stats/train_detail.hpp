@@ -18,6 +18,7 @@
 
 #include "ppsbench/stats/events.hpp"
 #include "ppsbench/stats/quantile.hpp"
+#include "unusual_intervals.hpp"
 
 namespace ppsbench::stats::detail {
 
@@ -43,30 +44,24 @@ class PulseIndex {
   public:
     PulseIndex() = default;
     template <typename Timestamps>
-    PulseIndex(const Timestamps& t, std::size_t n, double period_ns) : n_(n) {
-        if (n == 0) {
-            return;
-        }
-        starts_.push_back(0);
-        firsts_.push_back(0);
-        std::int64_t k = 0;
-        // An interval within a quarter period of the period rounds to one period for certain:
-        // no division and no llround call for the usual pulse.
-        const double near_low = 0.75 * period_ns;
-        const double near_high = 1.25 * period_ns;
-        std::int64_t previous = t[0];  // each timestamp read once (a column read is not free)
+    PulseIndex(const Timestamps& t, std::size_t n, double period_ns) : PulseIndex(n, period_ns) {
+        std::int64_t previous =
+            n > 0 ? t[0] : 0;  // each timestamp read once (a column read is not free)
         for (std::size_t i = 1; i < n; ++i) {
             const std::int64_t t_i = t[i];
-            const auto d = static_cast<double>(t_i - previous);
+            step(i, t_i - previous, period_ns);
             previous = t_i;
-            const std::int64_t step =
-                d >= near_low && d <= near_high ? 1 : std::llround(d / period_ns);
-            k += step;
-            if (step != 1) {
-                starts_.push_back(i);
-                firsts_.push_back(k);
-            }
         }
+    }
+    // The same index, reading only the unusual intervals where they say enough: a usual one is
+    // within a quarter period of the period, one step.
+    template <typename Timestamps>
+    PulseIndex(const Timestamps& t, std::size_t n, double period_ns,
+               const UnusualIntervals& unusual)
+        : PulseIndex(n, period_ns) {
+        unusual.walk(
+            n, unusual.within(near_low_, near_high_), [](std::size_t, std::size_t) {},
+            [&](std::size_t i) { step(i, t[i] - t[i - 1], period_ns); });
     }
 
     std::size_t size() const { return n_; }
@@ -151,6 +146,27 @@ class PulseIndex {
     }
 
   private:
+    PulseIndex(std::size_t n, double period_ns)
+        : n_(n), near_low_(0.75 * period_ns), near_high_(1.25 * period_ns) {
+        if (n > 0) {
+            starts_.push_back(0);
+            firsts_.push_back(0);
+        }
+    }
+    // Pulse i comes `interval` after pulse i − 1. An interval within a quarter period of the
+    // period rounds to one period for certain: no division and no llround call for the usual
+    // pulse.
+    void step(std::size_t i, std::int64_t interval, double period_ns) {
+        const auto d = static_cast<double>(interval);
+        const std::int64_t steps =
+            d >= near_low_ && d <= near_high_ ? 1 : std::llround(d / period_ns);
+        if (steps != 1) {
+            const std::int64_t before =
+                firsts_.back() + static_cast<std::int64_t>(i - 1 - starts_.back());
+            starts_.push_back(i);
+            firsts_.push_back(before + steps);
+        }
+    }
     // The run holding pulse i: the last run starting at or before it.
     std::size_t run_of(std::size_t i) const {
         return static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), i) -
@@ -161,6 +177,8 @@ class PulseIndex {
         return firsts_[r] + static_cast<std::int64_t>(end - 1 - starts_[r]);
     }
     std::size_t n_ = 0;
+    double near_low_ = 0;
+    double near_high_ = 0;
     std::vector<std::size_t> starts_;   // first pulse of each run
     std::vector<std::int64_t> firsts_;  // its index
 };
@@ -197,40 +215,38 @@ struct MissedPulses {
 // Missed pulses and unseen events of one edge in time order, by classify_interval() (events.hpp;
 // the clock steps it finds were taken out of the timestamps by the selection, so none is left
 // here). Without sequences (`have_sequences` false) only time counts. `period_ns`: the clock's
-// own period (estimate_period) to count with.
+// own period (estimate_period) to count with. Only the unusual intervals are classified where
+// the usual ones are within the rule's bounds (about which it has nothing to say).
 template <typename Timestamps, typename Sequences>
 MissedPulses find_missed(const Timestamps& t, const Sequences& sequences, std::size_t n,
                          bool have_sequences, double period_ns, std::int64_t nominal_period_ns,
-                         bool clock_can_step) {
+                         bool clock_can_step, const UnusualIntervals& unusual) {
     MissedPulses result;
     const IntervalRule rule{period_ns, nominal_period_ns, clock_can_step};
-    if (n == 0) {
-        return result;
-    }
-    // Each timestamp and sequence number read once (a column read is not free).
-    std::int64_t previous_t = t[0];
-    std::uint64_t previous_sequence = have_sequences ? sequences[0] : 0;
-    for (std::size_t i = 1; i < n; ++i) {
-        const std::int64_t t_i = t[i];
-        IntervalEvidence evidence{t_i - previous_t, std::nullopt, std::nullopt};
-        previous_t = t_i;
-        if (have_sequences) {
-            const std::uint64_t sequence = sequences[i];
-            evidence.events = sequence_advance(previous_sequence, sequence);
-            previous_sequence = sequence;
-        }
-        // The selection took the clock steps out of the timestamps; a step found here again
-        // (pulses reordered around it) still counts its sequence's missed pulses, no slots.
-        const IntervalVerdict verdict = classify_interval(evidence, rule);
-        result.unseen += verdict.unseen;
-        if (verdict.missed > 0) {
-            result.total += verdict.missed;
-            result.by_time += verdict.missed_by_time;
-            result.by_sequence += verdict.missed_by_sequence;
-            result.gaps.push_back(
-                {i, verdict.missed, verdict.missed_by_sequence, verdict.missed_by_time});
-        }
-    }
+    // classify_interval()'s bounds for one period with one event.
+    const auto nominal = static_cast<double>(nominal_period_ns);
+    const double reach = have_sequences && clock_can_step ? step_reach : 0.5;
+    const bool use_list = unusual.within((1 - reach) * nominal, (1 + reach) * nominal) &&
+                          (unusual.sequences || !have_sequences);
+    unusual.walk(
+        n, use_list, [](std::size_t, std::size_t) {},
+        [&](std::size_t i) {
+            IntervalEvidence evidence{t[i] - t[i - 1], std::nullopt, std::nullopt};
+            if (have_sequences) {
+                evidence.events = sequence_advance(sequences[i - 1], sequences[i]);
+            }
+            // The selection took the clock steps out of the timestamps; a step found here again
+            // (pulses reordered around it) still counts its sequence's missed pulses, no slots.
+            const IntervalVerdict verdict = classify_interval(evidence, rule);
+            result.unseen += verdict.unseen;
+            if (verdict.missed > 0) {
+                result.total += verdict.missed;
+                result.by_time += verdict.missed_by_time;
+                result.by_sequence += verdict.missed_by_sequence;
+                result.gaps.push_back(
+                    {i, verdict.missed, verdict.missed_by_sequence, verdict.missed_by_time});
+            }
+        });
     return result;
 }
 

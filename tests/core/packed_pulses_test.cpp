@@ -98,6 +98,38 @@ TEST(PackedPulses, SequenceNumbersThatSkipOftenAreKeptPerPulse) {
     EXPECT_TRUE(PackedPulses(late).sequences_as_runs());
 }
 
+// counting_up_until() tells a scan how far each sequence number is the one before plus one
+// (without passing 2^64 − 1): exactly, from the runs; one pulse at a time where the numbers are
+// kept per pulse. Runs that skip, restart, repeat and wrap, read from every pulse.
+TEST(PackedPulses, CountingUpUntilEndsWhereTheNumbersStopCountingUp) {
+    std::mt19937_64 random(9);
+    for (int trial = 0; trial < 200; ++trial) {
+        std::vector<Pulse> pulses(1 + random() % 400);
+        std::uint64_t sequence = trial % 3 == 0 ? ~std::uint64_t{0} - random() % 300 : 40;
+        for (std::size_t i = 0; i < pulses.size(); ++i) {
+            const auto r = random() % 100;
+            sequence += r < (trial % 2 == 0 ? 2U : 30U) ? random() % 4 : 1;  // repeats, skips
+            sequence = r == 99 ? random() % 10 : sequence;                   // restarts
+            pulses[i] = {sequence, static_cast<std::int64_t>(i), Edge::assert_edge};
+        }
+        const PackedPulses packed(pulses);
+        for (std::size_t i = 0; i < pulses.size(); ++i) {
+            std::size_t end = i + 1;
+            while (end < pulses.size() && pulses[end].sequence == pulses[end - 1].sequence + 1 &&
+                   pulses[end].sequence > pulses[end - 1].sequence) {
+                ++end;
+            }
+            const std::size_t got = packed.counting_up_until(i);
+            if (packed.sequences_as_runs()) {
+                ASSERT_EQ(got, end) << "trial " << trial << ", pulse " << i;
+            } else {
+                ASSERT_EQ(got, i + 1) << "trial " << trial << ", pulse " << i;
+            }
+        }
+        EXPECT_EQ(packed.counting_up_until(pulses.size()), pulses.size());
+    }
+}
+
 // Threads reading the same pulses at once (the analysis reads them on two), each with its own
 // cursor or none, each get every sequence number right.
 TEST(PackedPulses, ThreadsReadingAtOnceGetEverySequenceNumber) {

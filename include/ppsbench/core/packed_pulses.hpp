@@ -61,6 +61,8 @@ class PackedPulses {
     bool empty() const { return timestamps_.empty(); }
 
     std::int64_t timestamp_ns(std::size_t i) const { return timestamps_[i]; }
+    // All of them, for the loops that read them two at a time.
+    std::span<const std::int64_t> timestamps_ns() const { return timestamps_; }
     // The usual capture holds one edge: then no bit is read.
     Edge edge(std::size_t i) const {
         if (!mixed_) {
@@ -78,6 +80,11 @@ class PackedPulses {
         const std::size_t r = run_of(i);
         return run_firsts_[r] + (i - run_starts_[r]);
     }
+    // The end of the stretch from pulse i on over which each sequence number is the one before
+    // plus one, without wrapping past 2^64 − 1, as far as the runs show it (i + 1 where the
+    // numbers are held per pulse: the caller compares those itself). O(log runs): for scans
+    // that step from stretch to stretch instead of reading a number a pulse.
+    std::size_t counting_up_until(std::size_t i) const;
     // Whether the sequence numbers are held as runs (else one per pulse), for the tests.
     bool sequences_as_runs() const { return runs_; }
     Pulse operator[](std::size_t i) const { return {sequence(i), timestamp_ns(i), edge(i)}; }
