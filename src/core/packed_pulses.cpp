@@ -1,11 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/core/packed_pulses.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 
 #include "core/stamp_split.hpp"
 
 namespace ppsbench::core {
+
+namespace {
+
+// Arrays from this size on go in huge pages (below it the 2 MiB rounding is not worth it).
+constexpr std::size_t huge_page_bytes = std::size_t{2} << 20;
+constexpr std::size_t huge_array_bytes = 8 * huge_page_bytes;
+
+}  // namespace
+
+std::int64_t* detail::TimestampAllocator::allocate(std::size_t n) {
+    const std::size_t bytes = n * sizeof(std::int64_t);
+    if (bytes < huge_array_bytes) {
+        return std::allocator<std::int64_t>().allocate(n);
+    }
+    void* p = ::operator new (bytes, std::align_val_t{huge_page_bytes});
+    // Advice only: where the kernel has no huge pages (or says no) the array stays in 4 KiB ones.
+    (void)::madvise(p, bytes / huge_page_bytes * huge_page_bytes, MADV_HUGEPAGE);
+    return static_cast<std::int64_t*>(p);
+}
+
+void detail::TimestampAllocator::deallocate(std::int64_t* p, std::size_t n) noexcept {
+    if (n * sizeof(std::int64_t) < huge_array_bytes) {
+        std::allocator<std::int64_t>().deallocate(p, n);
+    } else {
+        ::operator delete (p, std::align_val_t{huge_page_bytes});
+    }
+}
 
 PackedPulses::PackedPulses(std::span<const Pulse> pulses) {
     reserve(pulses.size());
