@@ -13,7 +13,7 @@ namespace {
 
 // Arrays from this size on go in huge pages (below it the 2 MiB rounding is not worth it).
 constexpr std::size_t huge_page_bytes = std::size_t{2} << 20;
-constexpr std::size_t huge_array_bytes = 8 * huge_page_bytes;
+constexpr std::size_t huge_array_bytes = 2 * huge_page_bytes;
 
 }  // namespace
 

@@ -44,9 +44,9 @@ inline const char* after_line_end(const char* p) {
 
 // The line loop's state, in registers while lines take the fast path.
 struct BodyParser::FastState {
-    // Where the pulses go, and how many the block holds so far.
-    std::uint64_t* stamps = nullptr;
-    std::size_t pulses = 0;
+    // Where the block's pulses start, and where the next one goes.
+    std::uint64_t* first_stamp = nullptr;
+    std::uint64_t* next_stamp = nullptr;
     std::vector<core::SequenceRun>* runs = nullptr;
     // The next pulse's expected sequence number, less its index in the block: it stays put
     // while the numbers count up by one.
@@ -81,7 +81,7 @@ struct BodyParser::FastState {
         if (sequence.end == nullptr) {
             return nullptr;
         }
-        const std::size_t index = pulses;
+        const auto index = static_cast<std::size_t>(next_stamp - first_stamp);
         const char* next = rest_of_line(sequence.end);
         if (next != nullptr) {
             if (sequence.value != sequence_offset + index || index == 0) {
@@ -116,8 +116,7 @@ struct BodyParser::FastState {
             }
             timestamp = scanned.value;
         }
-        stamps[pulses] = timestamp | edge_bit;
-        ++pulses;
+        *next_stamp++ = timestamp | edge_bit;
         return next;
     }
 
@@ -233,11 +232,11 @@ void BodyParser::parse(std::string_view text, std::size_t first_line, BodyBlock&
 const char* BodyParser::fast_lines(const char* pos, const char* const end) {
     BodyBlock& out = *out_;
     FastState s;
-    s.stamps = out.stamps.get();
+    s.first_stamp = out.stamps.get();
     s.runs = &out.runs;
     const char* const last_start = end - fast_path_reach;
     while (pos <= last_start) {
-        s.pulses = out.pulses;
+        s.next_stamp = s.first_stamp + out.pulses;
         s.sequence_offset = next_sequence_ - out.pulses;
         while (pos <= last_start) {
             const char* next = s.pulse_line(pos);
@@ -247,8 +246,9 @@ const char* BodyParser::fast_lines(const char* pos, const char* const end) {
             pos = next;
         }
         // Every line the fast path takes is a pulse.
-        out.lines += s.pulses - out.pulses;
-        out.pulses = s.pulses;
+        const auto pulses = static_cast<std::size_t>(s.next_stamp - s.first_stamp);
+        out.lines += pulses - out.pulses;
+        out.pulses = pulses;
         next_sequence_ = s.sequence_offset + out.pulses;
         if (pos <= last_start) {
             // Not the usual shape: the general rules decide, and the state goes with them.

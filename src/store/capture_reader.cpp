@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <memory>
+#include <thread>
 #include <utility>
 
 #include "ppsbench/core/error.hpp"
@@ -56,14 +57,28 @@ std::pair<core::UniqueFd, std::size_t> open_capture(CaptureFile& file, const std
     return {std::move(in), size};
 }
 
-// The pulses a body of `body_bytes` will hold, from the lines at the start of `text` (the body
-// as far as the first block read it): reserving up front avoids the arrays' doubling peaks.
-// The first lines' sequence numbers have the fewest digits, so this errs on the high side.
+// The pulses a body of `body_bytes` will hold, at the length of the pulse lines at the end of
+// `text` (the body as far as the first block read it), so that the arrays do not grow by
+// doubling. Later lines are seldom shorter (sequence numbers only gain digits), so this errs on
+// the high side, which costs address space only: pages never written are never resident.
 std::size_t expected_pulses(std::string_view text, std::size_t body_bytes) {
     constexpr std::size_t sample_bytes = 64 << 10;
-    const auto sample = text.substr(0, std::min(text.size(), sample_bytes));
-    const auto lines = static_cast<std::size_t>(std::count(sample.begin(), sample.end(), '\n'));
-    return lines == 0 ? 0 : body_bytes / (sample.size() / lines) + 1;
+    text = text.substr(0, text.rfind('\n') + 1);  // the complete lines (none: empty)
+    if (text.size() > sample_bytes) {
+        text.remove_prefix(text.size() - sample_bytes);
+        text.remove_prefix(text.find('\n') + 1);
+    }
+    std::size_t lines = 0;
+    std::size_t bytes = 0;
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t next = text.find('\n', start) + 1;
+        if (text[start] != '#') {  // notes and comments are not pulses
+            ++lines;
+            bytes += next - start;
+        }
+        start = next;
+    }
+    return lines == 0 ? 0 : body_bytes / bytes * lines + body_bytes % bytes * lines / bytes + 1;
 }
 
 // Feeds the whole file to `parser`, block by block; a big regular file's body on two threads
@@ -81,7 +96,12 @@ void parse_file(int in, std::size_t size, const std::string& path, detail::Captu
             block = std::move(bigger);
             room *= 2;
         }
-        const ssize_t n = ::read(in, block.get() + carried, room - carried);
+        // The header in small reads: a big file's body is read afresh by the two threads, and
+        // each page the first block touches costs a fault.
+        constexpr std::size_t header_read = 64 << 10;
+        const std::size_t want =
+            parser.in_body() ? room - carried : std::min(room - carried, header_read);
+        const ssize_t n = ::read(in, block.get() + carried, want);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
@@ -100,7 +120,8 @@ void parse_file(int in, std::size_t size, const std::string& path, detail::Captu
             if (parser.in_body()) {
                 const std::size_t body = offset - text.size();
                 parser.reserve(expected_pulses(text, size > body ? size - body : 0));
-                if (size >= body + parser.options().two_thread_bytes) {
+                if (size >= body + parser.options().two_thread_bytes &&
+                    std::thread::hardware_concurrency() != 1) {
                     offset = detail::parse_body_on_two_threads(in, body, size, parser);
                     if (::lseek(in, static_cast<off_t>(offset), SEEK_SET) < 0) {
                         throw core::InputError(
