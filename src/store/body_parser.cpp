@@ -234,6 +234,9 @@ const char* BodyParser::fast_lines(const char* pos, const char* const end) {
     FastState s;
     s.first_stamp = out.stamps.get();
     s.runs = &out.runs;
+    if (end - pos < fast_path_reach) {
+        return pos;
+    }
     const char* const last_start = end - fast_path_reach;
     while (pos <= last_start) {
         s.next_stamp = s.first_stamp + out.pulses;
