@@ -60,7 +60,6 @@ class BodyParser {
     void parse(std::string_view text, std::size_t first_line, BodyBlock& out);
 
   private:
-    struct FastState;
     const char* fast_lines(const char* pos, const char* end);
     const char* general_line(const char* pos, const char* end);
     void add_pulse(const core::Pulse& p);
