@@ -212,7 +212,8 @@ class CaptureText {
             case 4:
                 return seq + ",assert," + std::to_string(core::max_timestamp_ns + 1) + "\n";
             case 5:
-                return seq + ",assert,9223372036854775808\n";
+                return seq + (chance(0.5) ? ",assert,9223372036854775808\n"
+                                          : ",clear,9223372036854775807\n");
             case 6:
                 return "18446744073709551616,assert," + ts + "\n";
             case 7:
