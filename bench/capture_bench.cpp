@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Throughput of the capture path and the file reader. Run: ./build/bench/capture_bench
+// Throughput of the capture path and the file readers. Run: ./build/bench/capture_bench
 // The capture loop's per-pulse cost matters for kHz GPIO signals; the reader's for month-long
 // captures (a 30-day 1 Hz capture is 2.6 million pulses).
 #include <benchmark/benchmark.h>
@@ -12,6 +12,7 @@
 #include "ppsbench/capture/source_factory.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 #include "ppsbench/store/capture_writer.hpp"
+#include "ppsbench/store/packed_capture_reader.hpp"
 
 namespace {
 
@@ -56,6 +57,23 @@ void BM_ReadCaptureFile(benchmark::State& state) {
     std::remove(path.c_str());
 }
 BENCHMARK(BM_ReadCaptureFile)->Arg(2'600'000)->Unit(benchmark::kMillisecond);
+
+// The same file read as report reads it (read_packed_capture: the pulses packed, the body on
+// two threads), pulses and bytes per second of wall time.
+void BM_ReadPackedCapture(benchmark::State& state) {
+    const auto path = temp_path("read-packed.csv");
+    const auto pulses = static_cast<std::uint64_t>(state.range(0));
+    write_capture(path, pulses);
+    const auto bytes = std::filesystem::file_size(path);
+    for (auto _ : state) {
+        const auto capture = store::read_packed_capture(path);
+        benchmark::DoNotOptimize(capture.pulses.size());
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * pulses));
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+    std::remove(path.c_str());
+}
+BENCHMARK(BM_ReadPackedCapture)->Arg(2'600'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -1,10 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ppsbench/core/packed_pulses.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <limits>
 
+#include "core/stamp_split.hpp"
+
 namespace ppsbench::core {
+
+namespace {
+
+// Arrays from this size on go in huge pages (below it the 2 MiB rounding is not worth it).
+constexpr std::size_t huge_page_bytes = std::size_t{2} << 20;
+constexpr std::size_t huge_array_bytes = 2 * huge_page_bytes;
+
+}  // namespace
+
+std::int64_t* detail::TimestampAllocator::allocate(std::size_t n) {
+    const std::size_t bytes = n * sizeof(std::int64_t);
+    if (bytes < huge_array_bytes) {
+        return std::allocator<std::int64_t>().allocate(n);
+    }
+    void* p = ::operator new (bytes, std::align_val_t{huge_page_bytes});
+    // Advice only: where the kernel has no huge pages (or says no) the array stays in 4 KiB ones.
+    (void)::madvise(p, bytes / huge_page_bytes * huge_page_bytes, MADV_HUGEPAGE);
+    return static_cast<std::int64_t*>(p);
+}
+
+void detail::TimestampAllocator::deallocate(std::int64_t* p, std::size_t n) noexcept {
+    if (n * sizeof(std::int64_t) < huge_array_bytes) {
+        std::allocator<std::int64_t>().deallocate(p, n);
+    } else {
+        ::operator delete (p, std::align_val_t{huge_page_bytes});
+    }
+}
 
 PackedPulses::PackedPulses(std::span<const Pulse> pulses) {
     reserve(pulses.size());
@@ -32,6 +63,76 @@ void PackedPulses::start_run(std::size_t i, std::uint64_t sequence) {
     run_starts_.shrink_to_fit();
     run_firsts_.clear();
     run_firsts_.shrink_to_fit();
+}
+
+void PackedPulses::append(const PulseColumns& block) {
+    const std::size_t n = block.stamps.size();
+    if (n == 0) {
+        return;
+    }
+    if (timestamps_.empty()) {
+        base_ = block.runs.front().first;
+        first_edge_ =
+            (block.stamps.front() & clear_stamp_bit) != 0 ? Edge::clear_edge : Edge::assert_edge;
+    }
+    const std::size_t first = timestamps_.size();
+    // The timestamps first, so that a switch to numbers per pulse reads the runs up to the
+    // block's end as push_back's would up to its pulse.
+    append_stamps(block.stamps);
+    for (std::size_t r = 0; r < block.runs.size(); ++r) {
+        const std::size_t start = block.runs[r].start;
+        const std::size_t end = r + 1 < block.runs.size() ? block.runs[r + 1].start : n;
+        append_run(first + start, block.runs[r].first, end - start);
+    }
+}
+
+// The timestamps, and an edge bit each: none to set in the usual block of assert edges, all in
+// one of clear edges, else one by one.
+void PackedPulses::append_stamps(std::span<const std::uint64_t> stamps) {
+    const std::size_t first = timestamps_.size();
+    const std::size_t n = stamps.size();
+    timestamps_.resize(first + n);  // left uninitialized: the split writes each
+    const detail::StampEdges edges =
+        detail::split_stamps(stamps.data(), timestamps_.data() + first, n);
+    const bool any_clear = (edges.any & clear_stamp_bit) != 0;
+    const bool all_clear = (edges.all & clear_stamp_bit) != 0;
+    mixed_ = mixed_ || (first_edge_ == Edge::clear_edge ? !all_clear : any_clear);
+    clear_edges_.resize((first + n + 63) / 64);
+    if (!any_clear) {
+        return;
+    }
+    if (all_clear) {
+        for (std::size_t i = first; i < first + n;) {
+            const std::size_t bit = i % 64;
+            const std::size_t count = std::min<std::size_t>(64 - bit, first + n - i);
+            const std::uint64_t ones =
+                count == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1;
+            clear_edges_[i / 64] |= ones << bit;
+            i += count;
+        }
+        return;
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t i = first + j;
+        clear_edges_[i / 64] |= (stamps[j] >> 63) << (i % 64);
+    }
+}
+
+// A run of `length` pulses from pulse i on, numbered from `sequence` up: what push_back does for
+// each, with the per-pulse work only where the numbers are kept per pulse.
+void PackedPulses::append_run(std::size_t i, std::uint64_t sequence, std::size_t length) {
+    if (runs_) {
+        if (i == 0 || sequence != last_sequence_ + 1) {
+            start_run(i, sequence);  // may give up the runs
+        }
+        if (runs_) {
+            last_sequence_ = sequence + (length - 1);
+            return;
+        }
+    }
+    for (std::size_t k = 0; k < length; ++k) {
+        push_dense(sequence + k);
+    }
 }
 
 std::size_t PackedPulses::run_of(std::size_t i) const {

@@ -2,15 +2,81 @@
 #include "store/capture_parser.hpp"
 
 #include <fmt/format.h>
+#include <sys/mman.h>
 
-#include <charconv>
-#include <cstring>
+#include <algorithm>
+#include <cstdint>
 
 #include "ppsbench/core/error.hpp"
-#include "store/decimal_digits.hpp"
 
 namespace ppsbench::store::detail {
 
+std::string_view CaptureParser::feed_header(std::string_view text) {
+    while (!header_seen_) {
+        const auto newline = text.find('\n');
+        if (newline == std::string_view::npos) {
+            break;
+        }
+        line(text.substr(0, newline));
+        text.remove_prefix(newline + 1);
+    }
+    return text;
+}
+
+std::string_view CaptureParser::feed(std::string_view text) {
+    text = feed_header(text);
+    const auto last = text.rfind('\n');
+    if (!header_seen_ || last == std::string_view::npos) {
+        return text;
+    }
+    std::string_view lines = text.substr(0, last + 1);
+    while (!lines.empty()) {
+        const std::size_t block = std::max<std::size_t>(options_.block_bytes, 1);
+        const std::size_t cut =
+            lines.size() <= block ? lines.size() : lines.find('\n', block - 1) + 1;
+        body_.parse(lines.substr(0, cut), line_number_ + 1, block_);
+        commit(block_);
+        lines.remove_prefix(cut);
+    }
+    return text.substr(last + 1);
+}
+
+void CaptureParser::commit(BodyBlock& block) {
+    const std::size_t before = pulses_so_far();
+    if (packed_ != nullptr) {
+        packed_->append(block.columns());
+    } else {
+        append_pulses(block, file_.pulses);
+    }
+    for (Note& note : block.notes) {
+        note.after_pulses += before;
+        file_.notes.push_back(std::move(note));
+    }
+    file_.extra_values.insert(file_.extra_values.end(), block.extra_values.begin(),
+                              block.extra_values.end());
+    line_number_ += block.lines;
+}
+
+void CaptureParser::reserve(std::size_t n) {
+    if (packed_ != nullptr) {
+        packed_->reserve(n);  // in huge pages when big (core::PackedPulses)
+        return;
+    }
+    file_.pulses.reserve(n);
+    // The Pulse array in 2 MiB pages where the kernel offers them, as PackedPulses keeps its
+    // timestamps: its whole 2 MiB stretches (advice only; a fresh 4 KiB page costs a fault).
+    constexpr std::uintptr_t huge_page = std::uintptr_t{2} << 20;
+    const auto begin = reinterpret_cast<std::uintptr_t>(file_.pulses.data());
+    const std::uintptr_t end = begin + file_.pulses.capacity() * sizeof(core::Pulse);
+    const std::uintptr_t first = (begin + huge_page - 1) / huge_page * huge_page;
+    const std::uintptr_t last = end / huge_page * huge_page;
+    if (first < last) {
+        (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+    }
+}
+
+// A line of the header: the first line, the metadata, notes and comments before the column
+// header, and the column header.
 void CaptureParser::line(std::string_view text) {
     ++line_number_;
     if (!text.empty() && text.back() == '\r') {
@@ -33,43 +99,11 @@ void CaptureParser::line(std::string_view text) {
         comment(text);
         return;
     }
-    if (!header_seen_) {
-        columns(text);
-        if (!meta_seen_) {
-            fail("the '# meta {...}' line is missing before the column header");
-        }
-        header_seen_ = true;
-        return;
+    columns(text);
+    if (!meta_seen_) {
+        fail("the '# meta {...}' line is missing before the column header");
     }
-    if (text.empty()) {
-        return;
-    }
-    store(pulse(text));
-}
-
-// Splits `text` into lines and parses them; returns the unterminated tail. A well-formed
-// pulse line (nearly every line of a capture) is parsed where it lies, in one left-to-right
-// scan (files with extra columns take the general path); anything else, including every
-// malformed line, goes through line(), which finds the fault and names it.
-std::string_view CaptureParser::feed(std::string_view text) {
-    const char* pos = text.data();
-    const char* const end = pos + text.size();
-    while (pos < end) {
-        if (header_seen_ && file_.extra_columns.empty() && *pos >= '0' && *pos <= '9') {
-            if (const char* next = pulse_line(pos, end)) {
-                pos = next;
-                continue;
-            }
-        }
-        const auto* newline =
-            static_cast<const char*>(std::memchr(pos, '\n', static_cast<std::size_t>(end - pos)));
-        if (newline == nullptr) {
-            break;
-        }
-        line(std::string_view(pos, static_cast<std::size_t>(newline - pos)));
-        pos = newline + 1;
-    }
-    return {pos, static_cast<std::size_t>(end - pos)};
+    header_seen_ = true;
 }
 
 void CaptureParser::finish(std::string_view torn_tail) {
@@ -91,31 +125,26 @@ void CaptureParser::fail(std::string_view why) const {
 }
 
 void CaptureParser::comment(std::string_view text) {
-    text.remove_prefix(1);
-    while (!text.empty() && text.front() == ' ') {
-        text.remove_prefix(1);
-    }
-    const auto space = text.find(' ');
-    const std::string_view tag = text.substr(0, space);
-    const std::string_view body =
-        space == std::string_view::npos ? std::string_view{} : text.substr(space + 1);
-    if (tag.empty() || body.empty() || body.front() != '{') {
-        return;  // a free-form comment someone added: allowed, ignored
-    }
-    auto parsed = nlohmann::json::parse(body, nullptr, false);
-    if (parsed.is_discarded() || !parsed.is_object()) {
-        fail(fmt::format("the '# {}' line does not hold a valid JSON object", tag));
+    std::string_view tag;
+    nlohmann::json body;
+    switch (read_comment(text, tag, body)) {
+        case CommentKind::free:
+            return;
+        case CommentKind::not_an_object:
+            fail(fmt::format("the '# {}' line does not hold a valid JSON object", tag));
+        case CommentKind::note:
+            break;
     }
     if (tag == "meta") {
         if (meta_seen_) {
             fail("a second '# meta' line; a capture file holds one run");
         }
         meta_seen_ = true;
-        file_.meta = std::move(parsed);
+        file_.meta = std::move(body);
         file_.run_meta = run_meta_from_json(file_.meta);
         return;
     }
-    file_.notes.push_back(Note{std::string(tag), std::move(parsed), pulses_so_far()});
+    file_.notes.push_back(Note{std::string(tag), std::move(body), pulses_so_far()});
 }
 
 // The fixed columns, then optional extra integer columns this reader keeps by name.
@@ -136,99 +165,6 @@ void CaptureParser::columns(std::string_view text) {
         file_.extra_columns.emplace_back(name);
         text.remove_prefix(comma == std::string_view::npos ? text.size() : comma);
     }
-}
-
-// Extra column values after the timestamp: ",V1,V2..." exactly one per declared column.
-void CaptureParser::extras(const char* pos, const char* end) const {
-    for (const auto& name : file_.extra_columns) {
-        std::int64_t value = 0;
-        if (pos == end || *pos != ',') {
-            fail(fmt::format("missing the value of column '{}'", name));
-        }
-        auto [after, ec] = std::from_chars(pos + 1, end, value);
-        if (ec != std::errc{}) {
-            fail(fmt::format("column '{}' is not an integer", name));
-        }
-        file_.extra_values.push_back(value);
-        pos = after;
-    }
-    if (pos != end) {
-        fail("more values than the column header declares");
-    }
-}
-
-// `sequence,edge,timestamp\n` (or `\r\n`) at pos: the pulse is stored and the next line's
-// start returned. nullptr, with nothing stored, for anything else (line() then decides).
-const char* CaptureParser::pulse_line(const char* pos, const char* end) {
-    core::Pulse p;
-    const char* after_seq = parse_digits(pos, end, p.sequence);
-    if (after_seq == nullptr || after_seq == end || *after_seq != ',') {
-        return nullptr;
-    }
-    const char* edge = after_seq + 1;
-    constexpr std::string_view assert_text = "assert,";
-    constexpr std::string_view clear_text = "clear,";
-    const std::string_view rest(edge, static_cast<std::size_t>(end - edge));
-    if (rest.starts_with(assert_text)) {
-        p.edge = core::Edge::assert_edge;
-        edge += assert_text.size();
-    } else if (rest.starts_with(clear_text)) {
-        p.edge = core::Edge::clear_edge;
-        edge += clear_text.size();
-    } else {
-        return nullptr;
-    }
-    std::uint64_t timestamp = 0;
-    const char* after_ts = parse_digits(edge, end, timestamp);
-    if (after_ts == nullptr || after_ts == end ||
-        timestamp > static_cast<std::uint64_t>(core::max_timestamp_ns)) {
-        return nullptr;  // negative, or out of range: line() says which
-    }
-    p.timestamp_ns = static_cast<std::int64_t>(timestamp);
-    if (*after_ts == '\r' && after_ts + 1 != end) {
-        ++after_ts;
-    }
-    if (*after_ts != '\n') {
-        return nullptr;
-    }
-    ++line_number_;
-    store(p);
-    return after_ts + 1;
-}
-
-core::Pulse CaptureParser::pulse(std::string_view text) const {
-    core::Pulse p;
-    const char* pos = text.data();
-    const char* end = text.data() + text.size();
-    auto [after_seq, seq_ec] = std::from_chars(pos, end, p.sequence);
-    if (seq_ec != std::errc{} || after_seq == end || *after_seq != ',') {
-        fail("expected 'sequence,edge,timestamp_ns' with an unsigned integer sequence");
-    }
-    pos = after_seq + 1;
-    const auto comma = std::string_view(pos, static_cast<std::size_t>(end - pos)).find(',');
-    if (comma == std::string_view::npos) {
-        fail("expected 'sequence,edge,timestamp_ns': missing the timestamp");
-    }
-    const auto edge = core::parse_edge(std::string_view(pos, comma));
-    if (!edge) {
-        fail(
-            fmt::format("edge '{}' is neither 'assert' nor 'clear'", std::string_view(pos, comma)));
-    }
-    p.edge = *edge;
-    pos += comma + 1;
-    auto [after_ts, ts_ec] = std::from_chars(pos, end, p.timestamp_ns);
-    if (ts_ec == std::errc::result_out_of_range ||
-        (ts_ec == std::errc{} && (p.timestamp_ns < 0 || p.timestamp_ns > core::max_timestamp_ns))) {
-        fail(
-            fmt::format("the timestamp is outside 0 … {} ns (1970 … 2116), which no PPS clock "
-                        "gives; the line is damaged",
-                        core::max_timestamp_ns));
-    }
-    if (ts_ec != std::errc{} || (after_ts != end && file_.extra_columns.empty())) {
-        fail("the timestamp is not an integer number of nanoseconds");
-    }
-    extras(after_ts, end);
-    return p;
 }
 
 }  // namespace ppsbench::store::detail

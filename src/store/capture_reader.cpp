@@ -8,12 +8,16 @@
 #include <unistd.h>
 #include <algorithm>
 #include <cerrno>
+#include <memory>
+#include <thread>
 #include <utility>
 
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/unique_fd.hpp"
 #include "store/capture_lock.hpp"
 #include "store/capture_parser.hpp"
+#include "store/capture_reading.hpp"
+#include "store/parallel_body.hpp"
 
 namespace ppsbench::store {
 
@@ -53,16 +57,51 @@ std::pair<core::UniqueFd, std::size_t> open_capture(CaptureFile& file, const std
     return {std::move(in), size};
 }
 
-// Feeds the whole file to `parser`, block by block.
-void parse_blocks(int in, const std::string& path, detail::CaptureParser& parser) {
-    constexpr std::size_t block_size = 1 << 20;
-    std::string block(block_size, '\0');
-    std::size_t carried = 0;  // bytes of an unfinished line at the front of `block`
-    for (;;) {
-        if (carried == block.size()) {
-            block.resize(block.size() * 2);  // a line longer than a block (a huge meta line)
+// The pulses a body of `body_bytes` will hold, at the length of the pulse lines at the end of
+// `text` (the body as far as the first block read it), so that the arrays do not grow by
+// doubling. Later lines are seldom shorter (sequence numbers only gain digits), so this errs on
+// the high side, which costs address space only: pages never written are never resident.
+std::size_t expected_pulses(std::string_view text, std::size_t body_bytes) {
+    constexpr std::size_t sample_bytes = 64 << 10;
+    text = text.substr(0, text.rfind('\n') + 1);  // the complete lines (none: empty)
+    if (text.size() > sample_bytes) {
+        text.remove_prefix(text.size() - sample_bytes);
+        text.remove_prefix(text.find('\n') + 1);
+    }
+    std::size_t lines = 0;
+    std::size_t bytes = 0;
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t next = text.find('\n', start) + 1;
+        if (text[start] != '#') {  // notes and comments are not pulses
+            ++lines;
+            bytes += next - start;
         }
-        const ssize_t n = ::read(in, block.data() + carried, block.size() - carried);
+        start = next;
+    }
+    return lines == 0 ? 0 : body_bytes / bytes * lines + body_bytes % bytes * lines / bytes + 1;
+}
+
+// Feeds the whole file to `parser`, block by block; a big regular file's body on two threads
+// (parallel_body.hpp).
+void parse_file(int in, std::size_t size, const std::string& path, detail::CaptureParser& parser) {
+    std::size_t room = std::size_t{1} << 20;
+    auto block = std::make_unique_for_overwrite<char[]>(room);  // read() fills what counts
+    std::size_t carried = 0;  // bytes of an unfinished line at the front of `block`
+    std::size_t offset = 0;   // the file offset after the bytes read
+    for (;;) {
+        if (carried == room) {
+            // A line longer than a block (a huge meta line).
+            auto bigger = std::make_unique_for_overwrite<char[]>(room * 2);
+            std::copy(block.get(), block.get() + carried, bigger.get());
+            block = std::move(bigger);
+            room *= 2;
+        }
+        // The header in small reads: a big file's body is read afresh by the two threads, and
+        // each page the first block touches costs a fault.
+        constexpr std::size_t header_read = 64 << 10;
+        const std::size_t want =
+            parser.in_body() ? room - carried : std::min(room - carried, header_read);
+        const ssize_t n = ::read(in, block.get() + carried, want);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
@@ -71,38 +110,54 @@ void parse_blocks(int in, const std::string& path, detail::CaptureParser& parser
                 fmt::format("{}: read failed: {}", path, core::errno_message(errno)));
         }
         if (n == 0) {
-            parser.finish(std::string_view(block.data(), carried));
+            parser.finish(std::string_view(block.get(), carried));
             break;
         }
-        const std::string_view text(block.data(), carried + static_cast<std::size_t>(n));
+        offset += static_cast<std::size_t>(n);
+        std::string_view text(block.get(), carried + static_cast<std::size_t>(n));
+        if (!parser.in_body()) {
+            text = parser.feed_header(text);
+            if (parser.in_body()) {
+                const std::size_t body = offset - text.size();
+                parser.reserve(expected_pulses(text, size > body ? size - body : 0));
+                if (size >= body + parser.options().two_thread_bytes &&
+                    std::thread::hardware_concurrency() != 1) {
+                    offset = detail::parse_body_on_two_threads(in, body, size, parser);
+                    if (::lseek(in, static_cast<off_t>(offset), SEEK_SET) < 0) {
+                        throw core::InputError(
+                            fmt::format("{}: read failed: {}", path, core::errno_message(errno)));
+                    }
+                    carried = 0;
+                    continue;
+                }
+            }
+        }
         const std::string_view tail = parser.feed(text);
-        std::copy(tail.begin(), tail.end(), block.begin());
+        std::copy(tail.begin(), tail.end(), block.get());
         carried = tail.size();
     }
 }
 
-// ~35 bytes a line: reserving up front avoids the vector's doubling peaks.
-constexpr std::size_t bytes_a_line = 32;
-
 }  // namespace
+
+void detail::read_capture_into(CaptureFile& file, CaptureParser& parser) {
+    const auto [in, size] = open_capture(file, file.path);
+    parse_file(in.get(), size, file.path, parser);
+}
 
 CaptureFile read_capture_file(const std::string& path) {
     CaptureFile file;
     file.path = path;
-    const auto [in, size] = open_capture(file, path);
-    file.pulses.reserve(size / bytes_a_line);
     detail::CaptureParser parser(file);
-    parse_blocks(in.get(), path, parser);
+    detail::read_capture_into(file, parser);
     return file;
 }
 
 PackedCapture read_packed_capture(const std::string& path) {
     PackedCapture capture;
     capture.file.path = path;
-    const auto [in, size] = open_capture(capture.file, path);
-    capture.pulses.reserve(size / bytes_a_line);
-    detail::CaptureParser parser(capture.file, capture.pulses);
-    parse_blocks(in.get(), path, parser);
+    detail::CaptureParser parser(capture.file, &capture.pulses);
+    detail::read_capture_into(capture.file, parser);
     return capture;
 }
 

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/stamp_split.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -209,6 +211,94 @@ TEST(PackedPulses, RandomPulsesRoundTrip) {
             one_by_one.push_back(p);
         }
         ASSERT_EQ(one_by_one.unpack(), pulses);
+    }
+}
+
+// The capture reader's bulk append: pulses handed over a block at a time, as timestamps with the
+// edge in bit 63 and the sequence numbers as runs, give the same pulses, the same choice of runs
+// or numbers per pulse and the same one-edge flag as pushing them one by one.
+TEST(PackedPulses, AppendingBlocksEqualsPushingEachPulse) {
+    std::mt19937_64 random(32);
+    for (int trial = 0; trial < 400; ++trial) {
+        std::vector<Pulse> pulses(random() % 2000);
+        const int kind = trial % 5;  // counting up, skipping often, wide, one edge, zeros
+        std::uint64_t sequence = kind == 2 ? random() : random() % 100;
+        for (Pulse& p : pulses) {
+            const bool skip = kind == 1 ? random() % 3 == 0 : random() % 200 == 0;
+            sequence = kind == 4 ? 0 : sequence + (skip ? random() % (kind == 2 ? ~0ULL : 50) : 1);
+            p.sequence = sequence;
+            p.timestamp_ns = static_cast<std::int64_t>(random() >> 2);  // up to 2^62 - 1
+            p.edge = kind == 3 || random() % 4 != 0 ? Edge::assert_edge : Edge::clear_edge;
+        }
+        if (trial % 7 == 0 && !pulses.empty()) {
+            for (Pulse& p : pulses) {
+                p.edge = Edge::clear_edge;
+            }
+        }
+        PackedPulses pushed;
+        for (const Pulse& p : pulses) {
+            pushed.push_back(p);
+        }
+        PackedPulses appended;
+        for (std::size_t first = 0; first < pulses.size();) {
+            const std::size_t n = std::min<std::size_t>(1 + random() % 150, pulses.size() - first);
+            std::vector<std::uint64_t> stamps;
+            std::vector<SequenceRun> runs;
+            for (std::size_t j = 0; j < n; ++j) {
+                const Pulse& p = pulses[first + j];
+                stamps.push_back(static_cast<std::uint64_t>(p.timestamp_ns) |
+                                 (p.edge == Edge::clear_edge ? clear_stamp_bit : 0));
+                // A run starts at each skip, at the block's start, and now and then without one.
+                if (j == 0 || p.sequence != pulses[first + j - 1].sequence + 1 ||
+                    random() % 50 == 0) {
+                    runs.push_back({j, p.sequence});
+                }
+            }
+            appended.append({stamps, runs});
+            first += n;
+        }
+        ASSERT_EQ(appended.unpack(), pulses) << "trial " << trial;
+        EXPECT_EQ(appended.sequences_as_runs(), pushed.sequences_as_runs()) << "trial " << trial;
+        EXPECT_EQ(appended.one_edge(), pushed.one_edge()) << "trial " << trial;
+        PackedPulses::SequenceCursor cursor = appended.sequence_cursor();
+        for (std::size_t i = 0; i < pulses.size(); ++i) {
+            ASSERT_EQ(appended[i], pushed[i]) << "trial " << trial << ", pulse " << i;
+            ASSERT_EQ(cursor(i), pulses[i].sequence) << "trial " << trial << ", pulse " << i;
+        }
+    }
+}
+
+// The stamps split two lanes at a time (SSE2) and one at a time give the same timestamps and
+// edge words, at every length and alignment.
+TEST(PackedPulses, TheStampSplitGivesTheSameOnEveryPath) {
+    std::mt19937_64 random(63);
+    for (std::size_t n = 0; n < 70; ++n) {
+        for (std::size_t offset = 0; offset < 3; ++offset) {
+            std::vector<std::uint64_t> stamps(n + offset);
+            for (std::uint64_t& stamp : stamps) {
+                stamp = random() >> (random() % 3);
+            }
+            std::vector<std::int64_t> one(n + offset, -1);
+            const detail::StampEdges plain =
+                detail::split_stamps_one_by_one(stamps.data() + offset, one.data() + offset, n);
+            std::uint64_t any = 0;
+            std::uint64_t all = ~std::uint64_t{0};
+            for (std::size_t i = offset; i < n + offset; ++i) {
+                ASSERT_EQ(one[i], static_cast<std::int64_t>(stamps[i] & ~clear_stamp_bit));
+                any |= stamps[i];
+                all &= stamps[i];
+            }
+            EXPECT_EQ(plain.any, any);
+            EXPECT_EQ(plain.all, all);
+#if defined(__SSE2__)
+            std::vector<std::int64_t> two(n + offset, -1);
+            const detail::StampEdges lanes =
+                detail::split_stamps_sse2(stamps.data() + offset, two.data() + offset, n);
+            EXPECT_EQ(two, one) << n << " stamps";
+            EXPECT_EQ(lanes.any, plain.any) << n << " stamps";
+            EXPECT_EQ(lanes.all, plain.all) << n << " stamps";
+#endif
+        }
     }
 }
 
