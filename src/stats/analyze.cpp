@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <future>
 #include <optional>
 #include <string>
 #include <utility>
@@ -13,13 +12,11 @@
 #include "detrend_detail.hpp"
 #include "drift.hpp"
 #include "period_check.hpp"
-#include "period_jitter.hpp"
 #include "phase.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/stats/quantile.hpp"
 #include "selection.hpp"
-#include "streamed_summary.hpp"
 #include "summaries.hpp"
 #include "train_detail.hpp"
 
@@ -106,16 +103,6 @@ void record_missed(RunStatistics& r, const detail::Selection& selection,
         const std::size_t pulse = selection.pulse(g.index);
         r.gaps.push_back({pulse, selection.pulses->timestamp_ns(pulse), g.missed,
                           g.missed_by_sequence, g.missed_by_time});
-    }
-}
-
-void record_outliers(RunStatistics& r, const detail::Selection& selection,
-                     const Outliers& outliers) {
-    r.outliers.center_ns = outliers.center;
-    r.outliers.scale_ns = outliers.scale;
-    r.outliers.threshold_ns = outliers.threshold;
-    for (std::size_t i : outliers.indices) {
-        r.outliers.pulses.push_back(selection.pulse(i));
     }
 }
 
@@ -233,60 +220,6 @@ ClockSteps clock_steps(RunStatistics& r, const detail::Selection& selection,
     return steps;
 }
 
-// Summaries of the phase, the residuals and the period jitter, each with and without the
-// outliers that the headline series singles out. Takes the phase buffer and hands it back
-// holding the residuals. On a monotonic clock the headline is the residuals, so the phase is
-// detrended first; on a realtime clock it is the offsets, detrended after their summaries.
-Detrended summarize_run(RunStatistics& r, Series& series, const detail::Selection& selection,
-                        const detail::PulseIndex& index, std::vector<double> phase_ns,
-                        std::span<const std::size_t> step_positions,
-                        const AnalysisOptions& options) {
-    const bool realtime = core::counts_true_seconds(options.clock) && !r.free_running;
-    Detrended residuals;
-    if (!realtime) {
-        residuals = detail::detrend_series(std::move(phase_ns), index, options.detrend_degree);
-    }
-    const std::span<const double> headline_series =
-        realtime ? std::span<const double>(phase_ns) : residuals.residuals_ns;
-    const detail::HeadlineSummary headline = detail::summarize_headline(headline_series, options);
-    record_outliers(r, selection, headline.outliers);
-    r.histogram = headline.histogram;
-    const std::span<const std::size_t> outliers = headline.outliers.indices;
-
-    // The one parallel section: the period jitter reads only the timestamps, the index, the
-    // steps and the outliers, so it runs on a second thread while this one finishes the
-    // summaries of the phase buffer.
-    auto jitter = std::async(std::launch::async, [&] {
-        return detail::period_jitter(selection, index, options.period_ns, step_positions, outliers,
-                                     options.keep_series);
-    });
-    if (realtime) {
-        r.offset_ns = headline.summary;
-        r.offset_ns_without_outliers =
-            detail::summarize_without(phase_ns, outliers, headline.summary);
-        if (options.keep_series) {
-            series.offset_ns = phase_ns;
-        }
-        residuals = detail::detrend_series(std::move(phase_ns), index, options.detrend_degree);
-        r.detrended_ns = detail::summarize_buffer(residuals.residuals_ns).summary;
-    } else {
-        r.detrended_ns = headline.summary;
-    }
-    r.fit = residuals.fit;
-    if (options.keep_series) {
-        series.detrended_ns = residuals.residuals_ns;
-    }
-    r.detrended_ns_without_outliers =
-        detail::summarize_without(residuals.residuals_ns, outliers, r.detrended_ns);
-    detail::PeriodJitter period_jitter = jitter.get();
-    r.period_jitter_ns = period_jitter.all;
-    r.period_jitter_ns_without_outliers = period_jitter.without_outliers;
-    r.period_pairs_skipped_gaps = period_jitter.counts.skipped_gaps;
-    r.period_pairs_skipped_steps = period_jitter.counts.skipped_excluded;
-    series.period_jitter_ns = std::move(period_jitter.values);  // empty unless keep_series
-    return residuals;
-}
-
 // Why the stability figures are left out. ADEV, MDEV, TDEV and MTIE are defined on one phase
 // sample per period (tau0 = P): a sampled log (ntpd's peerstats, one filtered sample per poll)
 // holds one in every poll/P slots by design, which is neither a clock step nor a gap.
@@ -353,14 +286,13 @@ RunStatistics analyze_packed(const core::PackedPulses& pulses, const AnalysisOpt
             series.pulse[i] = selection.pulse(i);
         }
     }
-    Detrended residuals = summarize_run(r, series, selection, index, std::move(phase.values_ns),
-                                        steps.positions, options);
+    detail::summarize_run(r, series, selection, index, phase.values_ns, steps.positions, options);
 
     // Stability, on the phase grid built in the residuals' memory; the phase is recomputed
     // from the timestamps with the same steps removed.
     if (stability && n > 0) {
         r.stability =
-            compute_stability(detail::phase_grid_s(std::move(residuals.residuals_ns), phase.rule,
+            compute_stability(detail::phase_grid_s(std::move(phase.values_ns), phase.rule,
                                                    selection, index, steps.removed_steps()),
                               static_cast<double>(options.period_ns) * 1e-9);
     }

@@ -98,14 +98,14 @@ class Model {
     double inverse_scale_;
 };
 
-// accumulate() and the residual loop for degree 1 over an index with for_each_run() (PulseIndex),
-// a run of consecutive indices at a time in lanes (linear_fit_lanes.hpp): the same sums, blocks
-// and residuals to the bit.
+// accumulate() and the residual loop for degree 1, a run of consecutive pulse indices at a time
+// in lanes (linear_fit_lanes.hpp): the same sums, blocks and residuals to the bit. `blocks` is
+// anything with for_each(f(values, count, first, k_first)) over the points in order, k counting
+// up by one within a call (PhaseView, RunBlocks).
 inline constexpr std::size_t fit_block = 4096;
 
-template <typename Index>
-NormalEquations accumulate_linear(const PolynomialFit& fit, std::span<const double> values,
-                                  const Index& index) {
+template <typename Blocks>
+NormalEquations accumulate_linear(const PolynomialFit& fit, const Blocks& blocks) {
     NormalEquations eq;
     LinearSums block;
     std::size_t in_block = 0;
@@ -119,14 +119,14 @@ NormalEquations accumulate_linear(const PolynomialFit& fit, std::span<const doub
         in_block = 0;
     };
     const double inverse_scale = 1.0 / fit.scale;
-    index.for_each_run([&](std::size_t first, std::size_t end, std::int64_t k_first) {
-        for (std::size_t i = first; i < end;) {
-            const std::size_t take = std::min(end - i, fit_block - in_block);
-            add_linear_terms(block, values.data() + i, take,
-                             static_cast<double>(k_first + static_cast<std::int64_t>(i - first)),
+    blocks.for_each([&](const double* v, std::size_t count, std::size_t, std::int64_t k_first) {
+        for (std::size_t j = 0; j < count;) {
+            const std::size_t take = std::min(count - j, fit_block - in_block);
+            add_linear_terms(block, v + j, take,
+                             static_cast<double>(k_first + static_cast<std::int64_t>(j)),
                              fit.center, inverse_scale);
             in_block += take;
-            i += take;
+            j += take;
             if (in_block == fit_block) {
                 flush();
             }
@@ -138,12 +138,26 @@ NormalEquations accumulate_linear(const PolynomialFit& fit, std::span<const doub
     return eq;
 }
 
+// A buffer read a run of an index with for_each_run() (PulseIndex) at a time.
+template <typename Index>
+struct RunBlocks {
+    std::span<const double> values;
+    const Index& index;
+    template <typename F>
+    void for_each(F&& f) const {
+        index.for_each_run([&](std::size_t first, std::size_t end, std::int64_t k_first) {
+            f(values.data() + first, end - first, first, k_first);
+        });
+    }
+};
+
 template <typename Index>
 void subtract_linear(const PolynomialFit& fit, std::span<double> values, const Index& index) {
     const double inverse_scale = 1.0 / fit.scale;
     index.for_each_run([&](std::size_t first, std::size_t end, std::int64_t k_first) {
-        subtract_linear_model(values.data() + first, end - first, static_cast<double>(k_first),
-                              fit.center, inverse_scale, fit.coefficients[0], fit.coefficients[1]);
+        subtract_linear_model(values.data() + first, values.data() + first, end - first,
+                              static_cast<double>(k_first), fit.center, inverse_scale,
+                              fit.coefficients[0], fit.coefficients[1]);
     });
 }
 
@@ -175,7 +189,7 @@ Detrended detrend_series(std::vector<double> values_ns, const Index& index, int 
     }
     if constexpr (HasRuns<Index>) {
         if (degree == 1) {
-            solve(fit, accumulate_linear(fit, values, index));
+            solve(fit, accumulate_linear(fit, RunBlocks<Index>{values, index}));
             subtract_linear(fit, values, index);
             return result;
         }

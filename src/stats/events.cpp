@@ -44,7 +44,7 @@ Outliers find_outliers(std::span<const double> values, double k, double median,
     result.center = median;
     result.scale = robust_stddev > 0.0 ? robust_stddev : robust_scale(values, median);
     result.threshold = k * result.scale;
-    detail::indices_beyond(values, result.center, result.threshold, result.indices);
+    detail::indices_beyond(values, 0, result.center, result.threshold, result.indices);
     return result;
 }
 

@@ -42,9 +42,9 @@ namespace {
     }
 }
 
-[[gnu::always_inline]] inline void subtract_body(double* v, std::size_t count, double k0,
-                                                 double centre, double inverse_scale, double c0,
-                                                 double c1) {
+[[gnu::always_inline]] inline void subtract_body(const double* v, double* out, std::size_t count,
+                                                 double k0, double centre, double inverse_scale,
+                                                 double c0, double c1) {
     Lanes k = Lanes{0.0, 1.0, 2.0, 3.0} + k0;
     const Lanes c = splat(centre);
     const Lanes s = splat(inverse_scale);
@@ -53,12 +53,12 @@ namespace {
     std::size_t i = 0;
     for (; i + lane_count <= count; i += lane_count) {
         const Lanes u = (k - c) * s;
-        store_lanes(v + i, load_lanes(v + i) - (constant + slope * u));
+        store_lanes(out + i, load_lanes(v + i) - (constant + slope * u));
         k += 4.0;
     }
     for (; i < count; ++i) {
         const double u = (k0 + static_cast<double>(i) - centre) * inverse_scale;
-        v[i] -= (0.0 + c0 * 1.0) + c1 * u;
+        out[i] = v[i] - ((0.0 + c0 * 1.0) + c1 * u);
     }
 }
 
@@ -70,13 +70,13 @@ void add_terms_baseline(LinearSums& sums, const double* v, std::size_t count, do
                         double centre, double inverse_scale) {
     add_terms_body(sums, v, count, k0, centre, inverse_scale);
 }
-PPSBENCH_AVX2_TARGET void subtract_avx2(double* v, std::size_t count, double k0, double centre,
-                                        double inverse_scale, double c0, double c1) {
-    subtract_body(v, count, k0, centre, inverse_scale, c0, c1);
+PPSBENCH_AVX2_TARGET void subtract_avx2(const double* v, double* out, std::size_t count, double k0,
+                                        double centre, double inverse_scale, double c0, double c1) {
+    subtract_body(v, out, count, k0, centre, inverse_scale, c0, c1);
 }
-void subtract_baseline(double* v, std::size_t count, double k0, double centre, double inverse_scale,
-                       double c0, double c1) {
-    subtract_body(v, count, k0, centre, inverse_scale, c0, c1);
+void subtract_baseline(const double* v, double* out, std::size_t count, double k0, double centre,
+                       double inverse_scale, double c0, double c1) {
+    subtract_body(v, out, count, k0, centre, inverse_scale, c0, c1);
 }
 
 }  // namespace
@@ -86,9 +86,10 @@ void add_linear_terms(LinearSums& sums, const double* v, std::size_t count, doub
     (lanes_avx2() ? add_terms_avx2 : add_terms_baseline)(sums, v, count, k0, centre, inverse_scale);
 }
 
-void subtract_linear_model(double* v, std::size_t count, double k0, double centre,
-                           double inverse_scale, double c0, double c1) {
-    (lanes_avx2() ? subtract_avx2 : subtract_baseline)(v, count, k0, centre, inverse_scale, c0, c1);
+void subtract_linear_model(const double* v, double* out, std::size_t count, double k0,
+                           double centre, double inverse_scale, double c0, double c1) {
+    (lanes_avx2() ? subtract_avx2 : subtract_baseline)(v, out, count, k0, centre, inverse_scale, c0,
+                                                       c1);
 }
 
 }  // namespace ppsbench::stats::detail

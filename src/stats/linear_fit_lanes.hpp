@@ -24,8 +24,9 @@ struct LinearSums {
 void add_linear_terms(LinearSums& sums, const double* v, std::size_t count, double k0,
                       double centre, double inverse_scale);
 
-// v[j] −= (0 + c0·1) + c1·u_j, u_j = (k0 + j − centre)·inverse_scale, for j < count.
-void subtract_linear_model(double* v, std::size_t count, double k0, double centre,
-                           double inverse_scale, double c0, double c1);
+// out[j] = v[j] − ((0 + c0·1) + c1·u_j), u_j = (k0 + j − centre)·inverse_scale, for j < count
+// (out may be v).
+void subtract_linear_model(const double* v, double* out, std::size_t count, double k0,
+                           double centre, double inverse_scale, double c0, double c1);
 
 }  // namespace ppsbench::stats::detail

@@ -10,8 +10,9 @@ namespace ppsbench::stats::detail {
 namespace {
 
 template <typename Form>
-[[gnu::always_inline]] inline void beyond_body(std::span<const double> values, double centre,
-                                               double threshold, std::vector<std::size_t>& out) {
+[[gnu::always_inline]] inline void beyond_body(std::span<const double> values, std::size_t first,
+                                               double centre, double threshold,
+                                               std::vector<std::size_t>& out) {
     const double* v = values.data();
     const std::size_t n = values.size();
     const Lanes c = splat(centre);
@@ -26,14 +27,14 @@ template <typename Form>
         if (any_lane<Form>(far)) [[unlikely]] {
             for (std::size_t j = i; j < i + 4 * lane_count; ++j) {
                 if (std::abs(v[j] - centre) > threshold) {
-                    out.push_back(j);
+                    out.push_back(first + j);
                 }
             }
         }
     }
     for (; i < n; ++i) {
         if (std::abs(v[i] - centre) > threshold) {
-            out.push_back(i);
+            out.push_back(first + i);
         }
     }
 }
@@ -69,13 +70,14 @@ template <typename Form>
     }
 }
 
-PPSBENCH_AVX2_TARGET void beyond_avx2(std::span<const double> values, double centre,
-                                      double threshold, std::vector<std::size_t>& out) {
-    beyond_body<Avx2Form>(values, centre, threshold, out);
+PPSBENCH_AVX2_TARGET void beyond_avx2(std::span<const double> values, std::size_t first,
+                                      double centre, double threshold,
+                                      std::vector<std::size_t>& out) {
+    beyond_body<Avx2Form>(values, first, centre, threshold, out);
 }
-void beyond_baseline(std::span<const double> values, double centre, double threshold,
-                     std::vector<std::size_t>& out) {
-    beyond_body<BaselineForm>(values, centre, threshold, out);
+void beyond_baseline(std::span<const double> values, std::size_t first, double centre,
+                     double threshold, std::vector<std::size_t>& out) {
+    beyond_body<BaselineForm>(values, first, centre, threshold, out);
 }
 PPSBENCH_AVX2_TARGET void bins_avx2(std::span<const double> values, double lower, double width,
                                     BinCounts& out) {
@@ -87,9 +89,9 @@ void bins_baseline(std::span<const double> values, double lower, double width, B
 
 }  // namespace
 
-void indices_beyond(std::span<const double> values, double centre, double threshold,
-                    std::vector<std::size_t>& out) {
-    (lanes_avx2() ? beyond_avx2 : beyond_baseline)(values, centre, threshold, out);
+void indices_beyond(std::span<const double> values, std::size_t first, double centre,
+                    double threshold, std::vector<std::size_t>& out) {
+    (lanes_avx2() ? beyond_avx2 : beyond_baseline)(values, first, centre, threshold, out);
 }
 
 void count_bins(std::span<const double> values, double lower, double width, BinCounts& bins) {

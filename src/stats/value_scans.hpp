@@ -11,9 +11,9 @@
 
 namespace ppsbench::stats::detail {
 
-// Appends to `out` the positions i (ascending) where |values[i] − centre| > threshold.
-void indices_beyond(std::span<const double> values, double centre, double threshold,
-                    std::vector<std::size_t>& out);
+// Appends to `out` the positions first + i (ascending) where |values[i] − centre| > threshold.
+void indices_beyond(std::span<const double> values, std::size_t first, double centre,
+                    double threshold, std::vector<std::size_t>& out);
 
 // Bin counts as histogram_from_quantiles() defines them: floor((v − lower) / width) below 0 is
 // underflow, at or past `counts.size()` overflow, NaN is left out.

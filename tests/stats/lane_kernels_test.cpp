@@ -147,7 +147,7 @@ TEST(LaneKernels, TheOutlierScanFindsThePositionsOfThePlainTest) {
         }
         in_each_form([&] {
             std::vector<std::size_t> found;
-            indices_beyond(v, 3.0, 120.0, found);
+            indices_beyond(v, 0, 3.0, 120.0, found);
             EXPECT_EQ(found, expected) << "n = " << n;
         });
     }
