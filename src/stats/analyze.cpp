@@ -330,13 +330,13 @@ RunStatistics analyze_packed(const core::PackedPulses& pulses, const AnalysisOpt
     Detrended residuals = summarize_run(r, series, selection, index, std::move(phase.values_ns),
                                         steps.positions, options);
 
-    // Stability, on the phase grid built in the residuals' memory; the phase is recomputed
-    // from the timestamps with the same steps removed.
+    // Stability, on its own phase grid, recomputed from the timestamps with the same steps
+    // removed; the residuals' memory is given back first.
     if (stability && n > 0) {
-        r.stability =
-            compute_stability(detail::phase_grid_s(std::move(residuals.residuals_ns), phase.rule,
-                                                   selection, index, steps.removed_steps()),
-                              static_cast<double>(options.period_ns) * 1e-9);
+        residuals.residuals_ns = std::vector<double>{};
+        r.stability = compute_stability(
+            detail::phase_grid(phase.rule, selection, index, steps.removed_steps()),
+            static_cast<double>(options.period_ns) * 1e-9);
     }
     if (options.keep_series) {
         series.index = index.dense();

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// Internal: the lanes the whole-nanosecond stability kernels (whole_*.cpp) are written in, four
+// doubles (F) and eight int32 (I), in two implementations that give the same bits lane by lane:
+//   BaseLanes: two 128-bit halves in GCC's vector extensions: SSE2 on x86-64 (the baseline the
+//              Debian package assumes), NEON on aarch64, scalar code where there is neither;
+//   Avx2Lanes: one 256-bit register, on x86-64 only, for functions compiled for AVX2 and chosen
+//              at run time (whole_kernels.hpp).
+// A kernel is a template over the lanes, instantiated in a [[gnu::flatten]] function per path
+// (with target("avx2") for the wide one) so that every call below is inlined into code of that
+// instruction set. Every double operation here is an IEEE add, subtract or multiply of the
+// lane's own values (never fused: no FMA in either target) or exact (conversions of int32,
+// sums of whole numbers below 2^53), so the same kernel gives the same bits on either path.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+// The helpers pass 32-byte vectors by value, which GCC notes as an ABI change when the caller
+// is not compiled for AVX; they are always inlined, so no such call exists.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace ppsbench::stats::detail {
+
+using f64x2 [[gnu::vector_size(16)]] = double;
+using i64x2 [[gnu::vector_size(16)]] = std::int64_t;
+using i32x2 [[gnu::vector_size(8)]] = std::int32_t;
+using i32x4 [[gnu::vector_size(16)]] = std::int32_t;
+using f64x4 [[gnu::vector_size(32)]] = double;
+using i32x8 [[gnu::vector_size(32)]] = std::int32_t;
+
+struct BaseLanes {
+    struct F {
+        f64x2 lo, hi;
+        friend F operator+(F a, F b) { return {a.lo + b.lo, a.hi + b.hi}; }
+        friend F operator-(F a, F b) { return {a.lo - b.lo, a.hi - b.hi}; }
+        friend F operator*(F a, F b) { return {a.lo * b.lo, a.hi * b.hi}; }
+    };
+    struct I {
+        i32x4 lo, hi;
+    };
+
+    static F splat(double v) { return {f64x2{v, v}, f64x2{v, v}}; }
+    static F zero() { return splat(0.0); }
+    static f64x2 to_f64(i32x4 v, bool high) {
+        const i32x2 two =
+            high ? __builtin_shufflevector(v, v, 2, 3) : __builtin_shufflevector(v, v, 0, 1);
+        return __builtin_convertvector(two, f64x2);
+    }
+    // Four int32 at p, as doubles (exact).
+    static F load_ns(const std::int32_t* p) {
+        i32x4 v;
+        std::memcpy(&v, p, sizeof v);
+        return {to_f64(v, false), to_f64(v, true)};
+    }
+    static F low_f64(I v) { return {to_f64(v.lo, false), to_f64(v.lo, true)}; }
+    static F high_f64(I v) { return {to_f64(v.hi, false), to_f64(v.hi, true)}; }
+    static F load(const double* p) {
+        F v;
+        std::memcpy(&v.lo, p, sizeof v.lo);
+        std::memcpy(&v.hi, p + 2, sizeof v.hi);
+        return v;
+    }
+    static void store(double* p, F v) {
+        std::memcpy(p, &v.lo, sizeof v.lo);
+        std::memcpy(p + 2, &v.hi, sizeof v.hi);
+    }
+    // Inclusive prefix sums across the lanes; exact for whole numbers below 2^53, so the order
+    // of the additions does not matter.
+    static F prefix(F s) {
+        const f64x2 zero{0.0, 0.0};
+        const f64x2 lo = s.lo + __builtin_shufflevector(zero, s.lo, 0, 2);
+        const f64x2 hi = s.hi + __builtin_shufflevector(zero, s.hi, 0, 2);
+        return {lo, hi + __builtin_shufflevector(lo, lo, 1, 1)};
+    }
+    static F last(F v) {
+        return {__builtin_shufflevector(v.hi, v.hi, 1, 1),
+                __builtin_shufflevector(v.hi, v.hi, 1, 1)};
+    }
+
+    static I load_i(const std::int32_t* p) {
+        I v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    }
+    static void store_i(std::int32_t* p, I v) { std::memcpy(p, &v, sizeof v); }
+    static I splat_i(std::int32_t v) { return {i32x4{v, v, v, v}, i32x4{v, v, v, v}}; }
+    static I max(I a, I b) { return {a.lo > b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi}; }
+    static I min(I a, I b) { return {a.lo < b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi}; }
+    static I sub(I a, I b) { return {a.lo - b.lo, a.hi - b.hi}; }
+    // All ones where a == b, else zero.
+    static I eq(I a, I b) { return {a.lo == b.lo, a.hi == b.hi}; }
+    static I or_i(I a, I b) { return {a.lo | b.lo, a.hi | b.hi}; }
+    static I andnot(I mask, I v) { return {~mask.lo & v.lo, ~mask.hi & v.hi}; }
+    static I select(I mask, I a, I b) {  // mask ? a : b
+        return {(mask.lo & a.lo) | (~mask.lo & b.lo), (mask.hi & a.hi) | (~mask.hi & b.hi)};
+    }
+    static bool any(I mask) {
+        const i32x4 m = mask.lo | mask.hi;
+        return (m[0] | m[1] | m[2] | m[3]) != 0;
+    }
+};
+
+#if defined(__x86_64__)
+// Every member is compiled for AVX2; only code itself compiled for AVX2 may call them.
+struct Avx2Lanes {
+    using F = f64x4;
+    using I = i32x8;
+
+    [[gnu::target("avx2")]] static F splat(double v) { return F{v, v, v, v}; }
+    [[gnu::target("avx2")]] static F zero() { return F{0.0, 0.0, 0.0, 0.0}; }
+    [[gnu::target("avx2")]] static F load_ns(const std::int32_t* p) {
+        return reinterpret_cast<F>(
+            _mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+    }
+    [[gnu::target("avx2")]] static F low_f64(I v) {
+        return reinterpret_cast<F>(
+            _mm256_cvtepi32_pd(_mm256_castsi256_si128(reinterpret_cast<__m256i>(v))));
+    }
+    [[gnu::target("avx2")]] static F high_f64(I v) {
+        return reinterpret_cast<F>(
+            _mm256_cvtepi32_pd(_mm256_extracti128_si256(reinterpret_cast<__m256i>(v), 1)));
+    }
+    [[gnu::target("avx2")]] static F load(const double* p) {
+        F v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    }
+    [[gnu::target("avx2")]] static void store(double* p, F v) { std::memcpy(p, &v, sizeof v); }
+    [[gnu::target("avx2")]] static F prefix(F s) {
+        const F zero{0.0, 0.0, 0.0, 0.0};
+        s += __builtin_shufflevector(zero, s, 0, 4, 5, 6);
+        return s + __builtin_shufflevector(zero, s, 0, 1, 4, 5);
+    }
+    [[gnu::target("avx2")]] static F last(F v) { return __builtin_shufflevector(v, v, 3, 3, 3, 3); }
+
+    [[gnu::target("avx2")]] static I load_i(const std::int32_t* p) {
+        I v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    }
+    [[gnu::target("avx2")]] static void store_i(std::int32_t* p, I v) {
+        std::memcpy(p, &v, sizeof v);
+    }
+    [[gnu::target("avx2")]] static I splat_i(std::int32_t v) { return I{v, v, v, v, v, v, v, v}; }
+    [[gnu::target("avx2")]] static I max(I a, I b) {
+        return reinterpret_cast<I>(
+            _mm256_max_epi32(reinterpret_cast<__m256i>(a), reinterpret_cast<__m256i>(b)));
+    }
+    [[gnu::target("avx2")]] static I min(I a, I b) {
+        return reinterpret_cast<I>(
+            _mm256_min_epi32(reinterpret_cast<__m256i>(a), reinterpret_cast<__m256i>(b)));
+    }
+    [[gnu::target("avx2")]] static I sub(I a, I b) { return a - b; }
+    [[gnu::target("avx2")]] static I eq(I a, I b) { return a == b; }
+    [[gnu::target("avx2")]] static I or_i(I a, I b) { return a | b; }
+    [[gnu::target("avx2")]] static I andnot(I mask, I v) { return ~mask & v; }
+    [[gnu::target("avx2")]] static bool any(I mask) {
+        const auto m = reinterpret_cast<__m256i>(mask);
+        return _mm256_testz_si256(m, m) == 0;
+    }
+    [[gnu::target("avx2")]] static I select(I mask, I a, I b) {
+        return reinterpret_cast<I>(_mm256_blendv_epi8(reinterpret_cast<__m256i>(b),
+                                                      reinterpret_cast<__m256i>(a),
+                                                      reinterpret_cast<__m256i>(mask)));
+    }
+};
+#endif
+
+}  // namespace ppsbench::stats::detail
