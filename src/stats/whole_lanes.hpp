@@ -93,6 +93,17 @@ struct BaseLanes {
     static I max(I a, I b) { return {a.lo > b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi}; }
     static I min(I a, I b) { return {a.lo < b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi}; }
     static I sub(I a, I b) { return {a.lo - b.lo, a.hi - b.hi}; }
+    static I add(I a, I b) { return {a.lo + b.lo, a.hi + b.hi}; }
+    // Inclusive prefix sums across the eight lanes (wrapping, as int32 does in SIMD).
+    static I prefix_i(I v) {
+        const i32x4 zero{0, 0, 0, 0};
+        auto half = [&zero](i32x4 h) {
+            h += __builtin_shufflevector(zero, h, 0, 4, 5, 6);
+            return h + __builtin_shufflevector(zero, h, 0, 1, 4, 5);
+        };
+        const i32x4 lo = half(v.lo);
+        return {lo, half(v.hi) + __builtin_shufflevector(lo, lo, 3, 3, 3, 3)};
+    }
     // All ones where a == b, else zero.
     static I eq(I a, I b) { return {a.lo == b.lo, a.hi == b.hi}; }
     static I or_i(I a, I b) { return {a.lo | b.lo, a.hi | b.hi}; }
@@ -157,6 +168,16 @@ struct Avx2Lanes {
             _mm256_min_epi32(reinterpret_cast<__m256i>(a), reinterpret_cast<__m256i>(b)));
     }
     [[gnu::target("avx2")]] static I sub(I a, I b) { return a - b; }
+    [[gnu::target("avx2")]] static I add(I a, I b) { return a + b; }
+    [[gnu::target("avx2")]] static I prefix_i(I v) {
+        auto m = reinterpret_cast<__m256i>(v);
+        m = _mm256_add_epi32(m, _mm256_slli_si256(m, 4));  // within each 128-bit half
+        m = _mm256_add_epi32(m, _mm256_slli_si256(m, 8));
+        const __m256i low_total = _mm256_shuffle_epi32(m, 0xff);  // lane 3 of each half
+        // the low half's total into the high half, zero into the low one
+        return reinterpret_cast<I>(
+            _mm256_add_epi32(m, _mm256_permute2x128_si256(low_total, low_total, 0x08)));
+    }
     [[gnu::target("avx2")]] static I eq(I a, I b) { return a == b; }
     [[gnu::target("avx2")]] static I or_i(I a, I b) { return a | b; }
     [[gnu::target("avx2")]] static I andnot(I mask, I v) { return ~mask & v; }

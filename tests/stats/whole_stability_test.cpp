@@ -247,6 +247,9 @@ void check_grid(const std::vector<std::int32_t>& x, const std::vector<std::size_
         // ADEV's two ways past the holes: the same squares into the same lanes.
         g.dense_holes = !g.dense_holes;
         EXPECT_TRUE(same_bits(detail::whole_adev(g, tau0, factors, lanes), adev));
+        // MDEV's steps in int32 (a range below 2^26 ns) or in double: the same inner sums.
+        g.range = std::max<std::int64_t>(g.range, std::int64_t{1} << 26);
+        EXPECT_TRUE(same_bits(detail::whole_mdev(g, tau0, factors, lanes), mdev));
         // Each tau alone as in its octave group.
         for (std::size_t f = 0; f < factors.size(); ++f) {
             const std::size_t alone[] = {factors[f]};
