@@ -23,6 +23,7 @@
 #include "ppsbench/stats/stability.hpp"
 #include "selection.hpp"
 #include "train_detail.hpp"
+#include "whole_kernels.hpp"
 
 namespace ppsbench::stats::detail {
 
@@ -160,8 +161,9 @@ void fold_into_window(std::span<double> values_ns, std::int64_t centre, std::int
 // The phase on the full pulse grid k = 0 … k_last, for the Allan-family estimators: a missed
 // pulse is a hole that they skip (stability.hpp). Whole nanoseconds, 4 bytes a slot, where no
 // fractional clock step is removed and the phase spans less than 2^31 ns; else seconds, as
-// rule.for_each() gives them. Its own memory; needs at least one selected pulse.
+// rule.for_each() gives them. Its own memory; needs at least one selected pulse. `lanes`: the
+// instruction set of its straight runs (the same grid on each).
 PhaseGrid phase_grid(const PhaseRule& rule, const Selection& selection, const PulseIndex& index,
-                     std::span<const Step> removed);
+                     std::span<const Step> removed, Lanes lanes = widest_lanes());
 
 }  // namespace ppsbench::stats::detail

@@ -31,7 +31,11 @@ struct Case {
     bool find_jumps = false;    // the selection takes out time jumps (timestamps read corrected)
 };
 
-// Builds the selection, index and rule as analyze() does, and compares.
+void expect_grid(const PhaseGrid& grid, const detail::PhaseRule& rule,
+                 const detail::Selection& selection, const detail::PulseIndex& index,
+                 std::span<const Step> removed, bool whole);
+
+// Builds the selection, index and rule as analyze() does, and compares on each path.
 void expect_grid_follows_rule(const Case& c, bool whole) {
     const core::PackedPulses packed(c.pulses);
     const auto selection =
@@ -40,10 +44,20 @@ void expect_grid_follows_rule(const Case& c, bool whole) {
                                    static_cast<double>(c.period_ns));
     const detail::PhaseRule rule =
         detail::phase_series(selection, index, c.clock, c.period_ns, 0).rule;
-    const PhaseGrid grid = detail::phase_grid(rule, selection, index, c.removed);
+    for (const detail::Lanes lanes : {detail::Lanes::base, detail::Lanes::avx2}) {
+        if (detail::lanes_available(lanes)) {
+            SCOPED_TRACE(lanes == detail::Lanes::avx2 ? "avx2" : "base");
+            expect_grid(detail::phase_grid(rule, selection, index, c.removed, lanes), rule,
+                        selection, index, c.removed, whole);
+        }
+    }
+}
 
+void expect_grid(const PhaseGrid& grid, const detail::PhaseRule& rule,
+                 const detail::Selection& selection, const detail::PulseIndex& index,
+                 std::span<const Step> removed, bool whole) {
     std::vector<std::optional<double>> expected(static_cast<std::size_t>(index.back()) + 1);
-    rule.for_each(selection, index, c.removed, [&](std::size_t, std::int64_t k, double v) {
+    rule.for_each(selection, index, removed, [&](std::size_t, std::int64_t k, double v) {
         expected[static_cast<std::size_t>(k)] = v;
     });
     ASSERT_EQ(grid.whole(), whole);
