@@ -102,8 +102,9 @@ Stability compute_stability(const PhaseGrid& grid, double tau0_s, StabilityThrea
         return compute_stability(grid_seconds(grid), tau0_s, threads);
     }
     Stability s = at_taus(tau0_s, factors);
+    // Half of ADEV's taus here, in whole octave groups of four (whole_adev.cpp).
     measures(
-        s, factors, factors.size() / 2, threads,
+        s, factors, factors.size() / 2 / 4 * 4, threads,
         [&](std::span<const std::size_t> f) { return detail::whole_adev(g, tau0_s, f, lanes); },
         [&](std::span<const std::size_t> f) { return detail::whole_mdev(g, tau0_s, f, lanes); },
         [&](std::span<const std::size_t> f) { return detail::whole_mtie(g, f, lanes); });

@@ -8,7 +8,6 @@
 #include "ppsbench/stats/stability.hpp"
 #include "whole_kernels.hpp"
 #include "whole_lanes.hpp"
-#include "whole_stretches.hpp"
 
 namespace ppsbench::stats::detail {
 
@@ -37,22 +36,19 @@ inline double second_difference(const std::int32_t* x, std::size_t i, std::size_
     return static_cast<double>(std::int64_t{x[i + 2 * m]} - 2 * std::int64_t{x[i + m]} + x[i]);
 }
 
-// Blocks of eight terms from i (a multiple of 8) to end, each read present for every tau.
+// The group's running sums through a walk over blocks of eight terms, in registers.
 template <class L, std::size_t G>
-void clean_body(const std::int32_t* x, TauGroup& group, std::size_t i, std::size_t end) {
+struct Lanes8 {
+    typename L::F low[G];
+    typename L::F high[G];
+    typename L::I out[G];  // the ruled-out terms, per lane (a ruled-out lane's mask is −1)
+};
+
+// Blocks from i (a multiple of 8) to end, each read present for every tau.
+template <class L, std::size_t G>
+[[gnu::always_inline]] inline void clean_blocks(const std::int32_t* x, const std::size_t* reads,
+                                                std::size_t i, std::size_t end, Lanes8<L, G>& s) {
     using F = typename L::F;
-    std::size_t reads[G + 2];
-    F low[G];
-    F high[G];
-#pragma GCC unroll 8
-    for (std::size_t r = 0; r < G + 2; ++r) {
-        reads[r] = group.read(r);
-    }
-#pragma GCC unroll 8
-    for (std::size_t q = 0; q < G; ++q) {
-        low[q] = L::load(group.sums[q]);
-        high[q] = L::load(group.sums[q] + 4);
-    }
     // The two halves of a block one after the other: fewer values live at once.
     auto half = [&](std::size_t j, F(&sums)[G]) {
         F a[G + 2];
@@ -67,37 +63,19 @@ void clean_body(const std::int32_t* x, TauGroup& group, std::size_t i, std::size
         }
     };
     for (; i < end; i += 8) {
-        half(i, low);
-        half(i + 4, high);
-    }
-#pragma GCC unroll 8
-    for (std::size_t q = 0; q < G; ++q) {
-        L::store(group.sums[q], low[q]);
-        L::store(group.sums[q] + 4, high[q]);
+        half(i, s.low);
+        half(i + 4, s.high);
     }
 }
 
 // The same blocks where a read may be missing: a term that reads one takes its samples as
 // zero, so its lane adds +0.0 (which leaves the sum as it is), and is counted out.
 template <class L, std::size_t G>
-void masked_body(const std::int32_t* x, TauGroup& group, std::size_t i, std::size_t end) {
+[[gnu::always_inline]] inline void masked_blocks(const std::int32_t* x, const std::size_t* reads,
+                                                 std::size_t i, std::size_t end, Lanes8<L, G>& s) {
     using F = typename L::F;
     using I = typename L::I;
     const I holes = L::splat_i(adev_hole);
-    std::size_t reads[G + 2];
-#pragma GCC unroll 8
-    for (std::size_t r = 0; r < G + 2; ++r) {
-        reads[r] = group.read(r);
-    }
-    I out[G];  // the ruled-out terms, per lane (a ruled-out lane's mask is −1)
-    F low[G];
-    F high[G];
-#pragma GCC unroll 8
-    for (std::size_t q = 0; q < G; ++q) {
-        out[q] = L::splat_i(0);
-        low[q] = L::load(group.sums[q]);
-        high[q] = L::load(group.sums[q] + 4);
-    }
     for (; i < end; i += 8) {
         I v[G + 2];
         I missing[G + 2];
@@ -114,73 +92,131 @@ void masked_body(const std::int32_t* x, TauGroup& group, std::size_t i, std::siz
             const I v2 = L::andnot(bad, v[q + 2]);
             const F d = (L::low_f64(v2) + L::low_f64(v0)) - (L::low_f64(v1) + L::low_f64(v1));
             const F e = (L::high_f64(v2) + L::high_f64(v0)) - (L::high_f64(v1) + L::high_f64(v1));
-            low[q] = low[q] + d * d;
-            high[q] = high[q] + e * e;
-            out[q] = L::sub(out[q], bad);
+            s.low[q] = s.low[q] + d * d;
+            s.high[q] = s.high[q] + e * e;
+            s.out[q] = L::sub(s.out[q], bad);
         }
     }
+}
+
+// Blocks from i to end (multiples of 8): masked in the ranges `dirty` (pairs [a, b) of term
+// indices, multiples of 8, ascending), unmasked between them.
+template <class L, std::size_t G>
+void blocks_body(const std::int32_t* x, TauGroup& group, std::size_t i, std::size_t end,
+                 const std::size_t* dirty, std::size_t ranges) {
+    std::size_t reads[G + 2];
+#pragma GCC unroll 8
+    for (std::size_t r = 0; r < G + 2; ++r) {
+        reads[r] = group.read(r);
+    }
+    Lanes8<L, G> s;
 #pragma GCC unroll 8
     for (std::size_t q = 0; q < G; ++q) {
-        L::store(group.sums[q], low[q]);
-        L::store(group.sums[q] + 4, high[q]);
+        s.out[q] = L::splat_i(0);
+        s.low[q] = L::load(group.sums[q]);
+        s.high[q] = L::load(group.sums[q] + 4);
+    }
+    for (std::size_t r = 0; r < ranges; ++r) {
+        clean_blocks<L, G>(x, reads, i, dirty[2 * r], s);
+        masked_blocks<L, G>(x, reads, dirty[2 * r], dirty[2 * r + 1], s);
+        i = dirty[2 * r + 1];
+    }
+    clean_blocks<L, G>(x, reads, i, end, s);
+#pragma GCC unroll 8
+    for (std::size_t q = 0; q < G; ++q) {
+        L::store(group.sums[q], s.low[q]);
+        L::store(group.sums[q] + 4, s.high[q]);
         std::int32_t lanes[8];
-        L::store_i(lanes, out[q]);
+        L::store_i(lanes, s.out[q]);
         for (const std::int32_t c : lanes) {
             group.ruled_out[q] += static_cast<std::uint32_t>(c);
         }
     }
 }
 
-using BlockKernel = void (*)(const std::int32_t*, TauGroup&, std::size_t, std::size_t);
+using BlockKernel = void (*)(const std::int32_t*, TauGroup&, std::size_t, std::size_t,
+                             const std::size_t*, std::size_t);
 
 template <std::size_t G>
-[[gnu::flatten]] void clean_base(const std::int32_t* x, TauGroup& g, std::size_t i, std::size_t e) {
-    clean_body<BaseLanes, G>(x, g, i, e);
-}
-template <std::size_t G>
-[[gnu::flatten]] void masked_base(const std::int32_t* x, TauGroup& g, std::size_t i,
-                                  std::size_t e) {
-    masked_body<BaseLanes, G>(x, g, i, e);
+[[gnu::flatten]] void blocks_base(const std::int32_t* x, TauGroup& g, std::size_t i,
+                                  std::size_t end, const std::size_t* dirty, std::size_t ranges) {
+    blocks_body<BaseLanes, G>(x, g, i, end, dirty, ranges);
 }
 #if defined(__x86_64__)
 template <std::size_t G>
-[[gnu::flatten, gnu::target("avx2")]] void clean_avx2(const std::int32_t* x, TauGroup& g,
-                                                      std::size_t i, std::size_t e) {
-    clean_body<Avx2Lanes, G>(x, g, i, e);
-}
-template <std::size_t G>
-[[gnu::flatten, gnu::target("avx2")]] void masked_avx2(const std::int32_t* x, TauGroup& g,
-                                                       std::size_t i, std::size_t e) {
-    masked_body<Avx2Lanes, G>(x, g, i, e);
+[[gnu::flatten, gnu::target("avx2")]] void blocks_avx2(const std::int32_t* x, TauGroup& g,
+                                                       std::size_t i, std::size_t end,
+                                                       const std::size_t* dirty,
+                                                       std::size_t ranges) {
+    blocks_body<Avx2Lanes, G>(x, g, i, end, dirty, ranges);
 }
 #endif
 
-struct GroupKernels {
-    BlockKernel clean;
-    BlockKernel masked;
-};
-
 template <std::size_t G>
-GroupKernels kernels_of(Lanes lanes) {
+BlockKernel kernel_of(Lanes lanes) {
 #if defined(__x86_64__)
     if (lanes == Lanes::avx2) {
-        return {clean_avx2<G>, masked_avx2<G>};
+        return blocks_avx2<G>;
     }
 #endif
     (void)lanes;
-    return {clean_base<G>, masked_base<G>};
+    return blocks_base<G>;
 }
 
-GroupKernels group_kernels(std::size_t taus, Lanes lanes) {
+BlockKernel group_kernel(std::size_t taus, Lanes lanes) {
     switch (taus) {
         case 1:
-            return kernels_of<1>(lanes);
+            return kernel_of<1>(lanes);
         case 2:
-            return kernels_of<2>(lanes);
+            return kernel_of<2>(lanes);
         case 3:
-            return kernels_of<3>(lanes);
+            return kernel_of<3>(lanes);
         default:
-            return kernels_of<4>(lanes);
+            return kernel_of<4>(lanes);
+    }
+}
+
+// The blocks of [from, to) (multiples of 8) where some read of the group is missing, as
+// ascending disjoint ranges [a, b): a hole run [s, e) rules out the terms [s − o, e − o) of each
+// read offset o. The offsets' lists are merged as they come, each sorted already.
+void dirty_blocks(std::span<const std::uint32_t> runs, const TauGroup& group, std::size_t from,
+                  std::size_t to, std::vector<std::size_t>& out) {
+    out.clear();
+    const std::size_t reads = group.taus + 2;
+    const std::size_t count = runs.size() / 2;
+    std::size_t cursor[max_taus + 2] = {};
+    auto start = [&](std::size_t r) {  // the next range of read r: its first block, or `to`
+        const std::size_t o = group.read(r);
+        std::size_t& c = cursor[r];
+        while (c < count && runs[2 * c + 1] <= from + o) {
+            ++c;
+        }
+        return c < count && runs[2 * c] < to + o
+                   ? std::max(from, (runs[2 * c] - std::min<std::size_t>(runs[2 * c], o)) / 8 * 8)
+                   : to;
+    };
+    std::size_t next[max_taus + 2];
+    for (std::size_t r = 0; r < reads; ++r) {
+        next[r] = start(r);
+    }
+    for (;;) {
+        std::size_t r = 0;
+        for (std::size_t q = 1; q < reads; ++q) {
+            r = next[q] < next[r] ? q : r;
+        }
+        if (next[r] >= to) {
+            return;
+        }
+        const std::size_t o = group.read(r);
+        const std::size_t end = std::min(to, (runs[2 * cursor[r] + 1] - o + 7) / 8 * 8);
+        if (!out.empty() && out.back() >= next[r]) {
+            out.back() = std::max(out.back(), end);
+        } else {
+            out.push_back(next[r]);
+            out.push_back(end);
+        }
+        ++cursor[r];
+        next[r] = start(r);
     }
 }
 
@@ -199,12 +235,11 @@ void single_terms(const std::int32_t* x, TauGroup& group, std::size_t first, std
     }
 }
 
-// The group's terms in [from, to): whole blocks between holes unmasked, the rest masked (all of
-// it where holes are dense: stretches between them would cost more than they save).
+// The group's terms in [from, to): the blocks where some read is missing masked, the rest
+// not (all of them masked where holes are dense: the ranges would cost more than they save).
 void terms_between(const WholeGrid& g, TauGroup& group, std::size_t from, std::size_t to,
-                   bool masked_only, Lanes lanes) {
+                   bool masked_only, Lanes lanes, std::vector<std::size_t>& dirty) {
     const std::int32_t* x = g.x.data();
-    const GroupKernels k = group_kernels(group.taus, lanes);
     auto up = [](std::size_t i) { return (i + 7) / 8 * 8; };
     auto down = [](std::size_t i) { return i / 8 * 8; };
     if (up(from) >= down(to)) {
@@ -212,35 +247,12 @@ void terms_between(const WholeGrid& g, TauGroup& group, std::size_t from, std::s
         return;
     }
     single_terms(x, group, from, up(from));
-    std::size_t done = up(from);
-    if (!masked_only) {
-        ReadWindow windows[max_taus + 2];
-        for (std::size_t r = 0; r < group.taus + 2; ++r) {
-            windows[r] = {group.read(r), group.read(r)};
-        }
-        auto each = [&](std::size_t a, std::size_t b) {
-            if (up(a) < down(b)) {
-                k.masked(x, group, done, up(a));
-                k.clean(x, group, up(a), down(b));
-                done = down(b);
-            }
-        };
-        switch (group.taus) {  // the number of reads is a compile-time size
-            case 1:
-                CleanStretches<3>(g.hole_runs, windows).for_each(done, down(to), each);
-                break;
-            case 2:
-                CleanStretches<4>(g.hole_runs, windows).for_each(done, down(to), each);
-                break;
-            case 3:
-                CleanStretches<5>(g.hole_runs, windows).for_each(done, down(to), each);
-                break;
-            default:
-                CleanStretches<6>(g.hole_runs, windows).for_each(done, down(to), each);
-                break;
-        }
+    if (masked_only) {
+        dirty = {up(from), down(to)};
+    } else {
+        dirty_blocks(g.hole_runs, group, up(from), down(to), dirty);
     }
-    k.masked(x, group, done, down(to));
+    group_kernel(group.taus, lanes)(x, group, up(from), down(to), dirty.data(), dirty.size() / 2);
     single_terms(x, group, down(to), to);
 }
 
@@ -258,6 +270,7 @@ std::vector<double> whole_adev(const WholeGrid& g, double tau0,
     const bool masked_only = g.dense_holes;
     std::vector<double> out(factors.size(), std::numeric_limits<double>::quiet_NaN());
     auto valid = [n](std::size_t m) { return m != 0 && n >= 2 * m + 1; };
+    std::vector<std::size_t> dirty;
     for (std::size_t f = 0; f < factors.size();) {
         if (!valid(factors[f])) {
             ++f;
@@ -273,13 +286,13 @@ std::vector<double> whole_adev(const WholeGrid& g, double tau0,
         group.m0 = factors[f];
         group.taus = taus;
         const std::size_t common = n - 2 * (group.m0 << (taus - 1));
-        terms_between(g, group, 0, common, masked_only, lanes);
+        terms_between(g, group, 0, common, masked_only, lanes, dirty);
         for (std::size_t q = 0; q < taus; ++q) {  // each tau's own terms past the common ones
             TauGroup alone;
             alone.m0 = group.m0 << q;
             alone.taus = 1;
             std::copy(group.sums[q], group.sums[q] + 8, alone.sums[0]);
-            terms_between(g, alone, common, n - 2 * alone.m0, masked_only, lanes);
+            terms_between(g, alone, common, n - 2 * alone.m0, masked_only, lanes, dirty);
             const std::size_t count = n - 2 * alone.m0;
             const std::size_t terms = count - group.ruled_out[q] - alone.ruled_out[0];
             if (terms > 0) {
