@@ -13,6 +13,7 @@
 // lane's own values (never fused: no FMA in either target) or exact (conversions of int32,
 // sums of whole numbers below 2^53), so the same kernel gives the same bits on either path.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -111,6 +112,20 @@ struct BaseLanes {
     static I select(I mask, I a, I b) {  // mask ? a : b
         return {(mask.lo & a.lo) | (~mask.lo & b.lo), (mask.hi & a.hi) | (~mask.hi & b.hi)};
     }
+    static std::int32_t max_lane(I v) {
+        i32x4 m = v.lo > v.hi ? v.lo : v.hi;
+        m = m > __builtin_shufflevector(m, m, 2, 3, 0, 1)
+                ? m
+                : __builtin_shufflevector(m, m, 2, 3, 0, 1);
+        return std::max(m[0], m[1]);
+    }
+    static std::int32_t min_lane(I v) {
+        i32x4 m = v.lo < v.hi ? v.lo : v.hi;
+        m = m < __builtin_shufflevector(m, m, 2, 3, 0, 1)
+                ? m
+                : __builtin_shufflevector(m, m, 2, 3, 0, 1);
+        return std::min(m[0], m[1]);
+    }
     static bool any(I mask) {
         const i32x4 m = mask.lo | mask.hi;
         return (m[0] | m[1] | m[2] | m[3]) != 0;
@@ -181,6 +196,18 @@ struct Avx2Lanes {
     [[gnu::target("avx2")]] static I eq(I a, I b) { return a == b; }
     [[gnu::target("avx2")]] static I or_i(I a, I b) { return a | b; }
     [[gnu::target("avx2")]] static I andnot(I mask, I v) { return ~mask & v; }
+    [[gnu::target("avx2")]] static std::int32_t max_lane(I v) {
+        const auto w = reinterpret_cast<__m256i>(v);
+        __m128i m = _mm_max_epi32(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+        m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0x4e));
+        return _mm_cvtsi128_si32(_mm_max_epi32(m, _mm_shuffle_epi32(m, 0xb1)));
+    }
+    [[gnu::target("avx2")]] static std::int32_t min_lane(I v) {
+        const auto w = reinterpret_cast<__m256i>(v);
+        __m128i m = _mm_min_epi32(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+        m = _mm_min_epi32(m, _mm_shuffle_epi32(m, 0x4e));
+        return _mm_cvtsi128_si32(_mm_min_epi32(m, _mm_shuffle_epi32(m, 0xb1)));
+    }
     [[gnu::target("avx2")]] static bool any(I mask) {
         const auto m = reinterpret_cast<__m256i>(mask);
         return _mm256_testz_si256(m, m) == 0;

@@ -41,29 +41,32 @@ void fill_body(const std::int32_t* x, std::size_t length, std::int32_t* high, st
     }
 }
 
-// One doubling in place: high[i] = max(high[i], high[i + span]) for i + 2·span ≤ length. Each
-// block reads ahead of what it writes, so eight at a time read what one at a time would.
+// One pass over the tables: the widest window at `shift` (if starts > 0): the largest
+// max(high[i], high[i + shift]) − min(low[i], low[i + shift]) over i < starts, and `best`; and
+// the doubling from `span` (if span > 0): high[i] = max(high[i], high[i + span]) in place for
+// i + 2·span ≤ length. Where both apply they share the loads of high[i] and low[i]. Each block
+// reads ahead of what it writes, so eight at a time read what one at a time would; the widest
+// windows past the shared part read values the doubling has not reached yet.
 template <class L>
-void double_body(std::int32_t* high, std::int32_t* low, std::size_t span, std::size_t length) {
-    std::size_t i = 0;
-    for (; i + 8 + 2 * span <= length; i += 8) {
-        L::store_i(high + i, L::max(L::load_i(high + i), L::load_i(high + i + span)));
-        L::store_i(low + i, L::min(L::load_i(low + i), L::load_i(low + i + span)));
-    }
-    for (; i + 2 * span <= length; ++i) {
-        high[i] = std::max(high[i], high[i + span]);
-        low[i] = std::min(low[i], low[i + span]);
-    }
-}
-
-// The largest max(high[i], high[i + shift]) − min(low[i], low[i + shift]) over i < starts, and
-// `best`.
-template <class L>
-std::int32_t widest_body(const std::int32_t* high, const std::int32_t* low, std::size_t shift,
-                         std::size_t starts, std::int32_t best) {
+std::int32_t pass_body(std::int32_t* high, std::int32_t* low, std::size_t shift, std::size_t starts,
+                       std::int32_t best, std::size_t span, std::size_t length) {
     using I = typename L::I;
+    const std::size_t doubled = span > 0 && length >= 2 * span ? length - 2 * span + 1 : 0;
+    const std::size_t both = std::min(starts, doubled);
     I lanes = L::splat_i(best);
     std::size_t i = 0;
+#pragma GCC unroll 2
+    for (; i + 8 <= both; i += 8) {
+        const I h = L::load_i(high + i);
+        const I l = L::load_i(low + i);
+        const I top = L::max(h, L::load_i(high + i + shift));
+        const I bottom = L::min(l, L::load_i(low + i + shift));
+        L::store_i(high + i, L::max(h, L::load_i(high + i + span)));
+        L::store_i(low + i, L::min(l, L::load_i(low + i + span)));
+        lanes = L::max(lanes, L::sub(top, bottom));
+    }
+    const std::size_t shared = i;
+#pragma GCC unroll 2
     for (; i + 8 <= starts; i += 8) {
         const I top = L::max(L::load_i(high + i), L::load_i(high + i + shift));
         const I bottom = L::min(L::load_i(low + i), L::load_i(low + i + shift));
@@ -77,6 +80,16 @@ std::int32_t widest_body(const std::int32_t* high, const std::int32_t* low, std:
         const std::int32_t bottom = std::min(low[i], low[i + shift]);
         best = std::max(best, top - bottom);
     }
+    i = shared;  // the doubling past the shared part, after the windows that read it
+#pragma GCC unroll 2
+    for (; i + 8 <= doubled; i += 8) {
+        L::store_i(high + i, L::max(L::load_i(high + i), L::load_i(high + i + span)));
+        L::store_i(low + i, L::min(L::load_i(low + i), L::load_i(low + i + span)));
+    }
+    for (; i < doubled; ++i) {
+        high[i] = std::max(high[i], high[i + span]);
+        low[i] = std::min(low[i], low[i + span]);
+    }
     return best;
 }
 
@@ -84,14 +97,10 @@ std::int32_t widest_body(const std::int32_t* high, const std::int32_t* low, std:
                                 std::int32_t* low) {
     fill_body<BaseLanes>(x, length, high, low);
 }
-[[gnu::flatten]] void double_base(std::int32_t* high, std::int32_t* low, std::size_t span,
-                                  std::size_t length) {
-    double_body<BaseLanes>(high, low, span, length);
-}
-[[gnu::flatten]] std::int32_t widest_base(const std::int32_t* high, const std::int32_t* low,
-                                          std::size_t shift, std::size_t starts,
-                                          std::int32_t best) {
-    return widest_body<BaseLanes>(high, low, shift, starts, best);
+[[gnu::flatten]] std::int32_t pass_base(std::int32_t* high, std::int32_t* low, std::size_t shift,
+                                        std::size_t starts, std::int32_t best, std::size_t span,
+                                        std::size_t length) {
+    return pass_body<BaseLanes>(high, low, shift, starts, best, span, length);
 }
 
 #if defined(__x86_64__)
@@ -99,38 +108,29 @@ std::int32_t widest_body(const std::int32_t* high, const std::int32_t* low, std:
                                                      std::int32_t* high, std::int32_t* low) {
     fill_body<Avx2Lanes>(x, length, high, low);
 }
-[[gnu::flatten, gnu::target("avx2")]] void double_avx2(std::int32_t* high, std::int32_t* low,
-                                                       std::size_t span, std::size_t length) {
-    double_body<Avx2Lanes>(high, low, span, length);
-}
-[[gnu::flatten, gnu::target("avx2")]] std::int32_t widest_avx2(const std::int32_t* high,
-                                                               const std::int32_t* low,
-                                                               std::size_t shift,
-                                                               std::size_t starts,
-                                                               std::int32_t best) {
-    return widest_body<Avx2Lanes>(high, low, shift, starts, best);
+[[gnu::flatten, gnu::target("avx2")]] std::int32_t pass_avx2(std::int32_t* high, std::int32_t* low,
+                                                             std::size_t shift, std::size_t starts,
+                                                             std::int32_t best, std::size_t span,
+                                                             std::size_t length) {
+    return pass_body<Avx2Lanes>(high, low, shift, starts, best, span, length);
 }
 #endif
 
 struct TableKernels {
     void (*fill)(const std::int32_t*, std::size_t, std::int32_t*, std::int32_t*);
-    void (*doubling)(std::int32_t*, std::int32_t*, std::size_t, std::size_t);
-    std::int32_t (*widest)(const std::int32_t*, const std::int32_t*, std::size_t, std::size_t,
-                           std::int32_t);
+    std::int32_t (*pass)(std::int32_t*, std::int32_t*, std::size_t, std::size_t, std::int32_t,
+                         std::size_t, std::size_t);
 };
 
 TableKernels table_kernels(Lanes lanes) {
 #if defined(__x86_64__)
     if (lanes == Lanes::avx2) {
-        return {fill_avx2, double_avx2, widest_avx2};
+        return {fill_avx2, pass_avx2};
     }
 #endif
     (void)lanes;
-    return {fill_base, double_base, widest_base};
+    return {fill_base, pass_base};
 }
-
-// Window starts a chunk; the tables of a chunk and its overlap stay in the cache.
-constexpr std::size_t whole_chunk = 65536;
 
 // best[i] for the windows of factors[order[…]] + 1 ≤ whole_small_window samples.
 void small_windows(const WholeGrid& g, std::span<const std::size_t> factors,
@@ -144,19 +144,36 @@ void small_windows(const WholeGrid& g, std::span<const std::size_t> factors,
         const std::size_t length = std::min(n, c + whole_chunk + whole_small_window - 1) - c;
         k.fill(g.x.data() + c, length, high.data(), low.data());
         std::size_t span = 1;
+        // The widest windows of a tau wait for the next doubling, to share its pass.
+        std::size_t waiting = order.size();  // the tau, or none
+        std::size_t shift = 0;
+        std::size_t starts = 0;
+        auto pass = [&](std::size_t doubling) {
+            if (waiting == order.size()) {
+                k.pass(high.data(), low.data(), 0, 0, -1, doubling, length);
+                return;
+            }
+            const auto b = static_cast<std::int32_t>(std::max<std::int64_t>(best[waiting], -1));
+            best[waiting] = k.pass(high.data(), low.data(), shift, starts, b, doubling, length);
+            waiting = order.size();
+        };
         for (const std::size_t index : order) {
             const std::size_t width = factors[index] + 1;
             if (factors[index] == 0 || width > n || width > whole_small_window || c + width > n) {
                 continue;
             }
+            if (2 * span > width) {  // no doubling to share: the waiting windows alone
+                pass(0);
+            }
             while (2 * span <= width) {
-                k.doubling(high.data(), low.data(), span, length);
+                pass(span);
                 span *= 2;
             }
-            const std::size_t starts = std::min(c + whole_chunk, n - width + 1) - c;
-            const auto b = static_cast<std::int32_t>(std::max<std::int64_t>(best[index], -1));
-            best[index] = k.widest(high.data(), low.data(), width - span, starts, b);
+            waiting = index;
+            shift = width - span;
+            starts = std::min(c + whole_chunk, n - width + 1) - c;
         }
+        pass(0);
     }
 }
 

@@ -12,7 +12,13 @@
 
 namespace ppsbench::stats::detail {
 
-inline constexpr std::size_t whole_small_window = 8193;
+// Windows of up to whole_small_window samples take the doubling tables (whole_mtie.cpp), built
+// for whole_chunk window starts at a time (and the window's overlap): the tables stay in the
+// cache. Longer windows take the block bounds (whole_mtie_large.cpp), which skip most of the
+// series where a few outliers set the figure, but cost more a block than a doubling pass where
+// the window is short.
+inline constexpr std::size_t whole_small_window = 1025;
+inline constexpr std::size_t whole_chunk = 65536;
 
 // The extremes of the grid's blocks of 2^k samples (a missing sample never chosen; a block of
 // holes alone has INT32_MIN and INT32_MAX), the finest found in one pass, coarser ones from them.

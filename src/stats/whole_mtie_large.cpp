@@ -45,12 +45,8 @@ void finest_body(const std::int32_t* x, std::size_t n, std::int32_t* high, std::
             h = L::max(h, v);
             l = L::min(l, L::select(L::eq(v, holes), none, v));
         }
-        std::int32_t hs[8];
-        std::int32_t ls[8];
-        L::store_i(hs, h);
-        L::store_i(ls, l);
-        high[b] = *std::max_element(hs, hs + 8);
-        low[b] = *std::min_element(ls, ls + 8);
+        high[b] = L::max_lane(h);
+        low[b] = L::min_lane(l);
     }
     if (b * size < n) {
         high[b] = long_hole;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../../src/stats/whole_kernels.hpp"
+#include "../../src/stats/whole_mtie.hpp"
 #include "ppsbench/stats/stability.hpp"
 
 namespace ppsbench::stats {
@@ -275,11 +276,11 @@ TEST(WholeStability, KernelsMatchExactReferencesAtEveryBoundary) {
     }
 }
 
-// Past MTIE's chunk (65 536 starts) and short-window limit (8 193 samples): the long windows'
-// block bounds, with outliers (most blocks skipped) and a drift (none skipped).
+// Past MTIE's chunk of window starts and its short-window limit: the long windows' block
+// bounds, with outliers (most blocks skipped) and a drift (none skipped).
 TEST(WholeStability, LongGridsMatchExactReferences) {
     std::uint64_t seed = 100;
-    for (const std::size_t n : {65536UL + 8193UL, 140001UL}) {
+    for (const std::size_t n : {detail::whole_chunk + detail::whole_small_window, 140001UL}) {
         for (const Shape shape : {Shape::spikes, Shape::ramp}) {
             for (const Holes holes : {Holes::sparse, Holes::boundaries, Holes::long_runs}) {
                 SCOPED_TRACE(::testing::Message()
