@@ -32,8 +32,8 @@ Stability at_taus(double tau0_s, std::span<const std::size_t> factors) {
 // thread, MTIE and the rest of ADEV on this one (one thread: all here, in the same order). Each
 // tau is computed exactly as it would be alone, in whichever group.
 template <typename Adev, typename Mdev, typename Mtie>
-void measures(Stability& s, std::span<const std::size_t> factors, std::size_t split,
-              StabilityThreads threads, Adev adev, Mdev mdev, Mtie mtie) {
+void four_measures(Stability& s, std::span<const std::size_t> factors, std::size_t split,
+                   StabilityThreads threads, Adev adev, Mdev mdev, Mtie mtie) {
     const std::size_t here = std::min(factors.size(), split);
     if (threads == StabilityThreads::one) {
         s.adev = adev(factors);
@@ -72,7 +72,7 @@ Stability compute_stability(std::span<const double> phase_s, double tau0_s,
     Stability s = at_taus(tau0_s, factors);
     // MTIE costs about as much as MDEV, ADEV a little under either.
     const detail::Prepared p = detail::prepare(phase_s);
-    measures(
+    four_measures(
         s, factors, (factors.size() / 2 + 3) / 4 * 4, threads,
         [&](std::span<const std::size_t> f) { return detail::adev_all(p, tau0_s, f); },
         [&](std::span<const std::size_t> f) { return detail::mdev_all(p, tau0_s, f); },
@@ -103,7 +103,7 @@ Stability compute_stability(const PhaseGrid& grid, double tau0_s, StabilityThrea
     }
     Stability s = at_taus(tau0_s, factors);
     // Half of ADEV's taus here, in whole octave groups of four (whole_adev.cpp).
-    measures(
+    four_measures(
         s, factors, factors.size() / 2 / 4 * 4, threads,
         [&](std::span<const std::size_t> f) { return detail::whole_adev(g, tau0_s, f, lanes); },
         [&](std::span<const std::size_t> f) { return detail::whole_mdev(g, tau0_s, f, lanes); },

@@ -14,6 +14,7 @@ namespace ppsbench::stats::detail {
 namespace {
 
 constexpr std::int32_t adev_hole = PhaseGrid::hole;
+
 constexpr std::size_t max_taus = 4;
 
 // Up to four taus at a time, each twice the one before (octave taus): tau q reads x at i,
@@ -49,6 +50,7 @@ template <class L, std::size_t G>
 [[gnu::always_inline]] inline void clean_blocks(const std::int32_t* x, const std::size_t* reads,
                                                 std::size_t i, std::size_t end, Lanes8<L, G>& s) {
     using F = typename L::F;
+    const F seconds = L::splat(whole_ns_to_s);
     // The two halves of a block one after the other: fewer values live at once.
     auto half = [&](std::size_t j, F(&sums)[G]) {
         F a[G + 2];
@@ -58,7 +60,7 @@ template <class L, std::size_t G>
         }
 #pragma GCC unroll 4
         for (std::size_t q = 0; q < G; ++q) {
-            const F d = (a[q + 2] + a[0]) - (a[q + 1] + a[q + 1]);  // whole, below 2^32: exact
+            const F d = ((a[q + 2] + a[0]) - (a[q + 1] + a[q + 1])) * seconds;  // exact, then s
             sums[q] = sums[q] + d * d;
         }
     };
@@ -76,6 +78,7 @@ template <class L, std::size_t G>
     using F = typename L::F;
     using I = typename L::I;
     const I holes = L::splat_i(adev_hole);
+    const F seconds = L::splat(whole_ns_to_s);
     for (; i < end; i += 8) {
         I v[G + 2];
         I missing[G + 2];
@@ -90,8 +93,11 @@ template <class L, std::size_t G>
             const I v0 = L::andnot(bad, v[0]);
             const I v1 = L::andnot(bad, v[q + 1]);
             const I v2 = L::andnot(bad, v[q + 2]);
-            const F d = (L::low_f64(v2) + L::low_f64(v0)) - (L::low_f64(v1) + L::low_f64(v1));
-            const F e = (L::high_f64(v2) + L::high_f64(v0)) - (L::high_f64(v1) + L::high_f64(v1));
+            const F d =
+                ((L::low_f64(v2) + L::low_f64(v0)) - (L::low_f64(v1) + L::low_f64(v1))) * seconds;
+            const F e =
+                ((L::high_f64(v2) + L::high_f64(v0)) - (L::high_f64(v1) + L::high_f64(v1))) *
+                seconds;
             s.low[q] = s.low[q] + d * d;
             s.high[q] = s.high[q] + e * e;
             s.out[q] = L::sub(s.out[q], bad);
@@ -229,7 +235,7 @@ void single_terms(const std::int32_t* x, TauGroup& group, std::size_t first, std
                 ++group.ruled_out[q];
                 continue;
             }
-            const double d = second_difference(x, i, m);
+            const double d = second_difference(x, i, m) * whole_ns_to_s;
             group.sums[q][i % 8] += d * d;
         }
     }
@@ -297,8 +303,8 @@ std::vector<double> whole_adev(const WholeGrid& g, double tau0,
             const std::size_t terms = count - group.ruled_out[q] - alone.ruled_out[0];
             if (terms > 0) {
                 const double tau = static_cast<double>(alone.m0) * tau0;
-                out[f + q] = std::sqrt(lane_total(alone.sums[0]) * 1e-18 /
-                                       static_cast<double>(terms) / (2.0 * tau * tau));
+                out[f + q] = std::sqrt(lane_total(alone.sums[0]) / static_cast<double>(terms) /
+                                       (2.0 * tau * tau));
             }
         }
         f += taus;

@@ -37,6 +37,14 @@ struct WholeGrid {
     std::size_t runs() const { return hole_runs.size() / 2; }
 };
 
+// A second difference (ADEV) or an inner sum (MDEV) is a whole number of ns, exact; its square
+// and the sums of squares round. Squares of whole numbers are 0 or 1 modulo 4, so once a sum
+// passes 2^54 (a lane of a million terms of 10 µs), rounding to even would drop the odd ones'
+// last bit every time: a bias, 2e-12 at a million terms. Rounded once to seconds first (as the
+// double kernels hold them) the squares' low bits are as good as random, and the rounding of
+// their sums unbiased.
+inline constexpr double whole_ns_to_s = 1e-9;
+
 // Needs x.size() < 2^32.
 WholeGrid scan_whole(std::span<const std::int32_t> x, Lanes lanes);
 

@@ -19,7 +19,7 @@ namespace {
 // is added up: four consecutive inner sums are the one before them plus the prefix sums of
 // four steps, one SIMD block at a time, with no serial chain per term.
 
-inline std::int64_t mdev_step(const std::int32_t* x, std::size_t j, std::size_t m) {
+inline std::int64_t whole_step(const std::int32_t* x, std::size_t j, std::size_t m) {
     return std::int64_t{x[j + 3 * m]} - 3 * std::int64_t{x[j + 2 * m]} +
            3 * std::int64_t{x[j + m]} - x[j];
 }
@@ -53,11 +53,13 @@ void mdev_stretch_body(const std::int32_t* x, std::size_t m, std::size_t a, std:
                        double* sums) {
     using F = typename L::F;
     const double first = first_inner_body<L>(x, m, a);
-    sums[7] += first * first;
+    const double first_s = first * whole_ns_to_s;
+    sums[7] += first_s * first_s;
     F low = L::load(sums);
     F high = L::load(sums + 4);
     F carry = L::splat(first);  // the inner sum before the block
     const F three = L::splat(3.0);
+    const F seconds = L::splat(whole_ns_to_s);
     // The inner sums at j … j + 3: the one at j − 1 plus the prefix sums of steps j − 1 … j + 2.
     auto block = [&](std::size_t j) {
         const std::int32_t* p = x + j - 1;
@@ -72,13 +74,13 @@ void mdev_stretch_body(const std::int32_t* x, std::size_t m, std::size_t a, std:
     };
     std::size_t j = a + 1;
     for (; j + 8 <= last + 1; j += 8) {
-        const F u = block(j);
-        const F v = block(j + 4);
+        const F u = block(j) * seconds;
+        const F v = block(j + 4) * seconds;
         low = low + u * u;
         high = high + v * v;
     }
     if (j + 4 <= last + 1) {
-        const F u = block(j);
+        const F u = block(j) * seconds;
         low = low + u * u;
         j += 4;
     }
@@ -88,8 +90,9 @@ void mdev_stretch_body(const std::int32_t* x, std::size_t m, std::size_t a, std:
     L::store(inner, carry);
     double c = inner[0];
     for (; j <= last; ++j) {
-        c += static_cast<double>(mdev_step(x, j - 1, m));
-        sums[(j - a - 1) % 8] += c * c;
+        c += static_cast<double>(whole_step(x, j - 1, m));
+        const double c_s = c * whole_ns_to_s;
+        sums[(j - a - 1) % 8] += c_s * c_s;
     }
 }
 
@@ -102,10 +105,12 @@ void mdev_narrow_body(const std::int32_t* x, std::size_t m, std::size_t a, std::
     using F = typename L::F;
     using I = typename L::I;
     const double first = first_inner_body<L>(x, m, a);
-    sums[7] += first * first;
+    const double first_s = first * whole_ns_to_s;
+    sums[7] += first_s * first_s;
     F low = L::load(sums);
     F high = L::load(sums + 4);
     F carry = L::splat(first);  // the inner sum before the block
+    const F seconds = L::splat(whole_ns_to_s);
     std::size_t j = a + 1;
     for (; j + 8 <= last + 1; j += 8) {  // inner sums j … j + 7 from steps j − 1 … j + 6
         const std::int32_t* p = x + j - 1;
@@ -118,8 +123,10 @@ void mdev_narrow_body(const std::int32_t* x, std::size_t m, std::size_t a, std::
         const F u = carry + L::low_f64(steps);
         const F v = carry + L::high_f64(steps);
         carry = L::last(v);
-        low = low + u * u;
-        high = high + v * v;
+        const F u_s = u * seconds;
+        const F v_s = v * seconds;
+        low = low + u_s * u_s;
+        high = high + v_s * v_s;
     }
     L::store(sums, low);
     L::store(sums + 4, high);
@@ -127,8 +134,9 @@ void mdev_narrow_body(const std::int32_t* x, std::size_t m, std::size_t a, std::
     L::store(inner, carry);
     double c = inner[0];
     for (; j <= last; ++j) {
-        c += static_cast<double>(mdev_step(x, j - 1, m));
-        sums[(j - a - 1) % 8] += c * c;
+        c += static_cast<double>(whole_step(x, j - 1, m));
+        const double c_s = c * whole_ns_to_s;
+        sums[(j - a - 1) % 8] += c_s * c_s;
     }
 }
 
@@ -175,12 +183,12 @@ void mdev_stretch_wide(const std::int32_t* x, std::size_t m, std::size_t a, std:
         inner += std::int64_t{x[i + 2 * m]} - 2 * std::int64_t{x[i + m]} + x[i];
     }
     for (std::size_t j = a;; ++j) {
-        const auto v = static_cast<double>(inner);
+        const double v = static_cast<double>(inner) * whole_ns_to_s;
         sums[(j - a + 7) % 8] += v * v;
         if (j == last) {
             break;
         }
-        inner += mdev_step(x, j, m);
+        inner += whole_step(x, j, m);
     }
 }
 
@@ -218,7 +226,7 @@ std::vector<double> whole_mdev(const WholeGrid& g, double tau0,
         }
         const double tau = static_cast<double>(m) * tau0;
         const auto md = static_cast<double>(m);
-        out[f] = std::sqrt(mdev_lane_total(sums) * 1e-18 / static_cast<double>(terms) /
+        out[f] = std::sqrt(mdev_lane_total(sums) / static_cast<double>(terms) /
                            (2.0 * md * md * tau * tau));
     }
     return out;

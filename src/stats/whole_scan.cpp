@@ -25,7 +25,7 @@ bool lanes_available(Lanes lanes) {
 
 namespace {
 
-constexpr std::int32_t hole = PhaseGrid::hole;
+constexpr std::int32_t scan_hole = PhaseGrid::hole;
 
 // The runs of missing samples, recorded as the scan meets them.
 struct HoleRunRecorder {
@@ -54,7 +54,7 @@ template <class L>
 void scan_body(const std::int32_t* x, std::size_t n, WholeGrid& g) {
     using I = typename L::I;
     HoleRunRecorder runs{g};
-    const I holes = L::splat_i(hole);
+    const I holes = L::splat_i(scan_hole);
     const I top = L::splat_i(std::numeric_limits<std::int32_t>::max());
     I high = holes;  // a hole is never above a sample
     I low = top;
@@ -66,7 +66,7 @@ void scan_body(const std::int32_t* x, std::size_t n, WholeGrid& g) {
         low = L::min(low, L::select(missing, top, v));
         if (L::any(missing)) {
             for (std::size_t k = i; k < i + 8; ++k) {
-                runs.sample(k, x[k] == hole);
+                runs.sample(k, x[k] == scan_hole);
             }
         } else {
             runs.present_from(i);
@@ -79,8 +79,8 @@ void scan_body(const std::int32_t* x, std::size_t n, WholeGrid& g) {
     std::int32_t most = *std::max_element(lanes_high, lanes_high + 8);
     std::int32_t least = *std::min_element(lanes_low, lanes_low + 8);
     for (; i < n; ++i) {
-        runs.sample(i, x[i] == hole);
-        if (x[i] != hole) {
+        runs.sample(i, x[i] == scan_hole);
+        if (x[i] != scan_hole) {
             most = std::max(most, x[i]);
             least = std::min(least, x[i]);
         }
