@@ -126,6 +126,33 @@ struct BaseLanes {
                 : __builtin_shufflevector(m, m, 2, 3, 0, 1);
         return std::min(m[0], m[1]);
     }
+    // Lane j takes lane j + K (j + K < 8), else `fill`; and lane j − K (j ≥ K), else `fill`.
+    template <int K>
+    static I shift_down(I v, I fill) {
+        if constexpr (K == 4) {
+            return {v.hi, fill.hi};
+        } else {
+            return {__builtin_shufflevector(v.lo, v.hi, K, K + 1, K + 2, K + 3),
+                    __builtin_shufflevector(v.hi, fill.hi, K, K + 1, K + 2, K + 3)};
+        }
+    }
+    template <int K>
+    static I shift_up(I v, I fill) {
+        if constexpr (K == 4) {
+            return {fill.lo, v.lo};
+        } else {
+            return {__builtin_shufflevector(fill.lo, v.lo, 4 - K, 5 - K, 6 - K, 7 - K),
+                    __builtin_shufflevector(v.lo, v.hi, 4 - K, 5 - K, 6 - K, 7 - K)};
+        }
+    }
+    static I first_lane(I v) {
+        const i32x4 b = __builtin_shufflevector(v.lo, v.lo, 0, 0, 0, 0);
+        return {b, b};
+    }
+    static I last_lane(I v) {
+        const i32x4 b = __builtin_shufflevector(v.hi, v.hi, 3, 3, 3, 3);
+        return {b, b};
+    }
     static bool any(I mask) {
         const i32x4 m = mask.lo | mask.hi;
         return (m[0] | m[1] | m[2] | m[3]) != 0;
@@ -207,6 +234,31 @@ struct Avx2Lanes {
         __m128i m = _mm_min_epi32(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
         m = _mm_min_epi32(m, _mm_shuffle_epi32(m, 0x4e));
         return _mm_cvtsi128_si32(_mm_min_epi32(m, _mm_shuffle_epi32(m, 0xb1)));
+    }
+    template <int K>
+    [[gnu::target("avx2")]] static I shift_down(I v, I fill) {
+        const __m256i to = _mm256_setr_epi32(K % 8, (K + 1) % 8, (K + 2) % 8, (K + 3) % 8,
+                                             (K + 4) % 8, (K + 5) % 8, (K + 6) % 8, (K + 7) % 8);
+        const __m256i moved = _mm256_permutevar8x32_epi32(reinterpret_cast<__m256i>(v), to);
+        return reinterpret_cast<I>(
+            _mm256_blend_epi32(moved, reinterpret_cast<__m256i>(fill), (0xff << (8 - K)) & 0xff));
+    }
+    template <int K>
+    [[gnu::target("avx2")]] static I shift_up(I v, I fill) {
+        const __m256i to =
+            _mm256_setr_epi32((8 - K) % 8, (9 - K) % 8, (10 - K) % 8, (11 - K) % 8, (12 - K) % 8,
+                              (13 - K) % 8, (14 - K) % 8, (15 - K) % 8);
+        const __m256i moved = _mm256_permutevar8x32_epi32(reinterpret_cast<__m256i>(v), to);
+        return reinterpret_cast<I>(
+            _mm256_blend_epi32(moved, reinterpret_cast<__m256i>(fill), (1 << K) - 1));
+    }
+    [[gnu::target("avx2")]] static I first_lane(I v) {
+        return reinterpret_cast<I>(
+            _mm256_broadcastd_epi32(_mm256_castsi256_si128(reinterpret_cast<__m256i>(v))));
+    }
+    [[gnu::target("avx2")]] static I last_lane(I v) {
+        return reinterpret_cast<I>(
+            _mm256_permutevar8x32_epi32(reinterpret_cast<__m256i>(v), _mm256_set1_epi32(7)));
     }
     [[gnu::target("avx2")]] static bool any(I mask) {
         const auto m = reinterpret_cast<__m256i>(mask);

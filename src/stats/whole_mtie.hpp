@@ -29,6 +29,7 @@ class LargeWindowBlocks {
     void at(std::size_t size, const std::int32_t*& high, const std::int32_t*& low);
 
     static constexpr std::size_t finest = 64;
+    Lanes lanes() const { return lanes_; }
 
   private:
     const WholeGrid& g_;

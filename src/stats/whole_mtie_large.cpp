@@ -70,6 +70,140 @@ void finest_body(const std::int32_t* x, std::size_t n, std::int32_t* high, std::
 }
 #endif
 
+// The exact MTIE of the windows starting in [s0, s1) ⊆ block a (s0 = a·B): each is the suffix
+// of block a from its start, the full blocks a + 1 … e − 1, and the prefix of block e up to its
+// last sample, e being e0 or e0 + 1 (e0 alone for octave windows, B dividing width − 1). The
+// suffix extremes of block a go right to left into a buffer, eight at a time (within a register
+// by three shifts, then the extremes to its right); the prefix extremes of the windows' ends
+// left to right the same way, each eight against the suffixes of their starts. As in the
+// doubling tables, a missing sample is −2^30 in the maxima and +2^30 in the minima.
+constexpr std::int32_t block_floor = -(1 << 30);
+constexpr std::int32_t block_ceiling = 1 << 30;
+
+struct BlockScan {
+    const std::int32_t* x;
+    std::size_t width;
+    std::size_t size;
+    const std::int32_t* bh;  // the blocks' extremes (INT32_MIN, INT32_MAX: no sample)
+    const std::int32_t* bl;
+    std::int32_t* suffix_high;  // size entries each
+    std::int32_t* suffix_low;
+};
+
+template <class L>
+void suffix_extremes(const BlockScan& b, std::size_t s0) {
+    using I = typename L::I;
+    const I holes = L::splat_i(long_hole);
+    const I floor = L::splat_i(block_floor);
+    const I ceiling = L::splat_i(block_ceiling);
+    I carry_high = floor;
+    I carry_low = ceiling;
+    for (std::size_t i = s0 + b.size; i > s0;) {
+        i -= 8;
+        const I v = L::load_i(b.x + i);
+        I h = L::max(v, floor);
+        I l = L::select(L::eq(v, holes), ceiling, v);
+        h = L::max(h, L::template shift_down<1>(h, floor));
+        l = L::min(l, L::template shift_down<1>(l, ceiling));
+        h = L::max(h, L::template shift_down<2>(h, floor));
+        l = L::min(l, L::template shift_down<2>(l, ceiling));
+        h = L::max(L::max(h, L::template shift_down<4>(h, floor)), carry_high);
+        l = L::min(L::min(l, L::template shift_down<4>(l, ceiling)), carry_low);
+        L::store_i(b.suffix_high + (i - s0), h);
+        L::store_i(b.suffix_low + (i - s0), l);
+        carry_high = L::first_lane(h);
+        carry_low = L::first_lane(l);
+    }
+}
+
+// The windows starting at i in [begin, end) whose ends i + width − 1 lie in one block, whose
+// samples before them are `carry_high`/`carry_low` (running extremes, updated), with the full
+// blocks between `mid_high`/`mid_low`; the largest range into best.
+template <class L>
+void block_ends(const BlockScan& b, std::size_t s0, std::size_t begin, std::size_t end,
+                std::int32_t mid_high, std::int32_t mid_low, std::int32_t& carry_high,
+                std::int32_t& carry_low, std::int32_t& best) {
+    using I = typename L::I;
+    const I holes = L::splat_i(long_hole);
+    const I floor = L::splat_i(block_floor);
+    const I ceiling = L::splat_i(block_ceiling);
+    const I mh = L::splat_i(mid_high);
+    const I ml = L::splat_i(mid_low);
+    I ch = L::splat_i(carry_high);
+    I cl = L::splat_i(carry_low);
+    I widest = L::splat_i(best);
+    std::size_t i = begin;
+    for (; i + 8 <= end; i += 8) {
+        const I v = L::load_i(b.x + i + b.width - 1);
+        I h = L::max(v, floor);
+        I l = L::select(L::eq(v, holes), ceiling, v);
+        h = L::max(h, L::template shift_up<1>(h, floor));
+        l = L::min(l, L::template shift_up<1>(l, ceiling));
+        h = L::max(h, L::template shift_up<2>(h, floor));
+        l = L::min(l, L::template shift_up<2>(l, ceiling));
+        h = L::max(L::max(h, L::template shift_up<4>(h, floor)), ch);
+        l = L::min(L::min(l, L::template shift_up<4>(l, ceiling)), cl);
+        ch = L::last_lane(h);
+        cl = L::last_lane(l);
+        const I top = L::max(L::max(L::load_i(b.suffix_high + (i - s0)), mh), h);
+        const I bottom = L::min(L::min(L::load_i(b.suffix_low + (i - s0)), ml), l);
+        widest = L::max(widest, L::sub(top, bottom));
+    }
+    best = L::max_lane(widest);
+    carry_high = L::max_lane(ch);
+    carry_low = L::min_lane(cl);
+    for (; i < end; ++i) {
+        const std::int32_t v = b.x[i + b.width - 1];
+        carry_high = std::max(carry_high, std::max(v, block_floor));
+        carry_low = std::min(carry_low, v == long_hole ? block_ceiling : v);
+        const std::int32_t top = std::max({b.suffix_high[i - s0], mid_high, carry_high});
+        const std::int32_t bottom = std::min({b.suffix_low[i - s0], mid_low, carry_low});
+        best = std::max(best, top - bottom);
+    }
+}
+
+template <class L>
+std::int64_t block_best_body(const BlockScan& b, std::size_t a, std::size_t s1) {
+    const std::size_t s0 = a * b.size;  // block a ends before every window does
+    suffix_extremes<L>(b, s0);
+    const std::size_t e0 = (s0 + b.width - 1) / b.size;
+    std::int32_t mid_high = block_floor;
+    std::int32_t mid_low = block_ceiling;
+    for (std::size_t k = a + 1; k < e0; ++k) {
+        mid_high = std::max(mid_high, b.bh[k]);
+        mid_low = std::min(mid_low, b.bl[k]);
+    }
+    const std::size_t from = e0 * b.size;  // the ends' block
+    std::int32_t carry_high = block_floor;
+    std::int32_t carry_low = block_ceiling;
+    for (std::size_t p = from; p < s0 + b.width - 1; ++p) {  // before the first end
+        carry_high = std::max(carry_high, std::max(b.x[p], block_floor));
+        carry_low = std::min(carry_low, b.x[p] == long_hole ? block_ceiling : b.x[p]);
+    }
+    const std::size_t split = std::min(s1, from + b.size - b.width + 1);
+    std::int32_t best = -1;
+    block_ends<L>(b, s0, s0, split, mid_high, mid_low, carry_high, carry_low, best);
+    if (split < s1) {  // the ends in block e0 + 1: block e0 joins the full blocks
+        mid_high = std::max(mid_high, b.bh[e0]);
+        mid_low = std::min(mid_low, b.bl[e0]);
+        carry_high = block_floor;
+        carry_low = block_ceiling;
+        block_ends<L>(b, s0, split, s1, mid_high, mid_low, carry_high, carry_low, best);
+    }
+    return best;
+}
+
+[[gnu::flatten]] std::int64_t block_best_base(const BlockScan& b, std::size_t a, std::size_t s1) {
+    return block_best_body<BaseLanes>(b, a, s1);
+}
+
+#if defined(__x86_64__)
+[[gnu::flatten, gnu::target("avx2")]] std::int64_t block_best_avx2(const BlockScan& b,
+                                                                   std::size_t a, std::size_t s1) {
+    return block_best_body<Avx2Lanes>(b, a, s1);
+}
+#endif
+
 struct Extremes {
     std::int32_t high = long_hole;
     std::int32_t low = no_low;
@@ -78,74 +212,6 @@ struct Extremes {
         low = std::min(low, l);
     }
     std::int64_t range() const { return std::int64_t{high} - low; }  // < 0: no sample
-};
-
-// The exact MTIE of the windows starting in [s0, s1) ⊆ block a (s0 = a·B): each is the suffix
-// of block a from its start, the full blocks a + 1 … e − 1, and the prefix of block e up to its
-// last sample, e being e0 or e0 + 1.
-class BlockWindows {
-  public:
-    BlockWindows(const WholeGrid& g, std::size_t width, std::size_t size, const std::int32_t* bh,
-                 const std::int32_t* bl)
-        : x_(g.x.data()), width_(width), size_(size), bh_(bh), bl_(bl) {
-        suffix_high_.resize(size);
-        suffix_low_.resize(size);
-        prefix_high_.resize(2 * size);
-        prefix_low_.resize(2 * size);
-    }
-
-    std::int64_t best(std::size_t a, std::size_t s1) {
-        const std::size_t s0 = a * size_;
-        const std::size_t end = s0 + size_;  // block a ends before every window does
-        Extremes run;
-        for (std::size_t i = end; i-- > s0;) {
-            run.add(x_[i], low_of_sample(x_[i]));
-            suffix_high_[i - s0] = run.high;
-            suffix_low_[i - s0] = run.low;
-        }
-        const std::size_t e0 = (s0 + width_ - 1) / size_;
-        Extremes mid;
-        for (std::size_t k = a + 1; k < e0; ++k) {
-            mid.add(bh_[k], bl_[k]);
-        }
-        const std::size_t from = e0 * size_;
-        const std::size_t last = s1 + width_ - 1;  // one past the last sample read
-        for (std::size_t p = from; p < last; ++p) {
-            if (p == from || p == from + size_) {
-                run = Extremes{};
-            }
-            run.add(x_[p], low_of_sample(x_[p]));
-            prefix_high_[p - from] = run.high;
-            prefix_low_[p - from] = run.low;
-        }
-        const std::size_t split = std::min(s1, from + size_ - width_ + 1);
-        std::int64_t best = -1;
-        windows(s0, split, mid, s0, from, best);
-        mid.add(bh_[e0], bl_[e0]);
-        windows(split, s1, mid, s0, from, best);
-        return best;
-    }
-
-  private:
-    void windows(std::size_t begin, std::size_t end, const Extremes& mid, std::size_t s0,
-                 std::size_t from, std::int64_t& best) const {
-        for (std::size_t i = begin; i < end; ++i) {
-            const std::size_t p = i + width_ - 1 - from;
-            const std::int32_t high = std::max({suffix_high_[i - s0], mid.high, prefix_high_[p]});
-            const std::int32_t low = std::min({suffix_low_[i - s0], mid.low, prefix_low_[p]});
-            best = std::max(best, std::int64_t{high} - low);
-        }
-    }
-
-    const std::int32_t* x_;
-    std::size_t width_;
-    std::size_t size_;
-    const std::int32_t* bh_;
-    const std::int32_t* bl_;
-    std::vector<std::int32_t> suffix_high_;
-    std::vector<std::int32_t> suffix_low_;
-    std::vector<std::int32_t> prefix_high_;
-    std::vector<std::int32_t> prefix_low_;
 };
 
 }  // namespace
@@ -210,12 +276,17 @@ std::int64_t large_window(const WholeGrid& g, std::size_t width, std::int64_t fl
     std::sort(candidates.begin(), candidates.end(),
               [](const Candidate& p, const Candidate& q) { return p.bound > q.bound; });
     std::int64_t best = floor;
-    BlockWindows exact(g, width, size, bh, bl);
+    std::vector<std::int32_t> suffix(2 * size);
+    const BlockScan scan{g.x.data(), width, size, bh, bl, suffix.data(), suffix.data() + size};
+    auto exact = block_best_base;
+#if defined(__x86_64__)
+    exact = blocks.lanes() == Lanes::avx2 ? block_best_avx2 : exact;
+#endif
     for (const Candidate& c : candidates) {
         if (c.bound <= best) {
             break;
         }
-        best = std::max(best, exact.best(c.block, std::min((c.block + 1) * size, starts)));
+        best = std::max(best, exact(scan, c.block, std::min((c.block + 1) * size, starts)));
     }
     return best;
 }
