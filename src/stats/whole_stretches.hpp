@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-// Internal: the stretches of a whole-nanosecond grid where a term of ADEV or MDEV reads no
-// missing sample, from the grid's hole runs (whole_kernels.hpp).
+// Internal: the stretches of a whole-nanosecond grid where a term of MDEV reads no missing
+// sample, from the grid's hole runs (whole_kernels.hpp).
 
 #include <algorithm>
 #include <cstddef>
@@ -12,9 +12,9 @@
 namespace ppsbench::stats::detail {
 
 // The term at i reads samples i + o for o in some set; a hole run [s, e) then rules out the
-// terms in [s − far, e − near) for each read window [near, far] of that set (ADEV: single
-// offsets 0, m, 2m, …; MDEV: the one window [0, 3m − 1]). for_each(from, limit, f) calls f(a, b)
-// for every maximal [a, b) ⊆ [from, limit) that no run rules out, in ascending order.
+// terms in [s − far, e − near) for each read window [near, far] of that set (MDEV: the one
+// window [0, 3m − 1]). for_each(from, limit, f) calls f(a, b) for every maximal [a, b) ⊆
+// [from, limit) that no run rules out, in ascending order.
 struct ReadWindow {
     std::size_t near = 0;
     std::size_t far = 0;
