@@ -188,13 +188,20 @@ class WholeGridFill {
         for (std::size_t first = 1; first < n;) {
             take_steps(first);
             const std::size_t stop = next_step_ < removed_.size() ? removed_[next_step_].index : n;
-            std::size_t last = std::min({first + batch, stop, n});
+            const std::size_t last = std::min({first + batch, stop, n});
             const std::int64_t k = index_.at(first);
-            last = run_end(first, last, k);
-            if (static_cast<std::size_t>(k) < grid_.ns.size() || !straight(first, last, k)) {
+            const std::size_t end = run_end(first, last, k);
+            // A short run (many missed pulses): the general walk takes the batch at once, rather
+            // than a search of the index and a call for every few pulses.
+            if (end < last && end - first < 8) {
                 batch_of(first, last);
+                first = last;
+                continue;
             }
-            first = last;
+            if (static_cast<std::size_t>(k) < grid_.ns.size() || !straight(first, end, k)) {
+                batch_of(first, end);
+            }
+            first = end;
         }
         return centred();
     }
