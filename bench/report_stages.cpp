@@ -10,15 +10,20 @@
 //   (stability included) summaries   stats::analyze_packed without the stability figures
 //   (selection, timeline, phase,
 //               steps, summaries, outliers, histogram, detrending, period jitter)
-//   adev, mdev, mtie   each Allan-family kernel alone, one thread, at the octave taus, on the
-//               phase (in seconds) of the selected pulses
-// The first two are what the report does; the last four split `analyze` (its stability part
-// runs adev and mdev on a second thread beside mtie, so they add up to more than its wall).
+//   stability   stats::compute_stability on one thread, on the report's phase grid (whole ns,
+//               the missed pulses as holes), without building the grid (analyze − summaries
+//               has both)
+//   scan, adev, mdev, mtie   its parts: the holes and range of the grid, then each measure
+//               alone at the octave taus (the whole-nanosecond kernels, src/stats/whole_*.cpp)
+// The first two are what the report does; the last split `analyze` (its stability part runs
+// mdev and half of adev on a second thread beside mtie, so they add up to more than its wall).
 // Under callgrind each stage ends with a dump of its own counts (CALLGRIND_DUMP_STATS_AT).
 
 #include <sys/resource.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -29,6 +34,8 @@
 #include "ppsbench/stats/analyze_packed.hpp"
 #include "ppsbench/stats/stability.hpp"
 #include "ppsbench/store/packed_capture_reader.hpp"
+// The whole-nanosecond kernels one by one (internal; the report runs them in compute_stability).
+#include "../src/stats/whole_kernels.hpp"
 
 // valgrind's client requests (no-ops outside valgrind); without its header, no dumps at all.
 #if __has_include(<valgrind/callgrind.h>)
@@ -117,24 +124,39 @@ int measure(const char* path) {
     const auto r = stats::analyze_packed(pulses, no_stability);
     summaries.report(n);
 
+    // The report's grid: the phase in whole ns by pulse index, the missed pulses as holes.
     const std::vector<double>& phase_ns =
         r.series->offset_ns.empty() ? r.series->detrended_ns : r.series->offset_ns;
-    std::vector<double> phase_s(phase_ns.size());
+    const std::vector<std::int64_t>& k = r.series->index;
+    stats::PhaseGrid grid;
+    grid.reference_ns = phase_ns.empty() ? 0 : std::llround(phase_ns[0]);
+    grid.ns.assign(k.empty() ? 0 : static_cast<std::size_t>(k.back()) + 1, stats::PhaseGrid::hole);
     for (std::size_t i = 0; i < phase_ns.size(); ++i) {
-        phase_s[i] = phase_ns[i] * 1e-9;
+        grid.ns[static_cast<std::size_t>(k[i])] =
+            static_cast<std::int32_t>(std::llround(phase_ns[i]) - grid.reference_ns);
     }
     const double tau0 = static_cast<double>(options.period_ns) * 1e-9;
-    const auto factors = stats::octave_factors(phase_s.size());
+    const auto factors = stats::octave_factors(grid.ns.size());
+    const auto lanes = stats::detail::widest_lanes();
     CALLGRIND_ZERO_STATS;  // not the copy above
+    const Stage stability("stability");
+    const auto all = stats::compute_stability(grid, tau0, stats::StabilityThreads::one);
+    stability.report(n);
+    const Stage scan("scan");
+    const auto whole = stats::detail::scan_whole(grid.ns, lanes);
+    scan.report(n);
     const Stage adev("adev");
-    const auto a = stats::overlapping_adev(phase_s, tau0, factors);
+    const auto a = stats::detail::whole_adev(whole, tau0, factors, lanes);
     adev.report(n);
     const Stage mdev("mdev");
-    const auto m = stats::modified_adev(phase_s, tau0, factors);
+    const auto m = stats::detail::whole_mdev(whole, tau0, factors, lanes);
     mdev.report(n);
     const Stage mtie("mtie");
-    const auto t = stats::mtie(phase_s, factors);
+    const auto t = stats::detail::whole_mtie(whole, factors, lanes);
     mtie.report(n);
+    if (all.adev != a || all.mtie_s != t) {
+        std::printf("(the stages differ from compute_stability: the grid is not whole)\n");
+    }
 
     std::printf("%zu pulses, %zu taus; sigma %.3f ns, adev(1) %.3e, mdev(1) %.3e, mtie(1) %.3e\n",
                 n, factors.size(), everything.headline().stddev, a.empty() ? 0.0 : a[0],

@@ -85,6 +85,30 @@ void BM_AllanFamilyOctaves(benchmark::State& state) {
 }
 BENCHMARK(BM_AllanFamilyOctaves)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The same phase as the report holds it, in whole ns (the phase above times 1e12: µs of white
+// noise on a random walk), every 1000th sample missing; one thread or two.
+void BM_AllanFamilyWholeNs(benchmark::State& state) {
+    const auto x = ppsbench::bench::phase_seconds(static_cast<std::size_t>(state.range(0)));
+    stats::PhaseGrid grid;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        grid.ns.push_back(i % 1000 == 999 ? stats::PhaseGrid::hole
+                                          : static_cast<std::int32_t>(std::llround(x[i] * 1e12)));
+    }
+    const auto threads =
+        state.range(1) == 1 ? stats::StabilityThreads::one : stats::StabilityThreads::two;
+    for (auto _ : state) {
+        auto s = stats::compute_stability(grid, 1.0, threads);
+        benchmark::DoNotOptimize(s);
+    }
+    state.counters["taus"] = static_cast<double>(stats::octave_factors(grid.ns.size()).size());
+}
+BENCHMARK(BM_AllanFamilyWholeNs)
+    ->Args({1'000'000, 1})
+    ->Args({1'000'000, 2})
+    ->Args({10'000'000, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 template <std::vector<double> (*F)(std::span<const double>, double, std::span<const std::size_t>)>
 void BM_OneDeviation(benchmark::State& state) {
     const auto x = ppsbench::bench::phase_seconds(static_cast<std::size_t>(state.range(0)));

@@ -256,7 +256,6 @@ RunStatistics analyze_packed(const core::PackedPulses& pulses, const AnalysisOpt
         r.span_periods = index.back();
     }
 
-    // The phase buffer is reserved for the stability grid, which reuses it at the end.
     const std::size_t grid_length = n > 0 ? static_cast<std::size_t>(index.back()) + 1 : 0;
     // The stability grid has a slot per period from the first pulse to the last: a clock step
     // of a year in a 100-pulse capture would need 31 M slots (a timestamp of 2^63 − 1, 74 GB).
@@ -267,8 +266,8 @@ RunStatistics analyze_packed(const core::PackedPulses& pulses, const AnalysisOpt
     if (options.compute_stability && !grid_fits) {
         r.notes.push_back(stability_left_out(grid_length, n, options.cadence));
     }
-    detail::PhaseSeries phase = detail::phase_series(
-        selection, index, options.clock, options.period_ns, stability ? grid_length : 0);
+    detail::PhaseSeries phase =
+        detail::phase_series(selection, index, options.clock, options.period_ns, 0);
     const ClockSteps steps = clock_steps(r, selection, phase.values_ns, options);
     // The drift is measured on the unwrapped phase: folded first, a clock (or a --period) some
     // 100 ppm off over a long run wraps through whole periods, a sawtooth whose quarter medians
@@ -288,13 +287,14 @@ RunStatistics analyze_packed(const core::PackedPulses& pulses, const AnalysisOpt
     }
     detail::summarize_run(r, series, selection, index, phase.values_ns, steps.positions, options);
 
-    // Stability, on the phase grid built in the residuals' memory; the phase is recomputed
-    // from the timestamps with the same steps removed.
+    // Stability, on its own phase grid (whole nanoseconds where exact), recomputed from the
+    // timestamps with the same steps removed; the phase buffer goes first, so the two are not
+    // held at once.
     if (stability && n > 0) {
-        r.stability =
-            compute_stability(detail::phase_grid_s(std::move(phase.values_ns), phase.rule,
-                                                   selection, index, steps.removed_steps()),
-                              static_cast<double>(options.period_ns) * 1e-9);
+        phase.values_ns = std::vector<double>{};
+        r.stability = compute_stability(
+            detail::phase_grid(phase.rule, selection, index, steps.removed_steps()),
+            static_cast<double>(options.period_ns) * 1e-9);
     }
     if (options.keep_series) {
         series.index = index.dense();

@@ -148,15 +148,4 @@ void fold_into_window(std::span<double> values_ns, std::int64_t centre, std::int
     }
 }
 
-std::vector<double> phase_grid_s(std::vector<double> buffer, const PhaseRule& rule,
-                                 const Selection& selection, const PulseIndex& index,
-                                 std::span<const Step> removed) {
-    const auto length = static_cast<std::size_t>(index.back()) + 1;
-    buffer.assign(length, std::numeric_limits<double>::quiet_NaN());
-    rule.for_each(selection, index, removed, [&buffer](std::size_t, std::int64_t ki, double v) {
-        buffer[static_cast<std::size_t>(ki)] = v * 1e-9;
-    });
-    return buffer;
-}
-
 }  // namespace ppsbench::stats::detail

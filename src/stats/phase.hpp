@@ -20,8 +20,10 @@
 
 #include "ppsbench/core/pulse.hpp"
 #include "ppsbench/stats/events.hpp"
+#include "ppsbench/stats/stability.hpp"
 #include "selection.hpp"
 #include "train_detail.hpp"
+#include "whole_kernels.hpp"
 
 namespace ppsbench::stats::detail {
 
@@ -156,11 +158,12 @@ PhaseSeries phase_series(const Selection& selection, const PulseIndex& index, co
 // (`remove_clock_steps` off), which unwrapping carried past it.
 void fold_into_window(std::span<double> values_ns, std::int64_t centre, std::int64_t period_ns);
 
-// The phase on the full pulse grid k = 0 … k_last, in seconds, for the Allan-family
-// estimators: a missed pulse is a NaN hole that they skip (stability.hpp). Built in `buffer`'s
-// memory, whatever it held. Needs at least one selected pulse.
-std::vector<double> phase_grid_s(std::vector<double> buffer, const PhaseRule& rule,
-                                 const Selection& selection, const PulseIndex& index,
-                                 std::span<const Step> removed);
+// The phase on the full pulse grid k = 0 … k_last, for the Allan-family estimators: a missed
+// pulse is a hole that they skip (stability.hpp). Whole nanoseconds, 4 bytes a slot, where no
+// fractional clock step is removed and the phase spans less than 2^31 ns; else seconds, as
+// rule.for_each() gives them. Its own memory; needs at least one selected pulse. `lanes`: the
+// instruction set of its straight runs (the same grid on each).
+PhaseGrid phase_grid(const PhaseRule& rule, const Selection& selection, const PulseIndex& index,
+                     std::span<const Step> removed, LanePath lanes = widest_lanes());
 
 }  // namespace ppsbench::stats::detail

@@ -4,47 +4,112 @@
 #include <algorithm>
 #include <cmath>
 #include <future>
+#include <limits>
 #include <utility>
 
 #include "allan.hpp"
+#include "whole_kernels.hpp"
 
 // The measures themselves: allan.cpp (ADEV, MDEV, TDEV; kernels in adev.cpp and mdev.cpp) and
-// mtie.cpp. Here: the four at the same taus, for the report.
+// mtie.cpp on seconds; whole_*.cpp on whole nanoseconds. Here: the four at the same taus, for
+// the report.
 
 namespace ppsbench::stats {
 
-Stability compute_stability(std::span<const double> phase_s, double tau0_s,
-                            std::span<const std::size_t> factors) {
+namespace {
+
+Stability at_taus(double tau0_s, std::span<const std::size_t> factors) {
     Stability s;
     s.tau0_s = tau0_s;
     s.factors.assign(factors.begin(), factors.end());
     for (std::size_t m : factors) {
         s.tau_s.push_back(static_cast<double>(m) * tau0_s);
     }
-    // Two cores, three measures that only read the phase: MDEV on a second thread, MTIE here,
-    // and ADEV's taus split between them (MTIE costs about as much as MDEV, ADEV a little
-    // under either). Each tau is computed exactly as it would be alone, in whichever group.
-    const detail::Prepared p = detail::prepare(phase_s);
-    const std::size_t adev_here = std::min(factors.size(), (factors.size() / 2 + 3) / 4 * 4);
-    auto second = std::async(std::launch::async, [&p, tau0_s, factors, adev_here] {
-        return std::pair(detail::mdev_all(p, tau0_s, factors),
-                         detail::adev_all(p, tau0_s, factors.subspan(adev_here)));
-    });
-    s.adev = detail::adev_all(p, tau0_s, factors.first(adev_here));
-    s.mtie_s = mtie(phase_s, factors);
-    auto [mdev, adev_rest] = second.get();
-    s.mdev = std::move(mdev);
-    s.adev.insert(s.adev.end(), adev_rest.begin(), adev_rest.end());
+    return s;
+}
+
+// Two cores, three measures that only read the phase: MDEV and `split` of ADEV's taus on a second
+// thread, MTIE and the rest of ADEV on this one (one thread: all here, in the same order). Each
+// tau is computed exactly as it would be alone, in whichever group.
+template <typename Adev, typename Mdev, typename Mtie>
+void four_measures(Stability& s, std::span<const std::size_t> factors, std::size_t split,
+                   StabilityThreads threads, Adev adev, Mdev mdev, Mtie mtie) {
+    const std::size_t here = std::min(factors.size(), split);
+    if (threads == StabilityThreads::one) {
+        s.adev = adev(factors);
+        s.mtie_s = mtie(factors);
+        s.mdev = mdev(factors);
+    } else {
+        auto second = std::async(std::launch::async, [&] {
+            return std::pair(mdev(factors), adev(factors.subspan(here)));
+        });
+        s.adev = adev(factors.first(here));
+        s.mtie_s = mtie(factors);
+        auto [m, adev_rest] = second.get();
+        s.mdev = std::move(m);
+        s.adev.insert(s.adev.end(), adev_rest.begin(), adev_rest.end());
+    }
     s.tdev_s = s.mdev;
-    detail::mdev_to_tdev(s.tdev_s, factors, tau0_s);
+    detail::mdev_to_tdev(s.tdev_s, factors, s.tau0_s);
+}
+
+// A grid the whole-nanosecond kernels do not take (values past ±(2^30 − 1), 2^32 samples or
+// more; PhaseGrid's builder makes none), in seconds.
+std::vector<double> grid_seconds(const PhaseGrid& grid) {
+    std::vector<double> seconds(grid.ns.size());
+    for (std::size_t k = 0; k < seconds.size(); ++k) {
+        seconds[k] = grid.ns[k] == PhaseGrid::hole
+                         ? std::numeric_limits<double>::quiet_NaN()
+                         : static_cast<double>(grid.reference_ns + grid.ns[k]) * 1e-9;
+    }
+    return seconds;
+}
+
+}  // namespace
+
+Stability compute_stability(std::span<const double> phase_s, double tau0_s,
+                            std::span<const std::size_t> factors, StabilityThreads threads) {
+    Stability s = at_taus(tau0_s, factors);
+    // MTIE costs about as much as MDEV, ADEV a little under either.
+    const detail::Prepared p = detail::prepare(phase_s);
+    four_measures(
+        s, factors, (factors.size() / 2 + 3) / 4 * 4, threads,
+        [&](std::span<const std::size_t> f) { return detail::adev_all(p, tau0_s, f); },
+        [&](std::span<const std::size_t> f) { return detail::mdev_all(p, tau0_s, f); },
+        [&](std::span<const std::size_t> f) { return mtie(phase_s, f); });
     s.missing_samples = static_cast<std::size_t>(
         std::count_if(phase_s.begin(), phase_s.end(), [](double v) { return std::isnan(v); }));
     return s;
 }
 
-Stability compute_stability(std::span<const double> phase_s, double tau0_s) {
+Stability compute_stability(std::span<const double> phase_s, double tau0_s,
+                            StabilityThreads threads) {
     const auto factors = octave_factors(phase_s.size());
-    return compute_stability(phase_s, tau0_s, factors);
+    return compute_stability(phase_s, tau0_s, factors, threads);
+}
+
+Stability compute_stability(const PhaseGrid& grid, double tau0_s, StabilityThreads threads) {
+    if (!grid.whole()) {
+        return compute_stability(grid.seconds, tau0_s, threads);
+    }
+    const auto factors = octave_factors(grid.ns.size());
+    const detail::LanePath lanes = detail::widest_lanes();
+    if (grid.ns.size() >= (std::size_t{1} << 32)) {
+        return compute_stability(grid_seconds(grid), tau0_s, threads);
+    }
+    const detail::WholeGrid g = detail::scan_whole(grid.ns, lanes);
+    if (!g.in_range) {
+        return compute_stability(grid_seconds(grid), tau0_s, threads);
+    }
+    Stability s = at_taus(tau0_s, factors);
+    // Half of ADEV's taus here, in whole octave groups of four (whole_adev.cpp).
+    four_measures(
+        s, factors, factors.size() / 2 / 4 * 4, threads,
+        [&](std::span<const std::size_t> f) { return detail::whole_adev(g, tau0_s, f, lanes); },
+        [&](std::span<const std::size_t> f) { return detail::whole_mdev(g, tau0_s, f, lanes); },
+        [&](std::span<const std::size_t> f) { return detail::whole_mtie(g, f, lanes); });
+    s.missing_samples = g.missing;
+    return s;
 }
 
 std::vector<std::size_t> octave_factors(std::size_t samples) {

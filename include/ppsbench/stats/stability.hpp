@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -53,8 +55,36 @@ struct Stability {
     std::size_t missing_samples = 0;
 };
 
+// Whether compute_stability() may run part of its work on a second thread (MDEV and half of
+// ADEV beside MTIE), or does it all on the caller's: a caller that schedules it beside other
+// work asks for one.
+enum class StabilityThreads { one, two };
+
 Stability compute_stability(std::span<const double> phase_s, double tau0_s,
-                            std::span<const std::size_t> factors);
-Stability compute_stability(std::span<const double> phase_s, double tau0_s);  // octave taus
+                            std::span<const std::size_t> factors,
+                            StabilityThreads threads = StabilityThreads::two);
+Stability compute_stability(std::span<const double> phase_s, double tau0_s,
+                            StabilityThreads threads = StabilityThreads::two);  // octave taus
+
+// The phase on the full pulse grid as the report builds it. Where the phase is whole
+// nanoseconds (no fractional clock step was removed) and spans less than 2^31 ns, it is held
+// as int32 offsets from a reference, 4 bytes a sample: `ns`, with `hole` for a missing sample
+// and every other value within ±(2^30 − 1). Otherwise `seconds`, NaN for a missing sample, as
+// the functions above take it. Exactly one of the two is non-empty (or neither, for no sample).
+struct PhaseGrid {
+    static constexpr std::int32_t hole = std::numeric_limits<std::int32_t>::min();
+    std::vector<std::int32_t> ns;
+    std::int64_t reference_ns = 0;  // the phase of a sample is reference_ns + ns[k] ns
+    std::vector<double> seconds;
+
+    bool whole() const { return seconds.empty(); }
+    std::size_t size() const { return whole() ? ns.size() : seconds.size(); }
+};
+
+// The four measures at the octave taus of the grid. On a whole-nanosecond grid every second
+// difference, inner sum and extreme is an exact integer, so each figure is the exact one
+// rounded once or summed in double (the double kernels reach it within their own rounding).
+Stability compute_stability(const PhaseGrid& grid, double tau0_s,
+                            StabilityThreads threads = StabilityThreads::two);
 
 }  // namespace ppsbench::stats
