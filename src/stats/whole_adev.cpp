@@ -52,7 +52,7 @@ template <class L, std::size_t G>
     using F = typename L::F;
     const F seconds = L::splat(whole_ns_to_s);
     // The two halves of a block one after the other: fewer values live at once.
-    auto half = [&](std::size_t j, F(&sums)[G]) {
+    auto half = [&](std::size_t j, F(&sums)[G]) __attribute__((always_inline)) {
         F a[G + 2];
 #pragma GCC unroll 8
         for (std::size_t r = 0; r < G + 2; ++r) {
@@ -108,8 +108,9 @@ template <class L, std::size_t G>
 // Blocks from i to end (multiples of 8): masked in the ranges `dirty` (pairs [a, b) of term
 // indices, multiples of 8, ascending), unmasked between them.
 template <class L, std::size_t G>
-void blocks_body(const std::int32_t* x, TauGroup& group, std::size_t i, std::size_t end,
-                 const std::size_t* dirty, std::size_t ranges) {
+[[gnu::always_inline]] inline void blocks_body(const std::int32_t* x, TauGroup& group,
+                                               std::size_t i, std::size_t end,
+                                               const std::size_t* dirty, std::size_t ranges) {
     std::size_t reads[G + 2];
 #pragma GCC unroll 8
     for (std::size_t r = 0; r < G + 2; ++r) {

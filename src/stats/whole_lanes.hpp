@@ -9,9 +9,13 @@
 //              at run time (whole_kernels.hpp).
 // A kernel is a template over the lanes, instantiated in a [[gnu::flatten]] function per path
 // (with target("avx2") for the wide one) so that every call below is inlined into code of that
-// instruction set. Every double operation here is an IEEE add, subtract or multiply of the
-// lane's own values (never fused: no FMA in either target) or exact (conversions of int32,
-// sums of whole numbers below 2^53), so the same kernel gives the same bits on either path.
+// instruction set. The kernel templates (and their lambdas) are also [[gnu::always_inline]]:
+// flatten inlines nothing at -O0 (the sanitizer build), and a template body left out of line is
+// compiled without AVX2 and passes the 256-bit values to the AVX2 functions in the wrong
+// registers (garbage, found by UBSan as an int32 overflow on the hole marker). Every double
+// operation here is an IEEE add, subtract or multiply of the lane's own values (never fused: no FMA
+// in either target) or exact (conversions of int32, sums of whole numbers below 2^53), so the same
+// kernel gives the same bits on either path.
 
 #include <algorithm>
 #include <cstddef>

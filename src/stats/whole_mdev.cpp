@@ -26,7 +26,8 @@ inline std::int64_t whole_step(const std::int32_t* x, std::size_t j, std::size_t
 
 // inner_a, exactly (its partial sums are bounded as the inner sums are).
 template <class L>
-double first_inner_body(const std::int32_t* x, std::size_t m, std::size_t a) {
+[[gnu::always_inline]] inline double first_inner_body(const std::int32_t* x, std::size_t m,
+                                                      std::size_t a) {
     using F = typename L::F;
     F lanes = L::zero();
     std::size_t i = a;
@@ -49,8 +50,9 @@ double first_inner_body(const std::int32_t* x, std::size_t m, std::size_t a) {
 // The terms j = a … last, their squares into eight lanes: term j into lane (j − a − 1) mod 8
 // (the first, j = a, into lane 7), in ascending j, on every path.
 template <class L>
-void mdev_stretch_body(const std::int32_t* x, std::size_t m, std::size_t a, std::size_t last,
-                       double* sums) {
+[[gnu::always_inline]] inline void mdev_stretch_body(const std::int32_t* x, std::size_t m,
+                                                     std::size_t a, std::size_t last,
+                                                     double* sums) {
     using F = typename L::F;
     const double first = first_inner_body<L>(x, m, a);
     const double first_s = first * whole_ns_to_s;
@@ -61,7 +63,7 @@ void mdev_stretch_body(const std::int32_t* x, std::size_t m, std::size_t a, std:
     const F three = L::splat(3.0);
     const F seconds = L::splat(whole_ns_to_s);
     // The inner sums at j … j + 3: the one at j − 1 plus the prefix sums of steps j − 1 … j + 2.
-    auto block = [&](std::size_t j) {
+    auto block = [&](std::size_t j) __attribute__((always_inline)) {
         const std::int32_t* p = x + j - 1;
         const F x0 = L::load_ns(p);
         const F x1 = L::load_ns(p + m);
@@ -100,8 +102,8 @@ void mdev_stretch_body(const std::int32_t* x, std::size_t m, std::size_t a, std:
 // range is below 2^26 ns: |step| ≤ 4·range): the eight steps of a block in one int32 register,
 // their prefix sums there too, then to double: fewer instructions a term.
 template <class L>
-void mdev_narrow_body(const std::int32_t* x, std::size_t m, std::size_t a, std::size_t last,
-                      double* sums) {
+[[gnu::always_inline]] inline void mdev_narrow_body(const std::int32_t* x, std::size_t m,
+                                                    std::size_t a, std::size_t last, double* sums) {
     using F = typename L::F;
     using I = typename L::I;
     const double first = first_inner_body<L>(x, m, a);

@@ -24,7 +24,8 @@ constexpr std::int32_t absent_high = -(1 << 30);
 constexpr std::int32_t absent_low = 1 << 30;
 
 template <class L>
-void fill_body(const std::int32_t* x, std::size_t length, std::int32_t* high, std::int32_t* low) {
+[[gnu::always_inline]] inline void fill_body(const std::int32_t* x, std::size_t length,
+                                             std::int32_t* high, std::int32_t* low) {
     using I = typename L::I;
     const I holes = L::splat_i(table_hole);
     const I floor = L::splat_i(absent_high);
@@ -48,8 +49,10 @@ void fill_body(const std::int32_t* x, std::size_t length, std::int32_t* high, st
 // reads ahead of what it writes, so eight at a time read what one at a time would; the widest
 // windows past the shared part read values the doubling has not reached yet.
 template <class L>
-std::int32_t pass_body(std::int32_t* high, std::int32_t* low, std::size_t shift, std::size_t starts,
-                       std::int32_t best, std::size_t span, std::size_t length) {
+[[gnu::always_inline]] inline std::int32_t pass_body(std::int32_t* high, std::int32_t* low,
+                                                     std::size_t shift, std::size_t starts,
+                                                     std::int32_t best, std::size_t span,
+                                                     std::size_t length) {
     using I = typename L::I;
     const std::size_t doubled = span > 0 && length >= 2 * span ? length - 2 * span + 1 : 0;
     const std::size_t both = std::min(starts, doubled);

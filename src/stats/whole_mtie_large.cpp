@@ -31,7 +31,8 @@ inline std::int32_t low_of_sample(std::int32_t v) {
 
 // The extremes of each block of LargeWindowBlocks::finest samples.
 template <class L>
-void finest_body(const std::int32_t* x, std::size_t n, std::int32_t* high, std::int32_t* low) {
+[[gnu::always_inline]] inline void finest_body(const std::int32_t* x, std::size_t n,
+                                               std::int32_t* high, std::int32_t* low) {
     using I = typename L::I;
     constexpr std::size_t size = LargeWindowBlocks::finest;
     const I holes = L::splat_i(long_hole);
@@ -91,7 +92,7 @@ struct BlockScan {
 };
 
 template <class L>
-void suffix_extremes(const BlockScan& b, std::size_t s0) {
+[[gnu::always_inline]] inline void suffix_extremes(const BlockScan& b, std::size_t s0) {
     using I = typename L::I;
     const I holes = L::splat_i(long_hole);
     const I floor = L::splat_i(block_floor);
@@ -120,9 +121,10 @@ void suffix_extremes(const BlockScan& b, std::size_t s0) {
 // samples before them are `carry_high`/`carry_low` (running extremes, updated), with the full
 // blocks between `mid_high`/`mid_low`; the largest range into best.
 template <class L>
-void block_ends(const BlockScan& b, std::size_t s0, std::size_t begin, std::size_t end,
-                std::int32_t mid_high, std::int32_t mid_low, std::int32_t& carry_high,
-                std::int32_t& carry_low, std::int32_t& best) {
+[[gnu::always_inline]] inline void block_ends(const BlockScan& b, std::size_t s0, std::size_t begin,
+                                              std::size_t end, std::int32_t mid_high,
+                                              std::int32_t mid_low, std::int32_t& carry_high,
+                                              std::int32_t& carry_low, std::int32_t& best) {
     using I = typename L::I;
     const I holes = L::splat_i(long_hole);
     const I floor = L::splat_i(block_floor);
@@ -163,7 +165,8 @@ void block_ends(const BlockScan& b, std::size_t s0, std::size_t begin, std::size
 }
 
 template <class L>
-std::int64_t block_best_body(const BlockScan& b, std::size_t a, std::size_t s1) {
+[[gnu::always_inline]] inline std::int64_t block_best_body(const BlockScan& b, std::size_t a,
+                                                           std::size_t s1) {
     const std::size_t s0 = a * b.size;  // block a ends before every window does
     suffix_extremes<L>(b, s0);
     const std::size_t e0 = (s0 + b.width - 1) / b.size;

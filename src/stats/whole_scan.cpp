@@ -52,7 +52,7 @@ struct HoleRunRecorder {
 // Most blocks of eight have no hole: one comparison each; the rare one that has is walked
 // sample by sample.
 template <class L>
-void scan_body(const std::int32_t* x, std::size_t n, WholeGrid& g) {
+[[gnu::always_inline]] inline void scan_body(const std::int32_t* x, std::size_t n, WholeGrid& g) {
     using I = typename L::I;
     HoleRunRecorder runs{g};
     const I holes = L::splat_i(scan_hole);
