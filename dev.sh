@@ -6,11 +6,13 @@
 #   ./dev.sh test   install what is needed, build, and run every test: a warnings-as-errors
 #                   build, then the same tests under AddressSanitizer + UndefinedBehaviorSanitizer,
 #                   each fuzz harness briefly (fuzz/, clang) and, as root, the package check and
-#                   the real-kernel lab (below) at the end
+#                   the real-kernel lab (below) at the end; its builds are unity builds
+#                   (PPSBENCH_UNITY_BUILD, CMakeLists.txt), and it prints each step's time
 #   ./dev.sh check  the rules the build cannot see: every #include against the module table
 #                   (docs/modules.txt), the size rule (no function over 80 lines, no file over 400
 #                   without a reason) and clang-format; ./dev.sh test runs it first
-#   ./dev.sh build  install and build only
+#   ./dev.sh build  install and build only (one file at a time unless ./dev.sh test configured
+#                   build/ as a unity build: an edit then recompiles its batch)
 #   ./dev.sh package
 #                   build the Debian package (dpkg-buildpackage, lintian), install it into a
 #                   clean Debian 12 root made by mmdebstrap and run it there, then boot such a
@@ -47,6 +49,26 @@ check_packages=(python3 universal-ctags clang-format)
 # The fuzz harnesses (fuzz/): Debian's clang with its libFuzzer/sanitizer runtimes (only
 # recommended by clang, so named here) and llvm-symbolizer for readable crash reports.
 fuzz_packages=(clang libclang-rt-14-dev llvm-14)
+
+# How long each step of a command took, one line each ("dev.sh: build 312 s"), so a CI log
+# shows where its time went; a failing step says so with its time too.
+step_name=""
+step_started=$SECONDS
+step() {  # NAME: the step that starts now (the one before it has ended)
+  step_name=$1
+  step_started=$SECONDS
+}
+took() {  # the step that just ended
+  echo "dev.sh: $step_name $((SECONDS - step_started)) s"
+  step_name=""
+}
+report_failed_step() {
+  local status=$?
+  if [ "$status" -ne 0 ] && [ -n "$step_name" ]; then
+    echo "dev.sh: $step_name failed after $((SECONDS - step_started)) s (exit $status)" >&2
+  fi
+}
+trap report_failed_step EXIT
 
 install_packages() {
   local missing=()
@@ -108,11 +130,17 @@ run_package() {
     return 1
   fi
   local start=$SECONDS
+  step package-build
   DEB_BUILD_OPTIONS=nocheck PPSBENCH_JOBS=$jobs tests/package/build-deb.sh build-deb
+  took
+  step package-install
   tests/package/install-test.sh build-deb/ppsbench_*.deb "${PPSBENCH_PACKAGE_CACHE:-tests/package/.cache}"
+  took
   # The units under a real systemd: the same root with systemd, booted by systemd-nspawn
   # (SKIPPED, exit 0, where the machine cannot boot a container).
+  step package-systemd
   tests/package/systemd-test.sh build-deb/ppsbench_*.deb "${PPSBENCH_PACKAGE_CACHE:-tests/package/.cache}"
+  took
   echo "dev.sh: package: built, lintian clean, installed and run in a clean Debian 12 in $((SECONDS - start)) s"
 }
 
@@ -129,9 +157,12 @@ run_fuzzers() {
   local seconds=${PPSBENCH_FUZZ_SECONDS:-3}
   echo "dev.sh: now each fuzz harness for ${seconds} s (fuzz/; PPSBENCH_SKIP_FUZZ=1 skips it)"
   # Only the harnesses: no man pages (they would build the whole app with clang).
+  step fuzz-build
   configure_and_build build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER="$clang" \
-    -DPPSBENCH_FUZZ=ON -DPPSBENCH_BUILD_TESTS=OFF -DPPSBENCH_BUILD_BENCH=OFF -DPPSBENCH_MAN_PAGES=OFF
-  local built=$((SECONDS - start))
+    -DPPSBENCH_FUZZ=ON -DPPSBENCH_BUILD_TESTS=OFF -DPPSBENCH_BUILD_BENCH=OFF -DPPSBENCH_MAN_PAGES=OFF \
+    -DPPSBENCH_UNITY_BUILD=ON
+  took
+  step fuzz-run
   if [ -x /usr/lib/llvm-14/bin/llvm-symbolizer ]; then
     export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
   fi
@@ -156,7 +187,8 @@ run_fuzzers() {
     sed -n "s/^stat::number_of_executed_units: *\([0-9]*\)/  $name: \1 runs, nothing found/p" "$log"
     rm -rf "$scratch" "$log"
   done
-  echo "dev.sh: fuzz: every harness clean; build ${built} s, total $((SECONDS - start)) s"
+  took
+  echo "dev.sh: fuzz: every harness clean in $((SECONDS - start)) s"
 }
 
 run_lab() {  # [run-lab.sh options]
@@ -181,20 +213,34 @@ case "${1:-}" in
     exec ./build-release/ppsbench demo
     ;;
   test)
+    # Every build here is from scratch on CI, so they compile in batches (PPSBENCH_UNITY_BUILD).
+    step install
     if [ "${PPSBENCH_SKIP_FUZZ:-0}" = 1 ]; then
       install_packages "${build_packages[@]}" "${test_packages[@]}" "${check_packages[@]}"
     else
       install_packages "${build_packages[@]}" "${test_packages[@]}" "${check_packages[@]}" \
         "${fuzz_packages[@]}"
     fi
+    took
+    step check
     run_checks
-    configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPPSBENCH_WERROR=ON
+    took
+    step build
+    configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPPSBENCH_WERROR=ON \
+      -DPPSBENCH_UNITY_BUILD=ON
+    took
+    step ctest
     ctest --test-dir build --output-on-failure -j "$jobs"
+    took
     echo "dev.sh: now the same tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+    step sanitizer-build
     configure_and_build build-sanitize -DCMAKE_BUILD_TYPE=Debug -DPPSBENCH_SANITIZE=ON \
-      -DPPSBENCH_BUILD_BENCH=OFF
+      -DPPSBENCH_BUILD_BENCH=OFF -DPPSBENCH_UNITY_BUILD=ON
+    took
+    step sanitizer-ctest
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
       ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
+    took
     if [ "${PPSBENCH_SKIP_FUZZ:-0}" = 1 ]; then
       echo "dev.sh: fuzz: SKIPPED because PPSBENCH_SKIP_FUZZ=1"
     else
@@ -203,8 +249,10 @@ case "${1:-}" in
     # The long mode of tests/analysis/metamorphic_property_test.cpp: more seeds, same checks.
     if [ -n "${PPSBENCH_PROPERTY_CASES:-}" ]; then
       echo "dev.sh: now the metamorphic property suite, ${PPSBENCH_PROPERTY_CASES} cases per property"
+      step property-suite
       PPSBENCH_PROPERTY_CASES=$PPSBENCH_PROPERTY_CASES build/tests/analysis_tests \
         --gtest_filter='MetamorphicProperty.*'
+      took
     fi
     if [ "${PPSBENCH_SKIP_PACKAGE:-0}" = 1 ]; then
       echo "dev.sh: package: SKIPPED because PPSBENCH_SKIP_PACKAGE=1"
@@ -212,7 +260,9 @@ case "${1:-}" in
       echo "dev.sh: package: SKIPPED because it needs root (mmdebstrap builds a chroot); run sudo ./dev.sh package"
     else
       echo "dev.sh: now the Debian package: build, lintian, install into a clean Debian 12 (PPSBENCH_SKIP_PACKAGE=1 skips it)"
+      step package-install-tools
       install_packages "${package_packages[@]}"
+      took
       run_package
     fi
     # The lab last: it is the slowest part (a few minutes) and needs root.
@@ -222,8 +272,11 @@ case "${1:-}" in
       echo "dev.sh: lab: SKIPPED because it needs root (it installs QEMU and boots kernels); run sudo ./dev.sh lab"
     else
       echo "dev.sh: now the real-kernel lab (tests/lab/run-lab.sh; PPSBENCH_SKIP_LAB=1 skips it)"
+      step lab
       run_lab
+      took
     fi
+    echo "dev.sh: test: every step passed in $SECONDS s"
     ;;
   lab)
     shift

@@ -17,10 +17,10 @@
 namespace ppsbench::app {
 namespace {
 
-constexpr std::string_view kUsage = "ppsbench calibrate CAPTURE... [OPTIONS]";
+constexpr std::string_view kCalibrateUsage = "ppsbench calibrate CAPTURE... [OPTIONS]";
 
 // One line per paragraph: wrap_text fills each to the terminal's width.
-constexpr std::string_view kDescription =
+constexpr std::string_view kCalibrateDescription =
     "Turn a PPS path's lateness against a reference into the constant chrony and ntpd need.\n"
     "\n"
     "CAPTURE is the PPS path's file of a two-source run with a reference (ptp:, poll: or, for "
@@ -46,7 +46,7 @@ struct CalibrateArguments {
     std::string max_drift = "500ns";
 };
 
-void declare_options(po::options_description& options, CalibrateArguments& a) {
+void declare_calibrate_options(po::options_description& options, CalibrateArguments& a) {
     // clang-format off
     options.add_options()
         ("format,f", po::value(&a.format)->default_value(a.format),
@@ -61,7 +61,7 @@ void declare_options(po::options_description& options, CalibrateArguments& a) {
     // clang-format on
 }
 
-analysis::CalibrationSettings check_arguments(const CalibrateArguments& a) {
+analysis::CalibrationSettings check_calibrate_arguments(const CalibrateArguments& a) {
     if (a.inputs.paths.empty()) {
         throw core::UsageError(
             "name the PPS path's capture file of a run with a reference, e.g. 'ppsbench "
@@ -99,16 +99,16 @@ class CalibrateCommand final : public Command {
     int run(const std::vector<std::string>& args) override {
         CalibrateArguments arguments;
         po::options_description options("Options");
-        declare_options(options, arguments);
+        declare_calibrate_options(options, arguments);
         po::options_description hidden;
         po::positional_options_description positional;
         arguments.inputs.declare(hidden, positional);
         po::variables_map vm;
-        if (!parse_options("calibrate", kUsage, kDescription, args, options, positional, vm,
-                           hidden)) {
+        if (!parse_options("calibrate", kCalibrateUsage, kCalibrateDescription, args, options,
+                           positional, vm, hidden)) {
             return 0;
         }
-        const auto settings = check_arguments(arguments);
+        const auto settings = check_calibrate_arguments(arguments);
         const auto run = analysis::load_calibration_run(arguments.inputs.paths,
                                                         *core::parse_edge(arguments.edge));
         const auto calibration = analysis::calibrate(run.lateness, settings);

@@ -29,7 +29,7 @@ struct CompareArguments {
     AnalysisArguments analysis;
 };
 
-void declare_options(po::options_description& options, CompareArguments& a) {
+void declare_compare_options(po::options_description& options, CompareArguments& a) {
     // clang-format off
     options.add_options()
         ("baseline,b", po::value(&a.baseline_path)->required(),
@@ -57,7 +57,7 @@ std::vector<OptionUse> compare_option_uses(const CompareArguments& a) {
 }
 
 // Refuses what cannot be done before any file is read.
-void check_arguments(const CompareArguments& a, const po::variables_map& vm) {
+void check_compare_arguments(const CompareArguments& a, const po::variables_map& vm) {
     if (a.inputs.paths.empty()) {
         throw core::UsageError(
             "name the runs to compare after the baseline, e.g. 'ppsbench compare "
@@ -106,7 +106,7 @@ class CompareCommand final : public Command {
     int run(const std::vector<std::string>& args) override {
         CompareArguments arguments;
         po::options_description options("Options");
-        declare_options(options, arguments);
+        declare_compare_options(options, arguments);
         po::options_description hidden;
         po::positional_options_description positional;
         arguments.inputs.declare(hidden, positional);
@@ -118,7 +118,7 @@ class CompareCommand final : public Command {
                            args, options, positional, vm, hidden)) {
             return 0;
         }
-        check_arguments(arguments, vm);
+        check_compare_arguments(arguments, vm);
         const auto renderer = render::make_renderer(arguments.format);
         // A typo fails before files are read.
         auto columns = analysis::parse_metrics(arguments.metrics);

@@ -22,13 +22,13 @@
 namespace ppsbench::app {
 namespace {
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kDoctorUsage =
     "ppsbench doctor [DEVICE] [--sysroot DIR] [--format text|json]\n"
     "                       [--pulse-wait DURATION] [--bias FILE]";
 
 // One line per paragraph: wrap_text fills each to the terminal's width, so none ends early
 // where a hard break was typed.
-constexpr std::string_view kDescription =
+constexpr std::string_view kDoctorDescription =
     "Check what costs PPS timestamp accuracy on this system and say how to fix it.\n"
     "\n"
     "Reads /proc and /sys (no root needed): the kernel and its preemption model (PREEMPT_RT, "
@@ -121,7 +121,8 @@ class DoctorCommand final : public Command {
         po::positional_options_description positional;
         positional.add("device", 1);
         po::variables_map vm;
-        if (!parse_options(name(), kUsage, kDescription, args, options, positional, vm, hidden)) {
+        if (!parse_options(name(), kDoctorUsage, kDoctorDescription, args, options, positional, vm,
+                           hidden)) {
             return 0;
         }
         if (format != "text" && format != "json") {

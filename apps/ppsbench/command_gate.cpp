@@ -45,7 +45,7 @@ struct GateArguments {
     AnalysisArguments analysis;
 };
 
-void declare_options(po::options_description& options, GateArguments& a) {
+void declare_gate_options(po::options_description& options, GateArguments& a) {
     // clang-format off
     options.add_options()
         ("baseline,b", po::value(&a.baseline_path),
@@ -244,7 +244,7 @@ class GateCommand final : public Command {
     int run(const std::vector<std::string>& args) override {
         GateArguments arguments;
         po::options_description options("Options");
-        declare_options(options, arguments);
+        declare_gate_options(options, arguments);
         po::options_description hidden;
         po::positional_options_description positional;
         arguments.inputs.declare(hidden, positional);

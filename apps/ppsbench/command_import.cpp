@@ -111,7 +111,7 @@ int write_series(const import::SeriesImport& imported, const ImportArguments& a)
 }
 
 // The options, each bound to its field; --force and --strict are read from the variables map.
-po::options_description declare_options(ImportArguments& a) {
+po::options_description declare_import_options(ImportArguments& a) {
     auto& o = a.options;
     po::options_description options("Options");
     // clang-format off
@@ -212,7 +212,7 @@ class ImportCommand final : public Command {
 
     int run(const std::vector<std::string>& args) override {
         ImportArguments a;
-        const po::options_description options = declare_options(a);
+        const po::options_description options = declare_import_options(a);
         po::options_description hidden;
         // The positionals: named in the usage line, not listed as options.
         hidden.add_options()("format", po::value(&a.format));

@@ -31,7 +31,7 @@ struct LatencyArguments {
     std::string cpu_dma_latency;
 };
 
-void declare_options(po::options_description& options, LatencyArguments& arguments) {
+void declare_latency_options(po::options_description& options, LatencyArguments& arguments) {
     session::LatencyOptions& latency = arguments.latency;
     // clang-format off
     options.add_options()
@@ -148,7 +148,7 @@ class LatencyCommand final : public Command {
     int run(const std::vector<std::string>& args) override {
         po::options_description options("Options");
         LatencyArguments arguments;
-        declare_options(options, arguments);
+        declare_latency_options(options, arguments);
         po::variables_map vm;
         if (!parse_options(
                 "latency",

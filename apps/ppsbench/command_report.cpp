@@ -30,7 +30,7 @@ struct ReportArguments {
     AnalysisArguments analysis;
 };
 
-void declare_options(po::options_description& options, ReportArguments& a) {
+void declare_report_options(po::options_description& options, ReportArguments& a) {
     // clang-format off
     options.add_options()
         ("format,f", po::value(&a.format)->default_value(a.format),
@@ -67,7 +67,7 @@ std::vector<OptionUse> report_option_uses(const ReportArguments& a) {
 }
 
 // Refuses what cannot be done before any file is read.
-void check_arguments(const ReportArguments& a, const po::variables_map& vm) {
+void check_report_arguments(const ReportArguments& a, const po::variables_map& vm) {
     if (a.inputs.paths.empty()) {
         throw core::UsageError("name at least one capture file, e.g. 'ppsbench report stock.csv'");
     }
@@ -130,7 +130,7 @@ class ReportCommand final : public Command {
     int run(const std::vector<std::string>& args) override {
         ReportArguments arguments;
         po::options_description options("Options");
-        declare_options(options, arguments);
+        declare_report_options(options, arguments);
         po::options_description hidden;
         po::positional_options_description positional;
         arguments.inputs.declare(hidden, positional);
@@ -142,7 +142,7 @@ class ReportCommand final : public Command {
                            args, options, positional, vm, hidden)) {
             return 0;
         }
-        check_arguments(arguments, vm);
+        check_report_arguments(arguments, vm);
         const auto renderer = render::make_renderer(arguments.format);
         // A mistyped metric fails before any file is read.
         std::optional<std::vector<analysis::Metric>> chosen;

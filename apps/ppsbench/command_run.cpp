@@ -43,7 +43,7 @@ struct RunArguments {
     bool dual() const { return source.specs.size() == 2; }
 };
 
-void declare_options(po::options_description& options, RunArguments& arguments) {
+void declare_run_options(po::options_description& options, RunArguments& arguments) {
     add_source_options(options, arguments.source);
     session::RunOptions& run = arguments.run;
     // clang-format off
@@ -319,7 +319,7 @@ class RunCommand final : public Command {
     int run(const std::vector<std::string>& args) override {
         po::options_description options("Options");
         RunArguments arguments;
-        declare_options(options, arguments);
+        declare_run_options(options, arguments);
         po::variables_map vm;
         if (!parse_options(
                 "run", "ppsbench run [--source SPEC] [--duration D | --count N] [OPTIONS]",

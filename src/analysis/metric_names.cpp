@@ -18,8 +18,6 @@ namespace ppsbench::analysis {
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
 // The index of `tau_s` among the computed taus (within 1 %: they are τ0·2^k in doubles), or
 // taus.size() when it is not one of them.
 std::size_t tau_index(const std::vector<double>& taus, double tau_s) {

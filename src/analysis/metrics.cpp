@@ -14,8 +14,6 @@ namespace ppsbench::analysis {
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
 using stats::Summary;
 
 // A count of the run: a headline column and a top-level number of the report document.

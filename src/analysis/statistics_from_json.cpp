@@ -5,6 +5,7 @@
 // of the wrong type is an error naming its key: the caller names the file.
 #include <fmt/format.h>
 
+#include "metrics_detail.hpp"
 #include "ppsbench/analysis/metrics.hpp"
 #include "ppsbench/analysis/statistics_json.hpp"
 #include "ppsbench/core/error.hpp"
@@ -14,8 +15,6 @@
 namespace ppsbench::analysis {
 
 namespace {
-
-constexpr double nan = stats::Summary::nan;
 
 // A figure: a number, or null (written for NaN) or missing: absent.
 double figure(const nlohmann::json& object, std::string_view key, std::string_view where) {

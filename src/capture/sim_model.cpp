@@ -18,7 +18,7 @@ constexpr std::string_view knob_help =
     "knobs: missed=RATE, outliers=RATE, outlier-size=DURATION, step=DURATION (may be negative), "
     "step-at=SECONDS, freq=PPM, late=DURATION (may be negative)";
 
-[[noreturn]] void reject(std::string_view spec, std::string_view why) {
+[[noreturn]] void reject_sim_spec(std::string_view spec, std::string_view why) {
     throw core::UsageError(fmt::format("--source sim:{}: {}", spec, why));
 }
 
@@ -26,7 +26,7 @@ double parse_number(std::string_view spec, std::string_view key, std::string_vie
     double number = 0;
     auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
     if (ec != std::errc{} || ptr != value.data() + value.size() || !std::isfinite(number)) {
-        reject(spec, fmt::format("{}='{}' is not a number", key, value));
+        reject_sim_spec(spec, fmt::format("{}='{}' is not a number", key, value));
     }
     return number;
 }
@@ -34,7 +34,8 @@ double parse_number(std::string_view spec, std::string_view key, std::string_vie
 double parse_rate(std::string_view spec, std::string_view key, std::string_view value) {
     const double rate = parse_number(spec, key, value);
     if (rate < 0.0 || rate >= 1.0) {
-        reject(spec, fmt::format("{}={} must be a probability in [0, 1), e.g. 0.001", key, value));
+        reject_sim_spec(
+            spec, fmt::format("{}={} must be a probability in [0, 1), e.g. 0.001", key, value));
     }
     return rate;
 }
@@ -69,8 +70,8 @@ SimModel parse_sim_model(std::string_view spec) {
     } else if (model.name == "reference") {
         model.latency = SimLatencyModel::reference;
     } else {
-        reject(spec, fmt::format("unknown model '{}'; use one of {}", model.name,
-                                 fmt::join(sim_model_names(), ", ")));
+        reject_sim_spec(spec, fmt::format("unknown model '{}'; use one of {}", model.name,
+                                          fmt::join(sim_model_names(), ", ")));
     }
     std::string_view rest = comma == std::string_view::npos ? "" : spec.substr(comma + 1);
     std::vector<std::string_view> given;
@@ -80,13 +81,13 @@ SimModel parse_sim_model(std::string_view spec) {
         rest = next == std::string_view::npos ? "" : rest.substr(next + 1);
         const auto eq = knob.find('=');
         if (eq == std::string_view::npos) {
-            reject(spec, fmt::format("'{}' is not KEY=VALUE; {}", knob, knob_help));
+            reject_sim_spec(spec, fmt::format("'{}' is not KEY=VALUE; {}", knob, knob_help));
         }
         const std::string_view key = knob.substr(0, eq);
         const std::string_view value = knob.substr(eq + 1);
         // As an option given twice on the command line: the last one would win unseen.
         if (std::find(given.begin(), given.end(), key) != given.end()) {
-            reject(spec, fmt::format("'{}' is given twice; give each knob once", key));
+            reject_sim_spec(spec, fmt::format("'{}' is given twice; give each knob once", key));
         }
         given.push_back(key);
         if (key == "missed") {
@@ -100,7 +101,7 @@ SimModel parse_sim_model(std::string_view spec) {
         } else if (key == "step-at") {
             const double at = parse_number(spec, key, value);
             if (at < 0) {
-                reject(spec, "step-at must be >= 0 seconds into the run");
+                reject_sim_spec(spec, "step-at must be >= 0 seconds into the run");
             }
             model.step_at_s = at;
         } else if (key == "late") {
@@ -108,10 +109,10 @@ SimModel parse_sim_model(std::string_view spec) {
         } else if (key == "freq") {
             model.frequency_ppm = parse_number(spec, key, value);
             if (std::abs(model.frequency_ppm) > 1000.0) {
-                reject(spec, "freq is in ppm and must be within ±1000");
+                reject_sim_spec(spec, "freq is in ppm and must be within ±1000");
             }
         } else {
-            reject(spec, fmt::format("unknown knob '{}'; {}", key, knob_help));
+            reject_sim_spec(spec, fmt::format("unknown knob '{}'; {}", key, knob_help));
         }
     }
     if (model.step_ns != 0 && !model.step_at_s) {

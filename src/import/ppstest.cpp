@@ -97,7 +97,7 @@ std::string_view trimmed(std::string_view line) {
 constexpr std::string_view found_prefix = "found PPS source";
 
 // ppstest's own messages before the events, and the shell prompt people paste with them.
-bool is_chatter(std::string_view line) {
+bool is_ppstest_chatter(std::string_view line) {
     return line.starts_with("trying PPS source") || line.starts_with(found_prefix) ||
            line.starts_with("ok, found ") || line.starts_with("$ ") || line.starts_with("# ") ||
            line.starts_with("PPS source");
@@ -179,7 +179,7 @@ void PpstestReader::read(std::istream& in, const std::string& name) {
         if (line.empty()) {
             continue;
         }
-        if (is_chatter(line)) {
+        if (is_ppstest_chatter(line)) {
             if (line.starts_with(found_prefix) && device_.empty()) {
                 device_ = device_name(line);
             }

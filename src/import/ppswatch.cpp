@@ -37,7 +37,7 @@ std::optional<double> closing_figure(std::string_view line, std::string_view lab
 }
 
 // The lines ppswatch prints besides events, and shell prompts around them.
-bool is_chatter(std::string_view line) {
+bool is_ppswatch_chatter(std::string_view line) {
     return line.starts_with("trying PPS source") || line.starts_with("found PPS source") ||
            line.starts_with("using margin") || line.starts_with("Maximum divergence:") ||
            line.starts_with("Number of overflows:") ||
@@ -141,7 +141,7 @@ bool PpswatchReader::read_line(std::string_view line) {
         figures_.sd_ns = sd;
         return true;
     }
-    if (is_chatter(line)) {
+    if (is_ppswatch_chatter(line)) {
         return true;
     }
     // "timestamp: %ld, sequence: %ld, offset: % 6ld"

@@ -11,13 +11,9 @@
 
 namespace ppsbench::render {
 
-namespace {
-
 Cell run_cell(const analysis::RunAnalysis& run) {
     return Cell::of_run({run.label, run.simulated, run.file});
 }
-
-}  // namespace
 
 Table events_table(const std::vector<analysis::RunAnalysis>& runs) {
     Table table;

@@ -12,6 +12,9 @@
 
 namespace ppsbench::render {
 
+// A row's first cell: the run's label, marked when simulated, with its file.
+Cell run_cell(const analysis::RunAnalysis& run);
+
 // Missed pulses (by sequence, by time), duplicates and pulses out of order, one row per run.
 Table events_table(const std::vector<analysis::RunAnalysis>& runs);
 // Outliers, their threshold and the clock steps, one row per run.

@@ -29,10 +29,6 @@ std::string poll_cost(const analysis::Bias& b) {
         format_ns(b.poll_uncertainty_median_ns));
 }
 
-Cell run_cell(const analysis::RunAnalysis& run) {
-    return Cell::of_run({run.label, run.simulated, run.file});
-}
-
 void add_common_footnotes(const std::vector<analysis::RunAnalysis>& runs, Table& table) {
     const bool any_simulated =
         std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.simulated; });

@@ -13,7 +13,7 @@ namespace ppsbench::render {
 
 namespace {
 
-constexpr double width = 1020;
+constexpr double stability_plot_width = 1020;
 constexpr double legend_top = 470;
 constexpr double panel_top = 70;
 constexpr double panel_bottom = 370;
@@ -169,7 +169,7 @@ std::vector<LegendEntry> legend_layout(const analysis::StabilityPlot& plot) {
     for (std::size_t r = 0; r <= plot.runs.size(); ++r) {
         std::string text = r < plot.runs.size() ? plot.runs[r].label : "noise-type slopes";
         const double needed = 48 + 7.5 * static_cast<double>(text.size());
-        if (x > first_panel_left && x + needed > width - 10) {
+        if (x > first_panel_left && x + needed > stability_plot_width - 10) {
             x = first_panel_left;
             y += 20;
         }
@@ -177,20 +177,6 @@ std::vector<LegendEntry> legend_layout(const analysis::StabilityPlot& plot) {
         x += needed;
     }
     return entries;
-}
-
-// The SVG element, its white background and the plot's title.
-void write_title(const analysis::StabilityPlot& plot, double height, std::ostream& out) {
-    out << fmt::format(
-               R"~(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">)~",
-               width, height)
-        << "\n"
-        << fmt::format(R"~(<rect width="{}" height="{}" fill="white"/>)~", width, height) << "\n";
-    const std::string title =
-        plot.title + (plot.simulated ? " — includes SIMULATED runs" : std::string());
-    out << fmt::format(R"~(<text x="{}" y="28" text-anchor="middle" font-size="17">{}</text>)~",
-                       width / 2, xml_escape(title))
-        << "\n";
 }
 
 struct Range {
@@ -353,8 +339,8 @@ void write_panel(const analysis::StabilityPlot& plot, const Panel& panel, const 
 }
 
 // Under the panels, in rows: one entry per run, then what the dashed lines are.
-void write_legend(const analysis::StabilityPlot& plot, const std::vector<LegendEntry>& legend,
-                  std::ostream& out) {
+void write_stability_legend(const analysis::StabilityPlot& plot,
+                            const std::vector<LegendEntry>& legend, std::ostream& out) {
     out << "<g id=\"legend\">\n";
     for (const auto& entry : legend) {
         if (entry.run < plot.runs.size()) {
@@ -380,13 +366,13 @@ void write_legend(const analysis::StabilityPlot& plot, const std::vector<LegendE
 void write_stability_svg(const analysis::StabilityPlot& plot, std::ostream& out) {
     // The legend's rows decide the height, so it is laid out first.
     const auto legend = legend_layout(plot);
-    write_title(plot, legend.back().y + 22, out);
+    write_svg_head(plot.title, plot.simulated, stability_plot_width, legend.back().y + 22, out);
     const Range tau = tau_range(plot);
     const auto all_panels = panels();
     for (std::size_t p = 0; p < all_panels.size(); ++p) {
         write_panel(plot, all_panels[p], panel_axes(plot, all_panels[p], p, tau), out);
     }
-    write_legend(plot, legend, out);
+    write_stability_legend(plot, legend, out);
     out << "</svg>\n";
 }
 

@@ -13,7 +13,7 @@ namespace ppsbench::render {
 
 namespace {
 
-constexpr double width = 960;
+constexpr double offset_plot_width = 960;
 constexpr double panel_left = 90;
 constexpr double panel_right = 940;
 constexpr double strips_top = 410;
@@ -100,22 +100,6 @@ void y_axis(std::ostream& out, const Axis& y, double x, const std::string& label
     out << fmt::format(
                R"~(<text x="20" y="{0:.1f}" text-anchor="middle" transform="rotate(-90 20 {0:.1f})">{1}</text>)~",
                mid, xml_escape(label))
-        << "\n";
-}
-
-// The title across the top; a plot that includes simulated runs says so.
-void write_title(const analysis::Plot& plot, double height, std::ostream& out) {
-    out << fmt::format(
-               R"~(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">)~",
-               width, height)
-        << "\n";
-    out << fmt::format(R"~(<rect width="{}" height="{}" fill="white"/>)~", width, height) << "\n";
-    std::string title = plot.title;
-    if (plot.simulated) {
-        title += " — includes SIMULATED runs";
-    }
-    out << fmt::format(R"~(<text x="{}" y="28" text-anchor="middle" font-size="17">{}</text>)~",
-                       width / 2, xml_escape(title))
         << "\n";
 }
 
@@ -304,7 +288,7 @@ std::string legend_text(const analysis::PlotRun& run) {
                        xml_escape(format_ns(run.sigma_ns)), xml_escape(format_ns(run.p2p_ns)));
 }
 
-void write_legend(const analysis::Plot& plot, const Layout& layout, std::ostream& out) {
+void write_offset_legend(const analysis::Plot& plot, const Layout& layout, std::ostream& out) {
     // Each run with its σ and peak-to-peak, then what the marks are: top right of the histogram
     // panel, right-aligned against its edge so a long label grows to the left; or, for many
     // runs, in two columns under the plot.
@@ -344,10 +328,10 @@ void write_legend(const analysis::Plot& plot, const Layout& layout, std::ostream
 // The offset plot: a histogram panel on top, a time-series strip per run below, a legend.
 void write_svg_plot(const analysis::Plot& plot, std::ostream& out) {
     const Layout layout = layout_for(plot.runs.size());
-    write_title(plot, layout.height, out);
+    write_svg_head(plot.title, plot.simulated, offset_plot_width, layout.height, out);
     write_histogram_panel(plot, out);
     write_timeseries_panel(plot, layout, out);
-    write_legend(plot, layout, out);
+    write_offset_legend(plot, layout, out);
     out << "</svg>\n";
 }
 

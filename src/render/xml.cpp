@@ -2,6 +2,7 @@
 #include "xml.hpp"
 
 #include <fmt/format.h>
+#include <ostream>
 
 namespace ppsbench::render {
 
@@ -30,6 +31,19 @@ std::string xml_escape(std::string_view text) {
         }
     }
     return escaped;
+}
+
+void write_svg_head(const std::string& title, bool simulated, double width, double height,
+                    std::ostream& out) {
+    out << fmt::format(
+               R"~(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">)~",
+               width, height)
+        << "\n"
+        << fmt::format(R"~(<rect width="{}" height="{}" fill="white"/>)~", width, height) << "\n";
+    const std::string shown = title + (simulated ? " — includes SIMULATED runs" : std::string());
+    out << fmt::format(R"~(<text x="{}" y="28" text-anchor="middle" font-size="17">{}</text>)~",
+                       width / 2, xml_escape(shown))
+        << "\n";
 }
 
 std::string marker_svg(const RunStyle& style, double x, double y) {

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,11 @@ inline RunStyle run_style(std::size_t run) {
     const std::size_t round = (run / run_colours.size()) % dashes.size();
     return {run_colour(run), dashes[round], round};
 }
+
+// The start of a plot's SVG document (svg_plot.cpp, stability_plot.cpp): its size, a white
+// sheet and the title centred on top, marked when the plot includes simulated runs.
+void write_svg_head(const std::string& title, bool simulated, double width, double height,
+                    std::ostream& out);
 
 // A data point in the run's marker shape, centred on (x, y), filled by the enclosing group.
 std::string marker_svg(const RunStyle& style, double x, double y);

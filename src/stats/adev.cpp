@@ -15,8 +15,6 @@ namespace ppsbench::stats::detail {
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
 // The terms of i in [first, stop) into sum[], for taus 0 … G − 1: in pairs of SSE2 lanes where
 // there is SSE2 (callgrind counts instructions), lane by lane the scalar operations in the
 // scalar order, so every sum is bit for bit the scalar one.
@@ -201,7 +199,7 @@ void adev_group(const Prepared& x, double tau0, std::span<const std::size_t> ms,
     }
     for (std::size_t q = 0; q < g; ++q) {
         if (terms[q] == 0) {
-            out[q] = nan;
+            out[q] = std::numeric_limits<double>::quiet_NaN();
             continue;
         }
         const double tau = static_cast<double>(ms[q]) * tau0;

@@ -11,7 +11,6 @@ namespace ppsbench::stats {
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 constexpr double epsilon = std::numeric_limits<double>::epsilon();
 constexpr double tiny = 1e-300;
 // Continued fractions and series converge in O(sqrt(a)) steps; a 10-million-sample run has
@@ -115,7 +114,7 @@ double invert(const std::function<double(double)>& cdf, const std::function<doub
             hi = x;
         }
         const double density = pdf(x);
-        double next = density > 0.0 ? x - f / density : nan;
+        double next = density > 0.0 ? x - f / density : NAN;
         if (!(next > lo && next < hi)) {
             next = std::isinf(hi) ? std::max(2.0 * x, 1.0) : 0.5 * (lo + hi);
         }
@@ -132,7 +131,7 @@ double invert(const std::function<double(double)>& cdf, const std::function<doub
 
 double normal_quantile(double p) {
     if (!(p > 0.0 && p < 1.0)) {
-        return p == 0.0 ? -INFINITY : p == 1.0 ? INFINITY : nan;
+        return p == 0.0 ? -INFINITY : p == 1.0 ? INFINITY : NAN;
     }
     // Acklam's rational approximation (relative error 1.15e-9), then one Halley step on erfc,
     // which brings it to full double precision.
@@ -170,7 +169,7 @@ double normal_quantile(double p) {
 
 double regularized_gamma_p(double a, double x) {
     if (!(a > 0.0) || x < 0.0 || std::isnan(x)) {
-        return nan;
+        return NAN;
     }
     if (x == 0.0) {
         return 0.0;
@@ -183,7 +182,7 @@ double regularized_gamma_p(double a, double x) {
 
 double chi_square_quantile(double p, double dof) {
     if (!(dof > 0.0) || !(p >= 0.0 && p <= 1.0)) {
-        return nan;
+        return NAN;
     }
     if (p == 0.0) {
         return 0.0;
@@ -211,7 +210,7 @@ double chi_square_quantile(double p, double dof) {
 
 double regularized_beta(double x, double a, double b) {
     if (!(a > 0.0 && b > 0.0) || !(x >= 0.0 && x <= 1.0)) {
-        return nan;
+        return NAN;
     }
     if (x == 0.0 || x == 1.0) {
         return x;
@@ -227,7 +226,7 @@ double regularized_beta(double x, double a, double b) {
 
 double f_quantile(double p, double d1, double d2) {
     if (!(d1 > 0.0 && d2 > 0.0) || !(p >= 0.0 && p <= 1.0)) {
-        return nan;
+        return NAN;
     }
     if (p == 0.0) {
         return 0.0;

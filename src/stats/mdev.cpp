@@ -15,8 +15,6 @@ namespace ppsbench::stats::detail {
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
 // MDEV by running sums. inner_j = Σ_{i=j}^{j+m−1} (x_{i+2m} − 2x_{i+m} + x_i); going from j to
 // j+1 adds the term at i = j+m and drops the one at i = j, i.e.
 // inner += x_{j+3m} − 3x_{j+2m} + 3x_{j+m} − x_j. Missing samples count as zero inside the
@@ -236,7 +234,7 @@ void mdev_group(const Prepared& x, double tau0, std::span<const std::size_t> ms,
     }
     for (std::size_t q = 0; q < G; ++q) {
         if (s.terms[q] == 0) {
-            out[q] = nan;
+            out[q] = std::numeric_limits<double>::quiet_NaN();
             continue;
         }
         const double tau = static_cast<double>(ms[q]) * tau0;

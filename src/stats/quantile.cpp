@@ -13,9 +13,8 @@ namespace ppsbench::stats {
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
 using detail::lerp;
+using detail::nan;
 using detail::Position;
 using detail::position;
 

@@ -14,7 +14,7 @@ namespace ppsbench::stats {
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+using detail::nan;
 
 Summary empty_summary() {
     Summary s;

@@ -8,6 +8,12 @@
 2. docs/architecture.md quotes docs/modules.txt word for word, so the doc cannot drift.
 3. The size rule: no function over 80 lines (Universal Ctags finds their ends) and no file
    over 400 lines unless a line near its top says `size:` and why.
+4. A file's own names are its own in its target (the library, the app, each test program):
+   what a .cpp file
+   declares in an anonymous namespace, `static`, its namespace-scope variables and types and its
+   macros are not declared by another .cpp file of the target in the same namespace. A unity
+   build (PPSBENCH_UNITY_BUILD) compiles a target's files together in batches, so such a second
+   declaration breaks it, or does once the batches move.
 
 Prints one line per violation (FILE:LINE: what and the fix) and exits 1 if there is any.
 """
@@ -176,6 +182,64 @@ def check_sizes(root, files):
     return problems
 
 
+OWN_NAME_KINDS = {"function", "variable", "struct", "class", "union", "enum", "typedef", "macro"}
+
+
+def own_names(root, sources):
+    """(namespace, name) -> [(file, line)] of the names each .cpp file keeps to itself."""
+    output = subprocess.run(
+        [shutil.which("ctags") or "ctags", "--fields=+nsKZ", "--fields-c++=+{properties}",
+         "--extras=-q", "--language-force=C++", "-o", "-"] + sources,
+        cwd=root, check=True, capture_output=True, text=True).stdout
+    names = {}
+    for row in output.splitlines():
+        fields = row.split("\t")
+        if len(fields) < 4 or fields[3] not in OWN_NAME_KINDS or fields[0].startswith("__anon"):
+            continue
+        if fields[3] == "function" and re.fullmatch(r"[A-Z_]+", fields[0]):
+            continue  # TEST(...) and its kin: a macro's use that Ctags takes for a function
+        extra = dict(f.split(":", 1) for f in fields[4:] if ":" in f)
+        scope = extra.get("scope", "namespace:")
+        if not scope.startswith("namespace:") and "scope" in extra:
+            continue  # a member, a local or an enumerator: not at namespace scope
+        path = [p for p in scope[len("namespace:"):].split("::") if p]
+        anonymous = any(p.startswith("__anon") for p in path)
+        external_function = fields[3] == "function" and not anonymous and \
+            "static" not in extra.get("properties", "")
+        if external_function:
+            continue  # one definition across the program anyway (or an overload)
+        key = ("::".join(p for p in path if not p.startswith("__anon")), fields[0])
+        names.setdefault(key, []).append((fields[1], int(extra.get("line", 0))))
+    return names
+
+
+def unity_targets(root, files):
+    """The .cpp files of each target: the library, the app, each tests/MODULE/ program."""
+    targets = [[str(f) for f in files if str(f).startswith(top) and f.suffix == ".cpp"]
+               for top in ("src/", "apps/")]
+    tests = root / "tests"
+    if tests.is_dir():
+        targets += [[str(p.relative_to(root)) for p in sorted(d.glob("*_test.cpp"))]
+                    for d in sorted(tests.iterdir()) if d.is_dir()]
+    return [t for t in targets if t]
+
+
+def check_unity_names(root, files):
+    problems = []
+    for sources in unity_targets(root, files):
+        for (space, name), places in sorted(own_names(root, sources).items()):
+            if len({path for path, _ in places}) < 2:
+                continue
+            first = places[0][0]
+            for path, line in places[1:]:
+                if path != first:
+                    problems.append(
+                        f"{path}:{line}: {name} is also declared in {first} (namespace "
+                        f"{space or 'global'}); a unity build compiles both files together: "
+                        "share one definition, or give each its own name")
+    return problems
+
+
 def source_files(root):
     files = []
     for top in ("src", "include", "apps"):
@@ -201,12 +265,14 @@ def main():
     problems += check_doc_quotes_table(root)
     problems += check_includes(root, files, modules)
     problems += check_sizes(root, files)
+    problems += check_unity_names(root, files)
     for problem in problems:
         print(problem)
     if problems:
         print(f"check_architecture: {len(problems)} problem(s)", file=sys.stderr)
         return 1
-    print(f"check_architecture: {len(files)} files hold to docs/modules.txt and the size rule")
+    print(f"check_architecture: {len(files)} files hold to docs/modules.txt, the size rule and "
+          "unique file-local names")
     return 0
 
 

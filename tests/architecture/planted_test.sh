@@ -83,5 +83,18 @@ fresh_copy
 sed -i 's/^core:$/core: stats/' "$scratch/tree/docs/modules.txt" "$scratch/tree/docs/architecture.md"
 expect "a dependency cycle" 1 "docs/modules.txt: the dependencies go round: core -> stats -> core"
 
+# A unity build compiles a target's files together: a name of a file's own (anonymous namespace,
+# static) may be in one file of the target only, unless the namespaces differ.
+own_name() {  # NAMESPACE: a file declaring `planted` in an anonymous namespace of NAMESPACE
+  printf 'namespace %s {\nnamespace {\nconstexpr int planted = 1;\n}\n}\n' "$1"
+}
+fresh_copy
+own_name ppsbench::core >"$scratch/tree/src/core/planted_a.cpp"
+own_name ppsbench::stats >"$scratch/tree/src/stats/planted_b.cpp"
+expect "one name in two namespaces" 0 "hold to docs/modules.txt"
+own_name ppsbench::core >"$scratch/tree/src/core/planted_b.cpp"
+expect "one name twice in a namespace" 1 \
+  "src/core/planted_b.cpp:3: planted is also declared in src/core/planted_a.cpp"
+
 echo "architecture check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

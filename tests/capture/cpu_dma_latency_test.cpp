@@ -21,7 +21,7 @@ namespace {
 
 using testing::contains;
 
-std::string error_of(std::string_view text) {
+std::string parse_error_of(std::string_view text) {
     try {
         parse_cpu_dma_latency(text, "--cpu-dma-latency");
     } catch (const core::UsageError& e) {
@@ -40,17 +40,18 @@ TEST(CpuDmaLatencyValue, IsATimeInWholeMicrosecondsOrABareZero) {
 }
 
 TEST(CpuDmaLatencyValue, RefusesWhatTheKernelWouldMisreadOrNotHold) {
-    EXPECT_TRUE(contains(error_of("10"), "'10' has no unit")) << error_of("10");
-    EXPECT_TRUE(contains(error_of("-5us"), "--cpu-dma-latency -5us: give a wake-up latency"))
-        << error_of("-5us");
-    EXPECT_TRUE(contains(error_of("-0"), "without a sign")) << error_of("-0");
-    EXPECT_TRUE(contains(error_of("1500ns"), "whole microseconds; use 1us")) << error_of("1500ns");
-    EXPECT_TRUE(contains(error_of("2s"), "use 0us to 1s")) << error_of("2s");
-    EXPECT_TRUE(contains(error_of("4294967297us"), "use 0us to 1s"))
-        << "no wrap-around past 32 bits: " << error_of("4294967297us");
-    EXPECT_TRUE(contains(error_of("0parsecs"), "'0parsecs' is not a duration"))
-        << error_of("0parsecs");
-    EXPECT_TRUE(contains(error_of("fast"), "is not a duration")) << error_of("fast");
+    EXPECT_TRUE(contains(parse_error_of("10"), "'10' has no unit")) << parse_error_of("10");
+    EXPECT_TRUE(contains(parse_error_of("-5us"), "--cpu-dma-latency -5us: give a wake-up latency"))
+        << parse_error_of("-5us");
+    EXPECT_TRUE(contains(parse_error_of("-0"), "without a sign")) << parse_error_of("-0");
+    EXPECT_TRUE(contains(parse_error_of("1500ns"), "whole microseconds; use 1us"))
+        << parse_error_of("1500ns");
+    EXPECT_TRUE(contains(parse_error_of("2s"), "use 0us to 1s")) << parse_error_of("2s");
+    EXPECT_TRUE(contains(parse_error_of("4294967297us"), "use 0us to 1s"))
+        << "no wrap-around past 32 bits: " << parse_error_of("4294967297us");
+    EXPECT_TRUE(contains(parse_error_of("0parsecs"), "'0parsecs' is not a duration"))
+        << parse_error_of("0parsecs");
+    EXPECT_TRUE(contains(parse_error_of("fast"), "is not a duration")) << parse_error_of("fast");
 }
 
 std::string file_bytes(const std::string& path) {

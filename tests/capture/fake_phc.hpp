@@ -11,7 +11,7 @@
 
 #include "../../src/capture/sources/phc_device.hpp"
 
-namespace ppsbench::capture::testing {
+namespace ppsbench::capture::fake {
 
 inline ptp_clock_time clock_time(std::int64_t ns) {
     return {ns / 1'000'000'000, static_cast<std::uint32_t>(ns % 1'000'000'000), 0};
@@ -150,4 +150,4 @@ inline ptp_extts_event extts_event(std::int64_t phc_ns, unsigned channel = 0) {
     return event;
 }
 
-}  // namespace ppsbench::capture::testing
+}  // namespace ppsbench::capture::fake

@@ -14,10 +14,10 @@
 namespace ppsbench::capture {
 namespace {
 
-using testing::BorrowedPhc;
-using testing::extts_event;
-using testing::FakePhc;
-using testing::Triple;
+using fake::BorrowedPhc;
+using fake::extts_event;
+using fake::FakePhc;
+using fake::Triple;
 
 // A NIC clock set to TAI (37 s ahead of UTC) and running 100 ppm fast: PHC(t) for realtime t.
 constexpr std::int64_t t0 = 1'780'000'000'000'000'000;
@@ -158,8 +158,8 @@ TEST(PtpSource, APinIsPutBackWhenOpeningFailsAfterAssigningIt) {
 TEST(PtpSource, PrefersThePreciseCrossTimestampAndFallsBackToBasic) {
     auto precise = nic();
     ptp_sys_offset_precise sample{};
-    sample.device = testing::clock_time(phc_at(t0));
-    sample.sys_realtime = testing::clock_time(t0);
+    sample.device = fake::clock_time(phc_at(t0));
+    sample.sys_realtime = fake::clock_time(t0);
     precise->precise_error = 0;
     precise->precise.push_back(sample);
     PtpSource a("ptp:/dev/ptp0", {"/dev/ptp0", 0, {}}, {}, std::move(precise), {});
@@ -182,12 +182,12 @@ TEST(PtpSource, PrefersThePreciseCrossTimestampAndFallsBackToBasic) {
 TEST(CrossTimestamps, EachKindGivesOffsetAndHalfWindow) {
     ptp_sys_offset_extended extended{};
     extended.n_samples = 2;
-    extended.ts[0][0] = testing::clock_time(1'000);
-    extended.ts[0][1] = testing::clock_time(50'000);
-    extended.ts[0][2] = testing::clock_time(9'000);
-    extended.ts[1][0] = testing::clock_time(20'000);
-    extended.ts[1][1] = testing::clock_time(70'100);
-    extended.ts[1][2] = testing::clock_time(20'301);
+    extended.ts[0][0] = fake::clock_time(1'000);
+    extended.ts[0][1] = fake::clock_time(50'000);
+    extended.ts[0][2] = fake::clock_time(9'000);
+    extended.ts[1][0] = fake::clock_time(20'000);
+    extended.ts[1][1] = fake::clock_time(70'100);
+    extended.ts[1][2] = fake::clock_time(20'301);
     const auto e = from_extended(extended);
     EXPECT_EQ(e.phc_ns, 70'100);
     EXPECT_EQ(e.offset_ns, 20'150 - 70'100);
@@ -198,7 +198,7 @@ TEST(CrossTimestamps, EachKindGivesOffsetAndHalfWindow) {
     basic.n_samples = 2;
     for (const auto& [i, ns] : std::vector<std::pair<int, std::int64_t>>{
              {0, 100}, {1, 5'000}, {2, 700}, {3, 5'900}, {4, 900}}) {
-        basic.ts[i] = testing::clock_time(ns);
+        basic.ts[i] = fake::clock_time(ns);
     }
     const auto b = from_basic(basic);
     EXPECT_EQ(b.phc_ns, 5'900);
@@ -206,8 +206,8 @@ TEST(CrossTimestamps, EachKindGivesOffsetAndHalfWindow) {
     EXPECT_EQ(b.uncertainty_ns, 100);
 
     ptp_sys_offset_precise precise{};
-    precise.device = testing::clock_time(37'000'000'123);
-    precise.sys_realtime = testing::clock_time(100);
+    precise.device = fake::clock_time(37'000'000'123);
+    precise.sys_realtime = fake::clock_time(100);
     EXPECT_EQ(from_precise(precise).offset_ns, 100 - 37'000'000'123);
     EXPECT_EQ(from_precise(precise).uncertainty_ns, 0);
 }

@@ -21,7 +21,8 @@ constexpr const char* refclocks_header =
     "   Date (UTC) Time         Refid  DP L P  Raw offset   Cooked offset      Disp.\n"
     "===============================================================================\n";
 
-RefclocksImport import_text(const std::string& text, RefclocksImportOptions options = {}) {
+RefclocksImport import_refclocks_text(const std::string& text,
+                                      RefclocksImportOptions options = {}) {
     std::istringstream in(text);
     return import_refclocks_log(in, "refclocks.log", options);
 }
@@ -82,15 +83,15 @@ TEST(TrackingLog, RealChronydLogReproducesChronycsRmsOffset) {
 }
 
 TEST(RefclocksLog, ReconstructsTimestampFromOffsetAndNearestSecond) {
-    const auto r = import_text(std::string(refclocks_header) +
-                               "2009-11-30 14:33:27.000000 PPS2    7 N 1  4.900000e-07 "
-                               "-6.741777e-07  1.000e-06\n"
-                               "2009-11-30 14:33:27.000000 PPS2    - N -       -       "
-                               "-6.741777e-07  1.000e-06\n"
-                               "2009-11-30 14:33:27.999999 PPS2    8 N 1 -1.234000e-06 "
-                               "-1.000000e-06  1.000e-06\n"
-                               "2009-11-30 14:33:30.000000 PPS2    9 N 1  0.000000e+00 "
-                               "0.000000e+00  1.000e-06\n");
+    const auto r = import_refclocks_text(std::string(refclocks_header) +
+                                         "2009-11-30 14:33:27.000000 PPS2    7 N 1  4.900000e-07 "
+                                         "-6.741777e-07  1.000e-06\n"
+                                         "2009-11-30 14:33:27.000000 PPS2    - N -       -       "
+                                         "-6.741777e-07  1.000e-06\n"
+                                         "2009-11-30 14:33:27.999999 PPS2    8 N 1 -1.234000e-06 "
+                                         "-1.000000e-06  1.000e-06\n"
+                                         "2009-11-30 14:33:30.000000 PPS2    9 N 1  0.000000e+00 "
+                                         "0.000000e+00  1.000e-06\n");
     ASSERT_EQ(r.pulses.size(), 3U);
     constexpr std::int64_t t0 = 1259591607LL * 1'000'000'000;  // 2009-11-30 14:33:27 UTC
     EXPECT_EQ(r.pulses[0].timestamp_ns, t0 - 490);
@@ -104,10 +105,11 @@ TEST(RefclocksLog, ReconstructsTimestampFromOffsetAndNearestSecond) {
 
     RefclocksImportOptions cooked;
     cooked.offset = RefclockOffset::cooked;
-    const auto c = import_text(std::string(refclocks_header) +
-                                   "2009-11-30 14:33:27.000000 PPS2    7 N 1  4.900000e-07 "
-                                   "-6.741777e-07  1.000e-06\n",
-                               cooked);
+    const auto c =
+        import_refclocks_text(std::string(refclocks_header) +
+                                  "2009-11-30 14:33:27.000000 PPS2    7 N 1  4.900000e-07 "
+                                  "-6.741777e-07  1.000e-06\n",
+                              cooked);
     ASSERT_EQ(c.pulses.size(), 1U);
     EXPECT_EQ(c.pulses[0].timestamp_ns, t0 + 674);
 }
@@ -123,7 +125,7 @@ TEST(RefclocksLog, MalformedLinesAreReportedWithFileAndLineAndSkipped) {
                              "2009-11-30 14:33:30.000000 PPS 0 N 1 1e-7 1e-7 1e-6\n"        // 10
                              "2009-11-30 14:33:32.000000 PPS 0 N 2 1e-7 1e-7 1e-6\n"        // 11
                              "2009-11-30 14:33:33.000000 PPS 0 N 1 1e-7 1e-7 1e-6\n";
-    const auto r = import_text(text);
+    const auto r = import_refclocks_text(text);
     EXPECT_EQ(r.pulses.size(), 3U);
     ASSERT_EQ(r.problem_count, 6U);
     ASSERT_EQ(r.problems.size(), 6U);
@@ -141,7 +143,7 @@ TEST(RefclocksLog, MalformedLinesAreReportedWithFileAndLineAndSkipped) {
     RefclocksImportOptions strict;
     strict.strict = true;
     try {
-        import_text(text, strict);
+        import_refclocks_text(text, strict);
         FAIL() << "no error";
     } catch (const core::InputError& e) {
         EXPECT_EQ(std::string(e.what()),
@@ -157,7 +159,7 @@ TEST(RefclocksLog, SeveralRefclocksNeedRefid) {
         "2009-11-30 14:33:27.200000 NMEA 0 N 0 1.2e-01 1.2e-01 1.0e-03\n"
         "2009-11-30 14:33:28.000000 PPS 0 N 1 1.0e-07 1.0e-07 1.0e-06\n";
     try {
-        import_text(text);
+        import_refclocks_text(text);
         FAIL() << "no error";
     } catch (const core::InputError& e) {
         EXPECT_EQ(std::string(e.what()),
@@ -166,20 +168,20 @@ TEST(RefclocksLog, SeveralRefclocksNeedRefid) {
     }
     RefclocksImportOptions pps;
     pps.refid = "PPS";
-    const auto r = import_text(text, pps);
+    const auto r = import_refclocks_text(text, pps);
     EXPECT_EQ(r.pulses.size(), 2U);
     EXPECT_EQ(r.other_refid_lines, 1U);
     EXPECT_EQ(r.non_pps_lines, 1U);
     pps.refid = "XYZ";
     try {
-        import_text(text, pps);
+        import_refclocks_text(text, pps);
         FAIL() << "no error";
     } catch (const core::InputError& e) {
         EXPECT_EQ(std::string(e.what()),
                   "refclocks.log: no PPS samples for refid XYZ; refclocks in the log: GPS (1 "
                   "samples, PPS), NMEA (1 samples, not PPS: P = 0), PPS (2 samples, PPS)");
     }
-    EXPECT_THROW(import_text("garbage\n"), core::InputError) << "no PPS samples at all";
+    EXPECT_THROW(import_refclocks_text("garbage\n"), core::InputError) << "no PPS samples at all";
     EXPECT_THROW(import_refclocks_log("/nonexistent/refclocks.log", {}), core::InputError);
 }
 
@@ -195,7 +197,7 @@ TEST(RefclocksLog, ALogOfPhcRefclocksOnlyIsRefusedNamingEachRefclock) {
                              "2023-03-01 10:00:01.000000 PHCK    0 N 0  1.100000e-08  "
                              "1.100000e-08  2.000e-09\n";
     try {
-        import_text(text);
+        import_refclocks_text(text);
         FAIL() << "no error";
     } catch (const core::InputError& e) {
         EXPECT_EQ(std::string(e.what()),

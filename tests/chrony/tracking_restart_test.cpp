@@ -43,7 +43,7 @@ std::string startup(const std::string& time) {
            "1.000e+00  1.000e+00  1.500e+00\n";
 }
 
-TrackingImport import_text(const std::string& text, TrackingImportOptions options = {}) {
+TrackingImport import_tracking_text(const std::string& text, TrackingImportOptions options = {}) {
     std::istringstream in(text);
     return import_tracking_log(in, "tracking.log", options);
 }
@@ -61,7 +61,7 @@ TEST(TrackingRestart, StartUpLinesWithoutBannersStartTheAverageAfresh) {
         line("3 08:00:05", "PPS", 1, "1.000e-06", 'N') +
         line("3 08:00:21", "PPS", 1, "2.000e-06", 'N') +
         line("3 08:00:37", "PPS", 1, "1.000e-06", 'N');
-    const auto r = import_text(text);
+    const auto r = import_tracking_text(text);
     EXPECT_EQ(r.problem_count, 0U);
     ASSERT_EQ(r.restarts.size(), 2U);
     EXPECT_EQ(r.restarts[0].line, 5U);
@@ -95,17 +95,17 @@ TEST(TrackingRestart, AnUnsynchronisedLineWithTheReferencesRootDelayIsTheSamePro
         startup("1 10:00:00") + line("1 10:00:05", "PPS", 1, "4.000e-06", 'N') +
         line("1 10:00:07", "PPS", 1, "5.000e-06", 'N') + unsynchronised_in_process("1 10:01:00") +
         line("1 10:01:09", "PPS", 1, "1.000e-06", 'N');
-    const auto r = import_text(text);
+    const auto r = import_tracking_text(text);
     EXPECT_EQ(r.restarts.size(), 0U);
     EXPECT_EQ(r.entries.back().process, 1U);
     // 4e-6 taken, 5e-6 larger (taken, averaging starts), then 25e-12 + 0.1 (1e-12 - 25e-12).
     ASSERT_TRUE(r.entries.back().rms_offset_ns);
     EXPECT_NEAR(*r.entries.back().rms_offset_ns, std::sqrt(22.6e-12) * 1e9, 1e-9);
     // The same line with the initial root delay is a new process, and the average restarts.
-    const auto restarted =
-        import_text(startup("1 10:00:00") + line("1 10:00:05", "PPS", 1, "4.000e-06", 'N') +
-                    line("1 10:00:07", "PPS", 1, "5.000e-06", 'N') + startup("1 10:01:00") +
-                    line("1 10:01:09", "PPS", 1, "1.000e-06", 'N'));
+    const auto restarted = import_tracking_text(
+        startup("1 10:00:00") + line("1 10:00:05", "PPS", 1, "4.000e-06", 'N') +
+        line("1 10:00:07", "PPS", 1, "5.000e-06", 'N') + startup("1 10:01:00") +
+        line("1 10:01:09", "PPS", 1, "1.000e-06", 'N'));
     ASSERT_EQ(restarted.restarts.size(), 1U);
     EXPECT_NEAR(*restarted.entries.back().rms_offset_ns, 1000.0, 1e-9);
 }
@@ -117,7 +117,7 @@ TEST(TrackingRestart, AStartUpLineWithoutItsBannerInAFileWithBannersIsTheSamePro
     const std::string text = banner() + startup("1 10:00:00") + startup("1 10:00:16") +
                              line("1 10:00:21", "PPS", 1, "1.000e-06", 'N') + banner() +
                              startup("1 11:00:00") + line("1 11:00:05", "PPS", 1, "1.000e-06", 'N');
-    const auto r = import_text(text);
+    const auto r = import_tracking_text(text);
     ASSERT_EQ(r.restarts.size(), 1U);
     EXPECT_EQ(r.restarts[0].line, 10U);
     EXPECT_EQ(r.entries[1].process, 1U);
@@ -168,7 +168,7 @@ TEST(TrackingRestart, ABannerOutOfItsCycleIsARestartEvenWithoutAStartUpLine) {
                        banner() + line("1 10:01:00", "PPS", 1, "1.000e-06", 'N') +
                        line("1 10:01:01", "PPS", 1, "1.000e-06", 'N') + banner() +
                        line("1 10:01:02", "PPS", 1, "1.000e-06", 'N');
-    const auto r = import_text(text);
+    const auto r = import_tracking_text(text);
     EXPECT_EQ(r.banner_period, 2U);
     ASSERT_EQ(r.restarts.size(), 1U);
     EXPECT_EQ(r.restarts[0].evidence, "banner after 1 entries, out of its 2-entry cycle");
@@ -189,14 +189,14 @@ TEST(TrackingRestart, RepeatedMissingAndIndentedBannersAreNoRestart) {
                        "Dec  1 00:00:00 host kernel: a syslog line pasted in\n" +
                        line("1 10:00:07", "PPS", 1, "1.000e-06", 'N') + banner() +
                        line("1 10:00:08", "PPS", 1, "1.000e-06", 'N');
-    const auto r = import_text(text);
+    const auto r = import_tracking_text(text);
     EXPECT_EQ(r.restarts.size(), 0U);
     EXPECT_EQ(r.repeated_banners, 1U);
     EXPECT_EQ(r.banner_period, 2U);
     EXPECT_EQ(r.entries.size(), 9U);
     EXPECT_DOUBLE_EQ(r.entries[1].offset_ns, 1e-8) << "1e-17 s is kept";
     EXPECT_EQ(r.problem_count, 1U) << "the foreign line is counted";
-    EXPECT_THROW(import_text(text, {.strict = true, .logbanner = {}}), core::InputError);
+    EXPECT_THROW(import_tracking_text(text, {.strict = true, .logbanner = {}}), core::InputError);
 }
 
 TEST(TrackingRestart, EachRotatedFileRestartsTheBannerCount) {

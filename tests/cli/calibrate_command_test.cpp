@@ -18,8 +18,8 @@ using testing::run_ppsbench;
 using testing::TempDir;
 
 // A two-source run: path 1 the simulated kernel, path 2 the reference. Returns path 1's file.
-std::string capture(const TempDir& dir, const std::string& name, const std::string& path,
-                    const std::string& count = "3600") {
+std::string two_source_capture(const TempDir& dir, const std::string& name, const std::string& path,
+                               const std::string& count = "3600") {
     const auto out = dir.file(name + ".csv");
     const auto run = run_ppsbench(
         {"run", "--source", path, "--source", "sim:reference", "--count", count, "-o", out});
@@ -37,7 +37,7 @@ nlohmann::json calibrate_json(const std::vector<std::string>& files, int expecte
 
 TEST(SimulatedBias, TheReferenceRevealsAConstantLatenessAsBiasLabelledSimulated) {
     TempDir dir;
-    const auto late = capture(dir, "late", "sim:hardirq,late=12us");
+    const auto late = two_source_capture(dir, "late", "sim:hardirq,late=12us");
     const auto report =
         run_ppsbench({"report", late, "--format", "csv", "--metrics", "bias_mean,bias_median"});
     ASSERT_EQ(report.exit_code, 0) << report.err;
@@ -56,7 +56,7 @@ TEST(SimulatedBias, TheReferenceRevealsAConstantLatenessAsBiasLabelledSimulated)
 
 TEST(Calibrate, GivesChronysOffsetAndNtpdsTime1WithTheSignThatCompensates) {
     TempDir dir;
-    const auto late = capture(dir, "late", "sim:hardirq,late=12us");
+    const auto late = two_source_capture(dir, "late", "sim:hardirq,late=12us");
     const auto text = run_ppsbench({"calibrate", late});
     ASSERT_EQ(text.exit_code, 0) << text.err;
     EXPECT_TRUE(contains(text.out, "chrony.conf:  refclock PPS /dev/pps0 offset 0.0000120"))
@@ -69,7 +69,7 @@ TEST(Calibrate, GivesChronysOffsetAndNtpdsTime1WithTheSignThatCompensates) {
     EXPECT_LE(std::abs(j["constant_ns"].get<double>() - 12'000), j["uncertainty_ns"].get<double>());
     EXPECT_EQ(j["polls"], 225);
     // A path that is early needs a negative offset.
-    const auto early = capture(dir, "early", "sim:hardirq,late=-5us");
+    const auto early = two_source_capture(dir, "early", "sim:hardirq,late=-5us");
     const auto e = calibrate_json({early});
     EXPECT_LE(std::abs(e["constant_ns"].get<double>() + 5'000), e["uncertainty_ns"].get<double>());
     EXPECT_EQ(e["chrony_offset_s"].get<std::string>().substr(0, 8), "-0.00000") << e.dump();
@@ -77,7 +77,7 @@ TEST(Calibrate, GivesChronysOffsetAndNtpdsTime1WithTheSignThatCompensates) {
 
 TEST(Calibrate, OnAThreadedPathIsChronysEstimateNeitherMeanNorMedian) {
     TempDir dir;
-    const auto threaded = capture(dir, "rt", "sim:threaded,late=12us");
+    const auto threaded = two_source_capture(dir, "rt", "sim:threaded,late=12us");
     const auto j = calibrate_json({threaded});
     const double constant = j["constant_ns"].get<double>();
     // The model's mean is the constant (its wake-up delay is centred); the filter's trimmed
@@ -88,7 +88,7 @@ TEST(Calibrate, OnAThreadedPathIsChronysEstimateNeitherMeanNorMedian) {
 
 TEST(Calibrate, RefusesWhatOneConstantCannotDescribe) {
     TempDir dir;
-    const auto short_run = capture(dir, "short", "sim:hardirq,late=12us", "100");
+    const auto short_run = two_source_capture(dir, "short", "sim:hardirq,late=12us", "100");
     const auto few = calibrate_json({short_run}, 1);
     EXPECT_EQ(few["refusal"], "too_few_pulses");
     EXPECT_FALSE(few.contains("constant_ns"));
@@ -96,7 +96,8 @@ TEST(Calibrate, RefusesWhatOneConstantCannotDescribe) {
     EXPECT_EQ(words.exit_code, 1);
     EXPECT_TRUE(contains(words.out, "no constant: only 100 paired edges")) << words.out;
     // A step of the lateness half-way: drifting.
-    const auto stepped = capture(dir, "step", "sim:hardirq,late=6us,step=5us,step-at=1800");
+    const auto stepped =
+        two_source_capture(dir, "step", "sim:hardirq,late=6us,step=5us,step-at=1800");
     EXPECT_EQ(calibrate_json({stepped}, 1)["refusal"], "drifting");
 }
 
@@ -110,7 +111,7 @@ TEST(Calibrate, AFileWithoutAReferenceIsBadInput) {
     EXPECT_EQ(alone.exit_code, 2);
     EXPECT_TRUE(contains(alone.err, "has no reference")) << alone.err;
     // The reference's own file names the other path.
-    const auto late = capture(dir, "late", "sim:hardirq,late=12us", "200");
+    const auto late = two_source_capture(dir, "late", "sim:hardirq,late=12us", "200");
     const auto reference = run_ppsbench({"calibrate", dir.file("late-2.csv")});
     EXPECT_EQ(reference.exit_code, 2);
     EXPECT_TRUE(contains(reference.err, "was not measured against a reference")) << reference.err;
@@ -132,14 +133,14 @@ TEST(Calibrate, HelpNamesItsOptionsAndTheSign) {
 
 TEST(BiasGate, FailsWhenTheBiasMovesEitherWay) {
     TempDir dir;
-    const auto at12 = capture(dir, "a", "sim:hardirq,late=12us");
-    const auto at4 = capture(dir, "b", "sim:hardirq,late=4us");
+    const auto at12 = two_source_capture(dir, "a", "sim:hardirq,late=12us");
+    const auto at4 = two_source_capture(dir, "b", "sim:hardirq,late=4us");
     const auto down = run_ppsbench({"gate", "--baseline", at12, at4, "--max-bias-growth", "2us"});
     EXPECT_EQ(down.exit_code, 1) << down.out << down.err;
     EXPECT_TRUE(contains(down.out, "the upper bound is below")) << down.out;
     const auto up = run_ppsbench({"gate", "--baseline", at4, at12, "--max-bias-growth", "2us"});
     EXPECT_EQ(up.exit_code, 1) << up.out;
-    const auto again = capture(dir, "c", "sim:hardirq,late=4us");
+    const auto again = two_source_capture(dir, "c", "sim:hardirq,late=4us");
     EXPECT_EQ(
         run_ppsbench({"gate", "--baseline", at4, again, "--max-bias-growth", "2us"}).exit_code, 0);
 }
@@ -148,7 +149,7 @@ TEST(BiasGate, FailsWhenTheBiasMovesEitherWay) {
 // fixture (tests/sysinfo/fixtures/rpi-stock), whose PPS refclock line gives no offset.
 TEST(DoctorBias, SaysWhetherTheConfiguredOffsetMatchesAndWhichLineToChange) {
     TempDir dir;
-    const auto late = capture(dir, "late", "sim:hardirq,late=12us");
+    const auto late = two_source_capture(dir, "late", "sim:hardirq,late=12us");
     const auto root = dir.file("root");
     std::filesystem::copy(std::string(PPSBENCH_SOURCE_DIR) + "/tests/sysinfo/fixtures/rpi-stock",
                           root, std::filesystem::copy_options::recursive);

@@ -26,7 +26,7 @@ using testing::contains;
 using testing::run_ppsbench;
 using testing::TempDir;
 
-std::vector<std::string> paced_run(const std::string& path) {
+std::vector<std::string> quiet_paced_run(const std::string& path) {
     return {"run",  "-s",         "sim:hardirq", "--pace",  "realtime", "--period",
             "10ms", "--duration", "1h",          "--quiet", "-o",       path};
 }
@@ -34,7 +34,7 @@ std::vector<std::string> paced_run(const std::string& path) {
 TEST(CaptureLock, ASecondRunOnTheSamePathIsRefusedEvenWithForceAndNamesTheHolder) {
     TempDir dir;
     const auto path = dir.file("lock.csv");
-    BackgroundRun first(paced_run(path));
+    BackgroundRun first(quiet_paced_run(path));
     ASSERT_TRUE(first.wait_for_file(path, 2000)) << first.wait().err;
 
     const auto second =
@@ -65,7 +65,7 @@ TEST(CaptureLock, ASecondRunOnTheSamePathIsRefusedEvenWithForceAndNamesTheHolder
 TEST(CaptureLock, AReportOfACaptureStillBeingWrittenSaysSoAndReadsWhatIsComplete) {
     TempDir dir;
     const auto path = dir.file("growing.csv");
-    BackgroundRun run(paced_run(path));
+    BackgroundRun run(quiet_paced_run(path));
     ASSERT_TRUE(run.wait_for_file(path, 4000)) << run.wait().err;
 
     const auto report = run_ppsbench({"report", "--format", "json", path});

@@ -14,7 +14,7 @@ using testing::contains;
 using testing::run_ppsbench;
 using testing::TempDir;
 
-std::string capture(const TempDir& dir, const std::string& model, int seed, int count = 600) {
+std::string model_capture(const TempDir& dir, const std::string& model, int seed, int count = 600) {
     const auto path = dir.file(model + "-" + std::to_string(seed) + ".csv");
     const auto result = run_ppsbench({"run", "-s", "sim:" + model, "--seed", std::to_string(seed),
                                       "--count", std::to_string(count), "--label",
@@ -29,8 +29,8 @@ std::string capture(const TempDir& dir, const std::string& model, int seed, int 
 TEST(Gate, SameKernelDifferentSeedsNeverFails) {
     TempDir dir;
     for (int seed = 1; seed <= 20; ++seed) {
-        const auto baseline = capture(dir, "hardirq", 100 + seed);
-        const auto current = capture(dir, "hardirq", 200 + seed);
+        const auto baseline = model_capture(dir, "hardirq", 100 + seed);
+        const auto current = model_capture(dir, "hardirq", 200 + seed);
         const auto result =
             run_ppsbench({"gate", "--baseline", baseline, current, "--max-ratio", "1.05"});
         EXPECT_EQ(result.exit_code, 0) << "seed " << seed << "\n" << result.out;
@@ -41,8 +41,8 @@ TEST(Gate, SameKernelDifferentSeedsNeverFails) {
 TEST(Gate, ThreadedHandlerAgainstHardIrqAlwaysFails) {
     TempDir dir;
     for (int seed = 1; seed <= 5; ++seed) {
-        const auto baseline = capture(dir, "hardirq", 300 + seed);
-        const auto current = capture(dir, "threaded", 400 + seed);
+        const auto baseline = model_capture(dir, "hardirq", 300 + seed);
+        const auto current = model_capture(dir, "threaded", 400 + seed);
         const auto result =
             run_ppsbench({"gate", "--baseline", baseline, current, "--max-ratio", "1.25"});
         EXPECT_EQ(result.exit_code, 1) << result.out;
@@ -53,7 +53,7 @@ TEST(Gate, ThreadedHandlerAgainstHardIrqAlwaysFails) {
 
 TEST(Gate, AbsoluteLimitsAndJunitXml) {
     TempDir dir;
-    const auto current = capture(dir, "threaded", 7);
+    const auto current = model_capture(dir, "threaded", 7);
     const auto junit = dir.file("gate.xml");
     const auto result = run_ppsbench({"gate", current, "--max-sigma", "3us", "--max-p2p", "100us",
                                       "--max-missed", "0", "--junit", junit});
@@ -74,7 +74,7 @@ TEST(Gate, AbsoluteLimitsAndJunitXml) {
 // its title. A threaded handler's |offset| p99 is far above 1 µs, its outliers below 600.
 TEST(Gate, AnyRegistryMetricIsALimit) {
     TempDir dir;
-    const auto current = capture(dir, "threaded", 8);
+    const auto current = model_capture(dir, "threaded", 8);
     const auto result = run_ppsbench(
         {"gate", current, "--max", "p99=1us", "--max", "outliers=600", "--max", "adev@1s=1"});
     EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
@@ -92,11 +92,11 @@ TEST(Gate, AnyRegistryMetricIsALimit) {
 
 TEST(Gate, ASavedJsonSummaryServesAsBaseline) {
     TempDir dir;
-    const auto baseline = capture(dir, "hardirq", 21);
+    const auto baseline = model_capture(dir, "hardirq", 21);
     const auto summary = testing::run_ppsbench({"report", "--format", "json", baseline});
     ASSERT_EQ(summary.exit_code, 0);
     testing::write_text(dir.file("baseline.json"), summary.out);
-    const auto current = capture(dir, "threaded", 22);
+    const auto current = model_capture(dir, "threaded", 22);
     const auto result = run_ppsbench(
         {"gate", "--baseline", dir.file("baseline.json"), current, "--max-ratio", "1.25"});
     EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
@@ -105,7 +105,7 @@ TEST(Gate, ASavedJsonSummaryServesAsBaseline) {
 
 TEST(Gate, BadInputExitsTwoWithOneLine) {
     TempDir dir;
-    const auto run = capture(dir, "hardirq", 1);
+    const auto run = model_capture(dir, "hardirq", 1);
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
         {{"gate", run}, "give at least one limit"},
         {{"gate", run, "--max-ratio", "1.2"}, "--max-ratio needs --baseline"},
@@ -137,9 +137,9 @@ TEST(Gate, BadInputExitsTwoWithOneLine) {
 
 TEST(Compare, SaysWhetherADifferenceIsNoise) {
     TempDir dir;
-    const auto stock = capture(dir, "hardirq", 31, 3600);
-    const auto again = capture(dir, "hardirq", 32, 3600);
-    const auto rt = capture(dir, "threaded", 33, 3600);
+    const auto stock = model_capture(dir, "hardirq", 31, 3600);
+    const auto again = model_capture(dir, "hardirq", 32, 3600);
+    const auto rt = model_capture(dir, "threaded", 33, 3600);
     const auto result = run_ppsbench({"compare", "--baseline", stock, again, rt});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_TRUE(contains(result.out, "hardirq 32: σ ×")) << result.out;
@@ -157,8 +157,8 @@ TEST(Compare, SaysWhetherADifferenceIsNoise) {
 
 TEST(Plot, IsValidSvgThatRendersToPng) {
     TempDir dir;
-    const auto stock = capture(dir, "hardirq", 41);
-    const auto rt = capture(dir, "threaded", 42);
+    const auto stock = model_capture(dir, "hardirq", 41);
+    const auto rt = model_capture(dir, "threaded", 42);
     const auto svg = dir.file("plot.svg");
     ASSERT_EQ(run_ppsbench({"compare", "--baseline", stock, rt, "--plot", svg}).exit_code, 0);
     const auto xml = testing::run_program({"xmllint", "--noout", svg});
@@ -180,7 +180,7 @@ TEST(Plot, IsValidSvgThatRendersToPng) {
 
 TEST(Prometheus, ParsesWithTheReferenceClientParser) {
     TempDir dir;
-    const auto run = capture(dir, "threaded", 51);
+    const auto run = model_capture(dir, "threaded", 51);
     const auto prom = dir.file("ppsbench.prom");
     ASSERT_EQ(run_ppsbench({"report", run, "--prometheus", prom}).exit_code, 0);
     const auto check = testing::run_program(

@@ -19,6 +19,7 @@ namespace ppsbench {
 namespace {
 
 using testing::contains;
+using testing::count_of;
 using testing::run_ppsbench;
 using testing::TempDir;
 
@@ -31,14 +32,6 @@ std::vector<std::string> files_ending(const std::filesystem::path& dir, const st
     }
     std::sort(files.begin(), files.end());
     return files;
-}
-
-std::size_t count_of(const std::string& text, const std::string& part) {
-    std::size_t n = 0;
-    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
-        ++n;
-    }
-    return n;
 }
 
 const std::vector<std::string> two_paced_paths{"run",      "--source",     "sim:hardirq",

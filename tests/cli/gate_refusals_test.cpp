@@ -15,7 +15,7 @@ using testing::contains;
 using testing::run_ppsbench;
 using testing::TempDir;
 
-std::string capture(const TempDir& dir, int seed, int count) {
+std::string seeded_capture(const TempDir& dir, int seed, int count) {
     const auto path =
         dir.file("run-" + std::to_string(seed) + "-" + std::to_string(count) + ".csv");
     const auto result = run_ppsbench({"run", "-s", "sim:hardirq", "--seed", std::to_string(seed),
@@ -34,8 +34,8 @@ void expect_refused(const std::vector<std::string>& args, const std::string& rea
 // On main these printed "ratio nan, 95 % CI nan–nan … pass" and exited 0.
 TEST(GateRefuses, ACurrentRunOfOnePulse) {
     TempDir dir;
-    const auto stock = capture(dir, 1, 600);
-    const auto one = capture(dir, 2, 1);
+    const auto stock = seeded_capture(dir, 1, 600);
+    const auto one = seeded_capture(dir, 2, 1);
     expect_refused({"gate", "--baseline", stock, one, "--max-ratio", "1.25"},
                    "the current run " + one + " has 1 pulse, fewer than the 100");
     expect_refused({"gate", one, "--max-sigma", "3us"}, "has 1 pulse");
@@ -44,8 +44,8 @@ TEST(GateRefuses, ACurrentRunOfOnePulse) {
 
 TEST(GateRefuses, ABaselineOfOnePulse) {
     TempDir dir;
-    const auto one = capture(dir, 1, 1);
-    const auto stock = capture(dir, 2, 600);
+    const auto one = seeded_capture(dir, 1, 1);
+    const auto stock = seeded_capture(dir, 2, 600);
     expect_refused({"gate", "--baseline", one, stock, "--max-ratio", "1.25"},
                    "the baseline run " + one + " has 1 pulse");
 }
@@ -53,16 +53,16 @@ TEST(GateRefuses, ABaselineOfOnePulse) {
 // Two pulses each gave "above 1.25 but not statistically supported: pass".
 TEST(GateRefuses, TwoPulsesAsNotEnoughToJudge) {
     TempDir dir;
-    const auto a = capture(dir, 1, 2);
-    const auto b = capture(dir, 2, 2);
+    const auto a = seeded_capture(dir, 1, 2);
+    const auto b = seeded_capture(dir, 2, 2);
     expect_refused({"gate", "--baseline", a, b, "--max-ratio", "1.25"}, "has 2 pulses");
 }
 
 // --min-pulses moves the bar, but not below what a σ needs.
 TEST(GateRefuses, FewerPulsesThanMinPulsesAndAcceptsEnough) {
     TempDir dir;
-    const auto a = capture(dir, 1, 50);
-    const auto b = capture(dir, 2, 50);
+    const auto a = seeded_capture(dir, 1, 50);
+    const auto b = seeded_capture(dir, 2, 50);
     expect_refused({"gate", "--baseline", a, b, "--max-ratio", "1.25", "--min-pulses", "60"},
                    "fewer than the 60");
     const auto ok =
@@ -75,8 +75,8 @@ TEST(GateRefuses, FewerPulsesThanMinPulsesAndAcceptsEnough) {
 // A saved summary whose σ is null (edited, or from a run without pulses) is not a baseline.
 TEST(GateRefuses, ABaselineSummaryWithoutSigma) {
     TempDir dir;
-    const auto stock = capture(dir, 1, 600);
-    const auto current = capture(dir, 2, 600);
+    const auto stock = seeded_capture(dir, 1, 600);
+    const auto current = seeded_capture(dir, 2, 600);
     auto summary = nlohmann::json::parse(run_ppsbench({"report", "--format", "json", stock}).out);
     summary["runs"][0]["offset_ns"]["stddev"] = nullptr;
     testing::write_text(dir.file("base.json"), summary.dump());
@@ -93,8 +93,8 @@ TEST(GateRefuses, ABaselineSummaryWithoutSigma) {
 // internal error or undefined behaviour; it is bad input naming the file.
 TEST(GateRefuses, ADamagedBaselineSummary) {
     TempDir dir;
-    const auto stock = capture(dir, 1, 600);
-    const auto current = capture(dir, 2, 600);
+    const auto stock = seeded_capture(dir, 1, 600);
+    const auto current = seeded_capture(dir, 2, 600);
     const auto summary =
         nlohmann::json::parse(run_ppsbench({"report", "--format", "json", stock}).out);
     const auto refused = [&](nlohmann::json document, const std::string& message) {
@@ -121,7 +121,7 @@ TEST(GateRefuses, ADamagedBaselineSummary) {
 // Limits are checked strictly: a negative count is not 2⁶⁴−1, a time needs its unit.
 TEST(GateRefuses, NegativeCountsAndTimesWithoutUnit) {
     TempDir dir;
-    const auto run = capture(dir, 1, 600);
+    const auto run = seeded_capture(dir, 1, 600);
     expect_refused({"gate", run, "--max-missed", "-1"},
                    "--max-missed -1: use a whole number from 0 to 1000000000");
     expect_refused({"gate", run, "--max-sigma", "3"}, "--max-sigma: '3' has no unit");

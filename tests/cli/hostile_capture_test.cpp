@@ -20,7 +20,7 @@ using testing::contains;
 using testing::run_ppsbench;
 using testing::TempDir;
 
-std::string header() {
+std::string capture_header() {
     return "# ppsbench capture 1\n# meta {\"clock\":\"realtime\",\"edge\":\"assert\",\"format\":"
            "\"ppsbench.capture/1\",\"period_ns\":1000000000}\nsequence,edge,timestamp_ns\n";
 }
@@ -42,8 +42,9 @@ const std::string memory_bound = "ulimit -v 1000000; ";
 TEST(HostileCapture, ExtremeTimestampsDoNotAllocateInProportionToTheGap) {
     TempDir dir;
     const auto extreme = dir.file("extreme.csv");
-    testing::write_text(extreme, header() + "1,assert,9223372036854775807\n2,assert,1000000000\n");
-    std::string year = header();
+    testing::write_text(extreme,
+                        capture_header() + "1,assert,9223372036854775807\n2,assert,1000000000\n");
+    std::string year = capture_header();
     for (int i = 1; i <= 40; ++i) {
         const long long jump = i > 20 ? 31'536'000'000'000'000LL : 0;
         year += std::to_string(i) + ",assert," +
@@ -70,7 +71,7 @@ testing::CommandResult report_bounded(const std::string& path,
 // 40 pulses from 2026-01-01, the clock stepped by `jump` before the 21st; sequence numbers run
 // on (the kernel saw nothing unusual).
 std::string stepped_capture(long long jump) {
-    std::string text = header();
+    std::string text = capture_header();
     for (long long i = 1; i <= 40; ++i) {
         const long long t = 1'767'225'600'000'000'000LL + i * 1'000'000'000LL + (i % 7) * 1'000 +
                             (i > 20 ? jump : 0);
@@ -104,7 +105,7 @@ TEST(HostileCapture, AWholeSecondStepWithContiguousSequenceNumbersIsOneClockStep
 
 TEST(HostileCapture, ASequenceNumberOf2To64Minus1IsNotMillionsOfMissedPulses) {
     TempDir dir;
-    std::string text = header();
+    std::string text = capture_header();
     for (long long i = 1; i <= 40; ++i) {
         const std::string sequence = i == 25 ? "18446744073709551615" : std::to_string(i);
         text += sequence + ",assert," +
@@ -125,8 +126,8 @@ TEST(HostileCapture, TimestampsNoClockGivesAreRefusedWithFileAndLine) {
     const auto path = dir.file("bad.csv");
     for (const std::string bad : {"-1", "-9223372036854775808", "4611686018427387904",
                                   "9223372036854775807", "9223372036854775808"}) {
-        testing::write_text(path, header() + "1,assert,1767225601000000000\n2,assert," + bad +
-                                      "\n3,assert,1767225603000000000\n");
+        testing::write_text(path, capture_header() + "1,assert,1767225601000000000\n2,assert," +
+                                      bad + "\n3,assert,1767225603000000000\n");
         const auto result = report_bounded(path, "");
         EXPECT_EQ(result.exit_code, 2) << bad << ": " << result.err;
         EXPECT_TRUE(contains(result.err, path + ":5:")) << bad << ": " << result.err;

@@ -15,6 +15,7 @@ namespace ppsbench {
 namespace {
 
 using testing::contains;
+using testing::count_of;
 using testing::read_text;
 using testing::run_ppsbench;
 using testing::run_program;
@@ -26,14 +27,6 @@ const std::string lab = std::string(PPSBENCH_SOURCE_DIR) + "/examples/lab/captur
 // Every markup a label could try: raw HTML, emphasis, a link, a cell end, an entity, an autolink.
 const std::string hostile_label =
     "<script>alert(1)</script> *x* _y_ [x](http://y) | &lt; www.z.org";
-
-std::size_t count_of(const std::string& text, const std::string& part) {
-    std::size_t n = 0;
-    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
-        ++n;
-    }
-    return n;
-}
 
 std::vector<std::string> compare_args() {
     return {"compare", "--baseline", fixtures + "stock.csv", fixtures + "rt.csv",
@@ -121,7 +114,7 @@ TEST(HtmlPage, AnExistingFileIsRefusedWithoutForce) {
     EXPECT_TRUE(read_text(path).starts_with("<!DOCTYPE html>"));
 }
 
-std::string hostile_capture(const TempDir& dir) {
+std::string capture_with_hostile_label(const TempDir& dir) {
     const auto path = dir.file("hostile.csv");
     const auto run = run_ppsbench(
         {"run", "-s", "sim:hardirq", "--count", "200", "--label", hostile_label, "-o", path, "-q"});
@@ -131,7 +124,7 @@ std::string hostile_capture(const TempDir& dir) {
 
 TEST(HtmlPage, ALabelIsTextNotMarkup) {
     TempDir dir;
-    const auto capture = hostile_capture(dir);
+    const auto capture = capture_with_hostile_label(dir);
     const auto result = run_ppsbench({"report", capture, "--html", dir.file("page.html")});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     const auto page = read_text(dir.file("page.html"));
@@ -147,7 +140,7 @@ TEST(MarkdownTable, ALabelRendersAsItsOwnTextThroughCmarkGfm) {
         GTEST_SKIP() << "cmark-gfm is not installed (apt install cmark-gfm)";
     }
     TempDir dir;
-    const auto capture = hostile_capture(dir);
+    const auto capture = capture_with_hostile_label(dir);
     const auto markdown = run_ppsbench({"report", capture, "--format", "markdown"});
     ASSERT_EQ(markdown.exit_code, 0) << markdown.err;
     testing::write_text(dir.file("table.md"), markdown.out);

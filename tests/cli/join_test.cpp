@@ -138,7 +138,7 @@ TEST(Join, ARealRotatedRunIsOneRun) {
     EXPECT_EQ(run_ppsbench(gate).exit_code, 0);
 }
 
-struct Refusal {
+struct JoinRefusal {
     std::string name;
     std::vector<std::string> files;  // what each file is: "ID:INDEX:FROM:TO" or "plain"
     std::string message;
@@ -147,7 +147,7 @@ struct Refusal {
 TEST(Join, GapsTwoRunsRepeatsAndOverlapsAreRefusedNamingTheFiles) {
     const auto lines = pulse_lines(9, 90);
     const std::string other = "ffffffffffffffffffffffffffffffff";
-    const std::vector<Refusal> cases{
+    const std::vector<JoinRefusal> cases{
         {"missing part",
          {"0:0:30", "2:60:89"},
          "part 1 of run " + std::string(run_id) +

@@ -27,7 +27,7 @@ void expect_usage_error(const testing::CommandResult& r, const std::string& part
     EXPECT_TRUE(contains(r.err, part)) << r.err;
 }
 
-std::size_t files_in(const TempDir& dir) {
+std::size_t file_count(const TempDir& dir) {
     return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir.path()),
                                                   std::filesystem::directory_iterator()));
 }
@@ -49,7 +49,7 @@ TEST(LatencyCommand, MissingDriveChipNamesItAndCreatesNothing) {
                                      "gpio:gpiochip97:27", "--count", "5", "-o", out}),
                        "--drive gpiochip97:17: no such GPIO chip 'gpiochip97'; list chips with "
                        "'gpiodetect'");
-    EXPECT_EQ(files_in(dir), 0U);
+    EXPECT_EQ(file_count(dir), 0U);
 }
 
 TEST(LatencyCommand, BadOptionsAreUsageErrors) {
@@ -118,7 +118,7 @@ TEST(DualRun, OneSourceFailingToOpenLeavesNoFiles) {
     expect_usage_error(run_ppsbench({"run", "-s", "gpio:gpiochip97:3", "-s", "sim:hardirq",
                                      "--count", "5", "-o", dir.file("d.csv")}),
                        "no such GPIO chip");
-    EXPECT_EQ(files_in(dir), 0U);
+    EXPECT_EQ(file_count(dir), 0U);
 }
 
 TEST(DualRun, AtMostTwoSourcesAndOneSourceIsUnchanged) {

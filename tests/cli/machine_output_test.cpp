@@ -17,7 +17,7 @@ using testing::contains;
 using testing::run_ppsbench;
 using testing::TempDir;
 
-std::string capture(const TempDir& dir, const std::string& name) {
+std::string hardirq_capture(const TempDir& dir, const std::string& name) {
     const auto path = dir.file(name);
     EXPECT_EQ(
         run_ppsbench({"run", "-q", "-s", "sim:hardirq", "--count", "300", "-o", path}).exit_code,
@@ -28,7 +28,7 @@ std::string capture(const TempDir& dir, const std::string& name) {
 // main: a text histogram followed the JSON document.
 TEST(MachineOutput, JsonWithHistogramIsOneDocumentWithTheHistogramAsData) {
     TempDir dir;
-    const auto run = capture(dir, "a.csv");
+    const auto run = hardirq_capture(dir, "a.csv");
     const auto result = run_ppsbench({"report", "--format", "json", "--histogram", run});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     const auto document = nlohmann::json::parse(result.out);  // throws on trailing text
@@ -48,7 +48,7 @@ TEST(MachineOutput, JsonWithHistogramIsOneDocumentWithTheHistogramAsData) {
 // main: 'report --format json x.csv > /dev/full' exited 0, the documented way to save a baseline.
 TEST(MachineOutput, AFailedWriteToStdoutIsExitTwo) {
     TempDir dir;
-    const auto run = capture(dir, "a.csv");
+    const auto run = hardirq_capture(dir, "a.csv");
     const auto result = testing::run_program(
         {"/bin/sh", "-c",
          std::string("'") + PPSBENCH_BINARY + "' report --format json '" + run + "' > /dev/full"});
@@ -59,8 +59,8 @@ TEST(MachineOutput, AFailedWriteToStdoutIsExitTwo) {
 // main: two series with identical labels, which node_exporter's textfile collector rejects.
 TEST(MachineOutput, PrometheusSeriesAreUniqueOrRefused) {
     TempDir dir;
-    const auto a = capture(dir, "a.csv");
-    const auto b = capture(dir, "b.csv");
+    const auto a = hardirq_capture(dir, "a.csv");
+    const auto b = hardirq_capture(dir, "b.csv");
     const auto prom = dir.file("p.prom");
     const auto twice = run_ppsbench({"report", a, a, "--prometheus", prom});
     EXPECT_EQ(twice.exit_code, 2);

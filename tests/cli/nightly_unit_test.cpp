@@ -78,7 +78,7 @@ int start_service(const std::vector<std::string>& commands) {
     return status;
 }
 
-void capture(const std::string& path, const std::string& model) {
+void capture_to(const std::string& path, const std::string& model) {
     const auto r = run_ppsbench({"run", "-q", "-s", model, "--count", "300", "-o", path});
     ASSERT_EQ(r.exit_code, 0) << r.err;
 }
@@ -91,14 +91,14 @@ TEST(NightlyUnit, PublishesEveryNightAndOnARegressionNightBeforeTheGateFails) {
     EXPECT_TRUE(contains(commands[0], " compare ")) << "publish first: " << commands[0];
     EXPECT_TRUE(contains(commands[1], " gate ")) << commands[1];
     const auto prom = dir.file("run/ppsbench-nightly.prom");
-    capture(dir.file("baseline.csv"), "sim:hardirq");
-    capture(dir.file("2026-01-01T000000Z.csv"), "sim:hardirq");
-    capture(dir.file("2026-01-02T000000Z.csv"), "sim:threaded");  // written during night 1
+    capture_to(dir.file("baseline.csv"), "sim:hardirq");
+    capture_to(dir.file("2026-01-01T000000Z.csv"), "sim:hardirq");
+    capture_to(dir.file("2026-01-02T000000Z.csv"), "sim:threaded");  // written during night 1
 
     EXPECT_EQ(start_service(commands), 0) << "night 1: no regression";
     EXPECT_TRUE(contains(read_text(prom), "2026-01-01T000000Z.csv")) << read_text(prom);
 
-    capture(dir.file("2026-01-03T000000Z.csv"), "sim:hardirq");  // being written on night 2
+    capture_to(dir.file("2026-01-03T000000Z.csv"), "sim:hardirq");  // being written on night 2
     EXPECT_EQ(start_service(commands), 1) << "night 2: the force-threaded day regressed";
     const auto published = read_text(prom);
     EXPECT_TRUE(contains(published, "2026-01-02T000000Z.csv")) << published;

@@ -16,12 +16,12 @@ using testing::contains;
 using testing::run_ppsbench;
 using testing::TempDir;
 
-struct Refusal {
+struct OptionRefusal {
     std::vector<std::string> args;
     std::string reason;
 };
 
-void expect_refusals(const TempDir& dir, const std::vector<Refusal>& cases) {
+void expect_refusals(const TempDir& dir, const std::vector<OptionRefusal>& cases) {
     for (const auto& c : cases) {
         const auto result = run_ppsbench(c.args);
         EXPECT_EQ(result.exit_code, 2) << c.reason << "\n" << result.out << result.err;

@@ -23,12 +23,12 @@ constexpr const char* refclocks_log =
     "2009-11-30 14:33:28.000000 PPS     0 N 1 -1.234000e-06 -1.000000e-06  1.000e-06\n"
     "2009-11-30 14:33:29.000000 PPS     0 N 1  2.000000e-09  0.000000e+00  1.000e-06\n";
 
-constexpr const char* tracking_log =
+constexpr const char* tracking_log_line =
     "2017-08-22 13:22:36 203.0.113.15     2     -3.541      0.075 -8.621e-06 N "
     "2  2.940e-03 -2.084e-04  1.534e-02  3.472e-04  8.304e-03\n";
 
-void capture(const std::string& path, const std::string& model = "sim:hardirq",
-             const std::string& count = "300") {
+void write_capture(const std::string& path, const std::string& model = "sim:hardirq",
+                   const std::string& count = "300") {
     const auto r = run_ppsbench({"run", "-q", "-s", model, "--count", count, "-o", path});
     ASSERT_EQ(r.exit_code, 0) << r.err;
 }
@@ -44,7 +44,7 @@ TEST(OutputsOverwriteInputs, RunRefusesTheCaptureAsItsOwnPrometheusFile) {
     EXPECT_TRUE(contains(r.err, "--prometheus " + clash + " is also -o " + clash)) << r.err;
     EXPECT_FALSE(std::filesystem::exists(clash)) << "refused before anything was created";
     // An earlier capture of that name survives even --force.
-    capture(clash);
+    write_capture(clash);
     const auto before = read_text(clash);
     const auto forced = run_ppsbench({"run", "-q", "-s", "sim:hardirq", "--count", "20", "-o",
                                       clash, "--prometheus", clash, "--force"});
@@ -57,9 +57,9 @@ TEST(OutputsOverwriteInputs, NoCommandReplacesItsOwnInputEvenWithForce) {
     TempDir dir;
     const auto v = dir.file("v.csv");
     const auto s = dir.file("s.csv");
-    capture(v, "sim:threaded");
-    capture(s);
-    testing::write_text(dir.file("tv.log"), tracking_log);
+    write_capture(v, "sim:threaded");
+    write_capture(s);
+    testing::write_text(dir.file("tv.log"), tracking_log_line);
     testing::write_text(dir.file("rv.log"), refclocks_log);
     const struct {
         std::vector<std::string> args;
@@ -103,7 +103,7 @@ TEST(OutputsOverwriteInputs, NoCommandReplacesItsOwnInputEvenWithForce) {
 TEST(OutputsOverwriteInputs, TwoPlotsInOneFileAreRefusedNamingBoth) {
     TempDir dir;
     const auto v = dir.file("v.csv");
-    capture(v);
+    write_capture(v);
     const auto same = dir.file("same.svg");
     const auto r = run_ppsbench({"report", v, "--plot", same, "--plot-stability", same, "--force"});
     EXPECT_EQ(r.exit_code, 2);
@@ -116,8 +116,8 @@ TEST(OutputsOverwriteInputs, APrometheusFilePpsbenchDidNotWriteIsRefused) {
     TempDir dir;
     const auto stock = dir.file("stock.csv");
     const auto rt = dir.file("rt.csv");
-    capture(stock);
-    capture(rt, "sim:threaded");
+    write_capture(stock);
+    write_capture(rt, "sim:threaded");
     const auto before = read_text(stock);
     const auto r = run_ppsbench({"report", rt, "--prometheus", stock});
     EXPECT_EQ(r.exit_code, 2);
@@ -138,7 +138,7 @@ TEST(RecipesFailFromTheirSecondRun, ReportPrometheusReplacesItsOwnFileEveryDay) 
     TempDir dir;
     const auto last = dir.file("last.csv");
     const auto prom = dir.file("ppsbench.prom");
-    capture(last);
+    write_capture(last);
     ASSERT_EQ(run_ppsbench({"report", last, "--prometheus", prom}).exit_code, 0);
     EXPECT_TRUE(contains(read_text(prom), "run=\"sim:hardirq\""));
     // The next day's capture, the same command.
@@ -160,8 +160,8 @@ TEST(RecipesFailFromTheirSecondRun, CompareRepublishesWithoutForce) {
     const auto baseline = dir.file("baseline.csv");
     const auto night = dir.file("night.csv");
     const auto prom = dir.file("ppsbench-nightly.prom");
-    capture(baseline);
-    capture(night);
+    write_capture(baseline);
+    write_capture(night);
     for (int n = 0; n < 2; ++n) {
         const auto r =
             run_ppsbench({"compare", "--baseline", baseline, night, "--prometheus", prom});
@@ -206,8 +206,8 @@ TEST(JunitLies, AGateThatCannotJudgeReplacesTheGreenFileWithAnError) {
     const auto good = dir.file("good.csv");
     const auto one = dir.file("one.csv");
     const auto ci = dir.file("ci.xml");
-    capture(good);
-    capture(one, "sim:hardirq", "3");
+    write_capture(good);
+    write_capture(one, "sim:hardirq", "3");
     const auto pass = run_ppsbench({"gate", good, "--max-sigma", "3us", "--junit", ci});
     ASSERT_EQ(pass.exit_code, 0) << pass.err;
     ASSERT_EQ(xpath(ci, "string(/testsuites/@failures)"), "0");

@@ -19,8 +19,8 @@ using testing::run_ppsbench;
 using testing::TempDir;
 using testing::write_text;
 
-std::string capture(const TempDir& dir, const std::string& name,
-                    const std::vector<std::string>& extra) {
+std::string capture_with(const TempDir& dir, const std::string& name,
+                         const std::vector<std::string>& extra) {
     const auto path = dir.file(name);
     std::vector<std::string> args = {"run", "-o", path};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -29,7 +29,7 @@ std::string capture(const TempDir& dir, const std::string& name,
     return path;
 }
 
-nlohmann::json report_json(const std::vector<std::string>& extra) {
+nlohmann::json first_run_of_report(const std::vector<std::string>& extra) {
     std::vector<std::string> args = {"report", "--format", "json"};
     args.insert(args.end(), extra.begin(), extra.end());
     const auto result = run_ppsbench(args);
@@ -46,7 +46,7 @@ std::string with_period_ns(const std::string& text, const std::string& period_ns
 TEST(PeriodCadence, AWholeMultipleOrFractionOfTheRecordedPeriodIsRefused) {
     TempDir dir;
     const auto two =
-        capture(dir, "two.csv", {"-s", "sim:hardirq", "--period", "2s", "--count", "300"});
+        capture_with(dir, "two.csv", {"-s", "sim:hardirq", "--period", "2s", "--count", "300"});
     write_text(dir.file("as1s.csv"), with_period_ns(read_text(two), "1000000000"));
     const auto gate = run_ppsbench({"gate", dir.file("as1s.csv"), "--max-sigma", "1us"});
     EXPECT_EQ(gate.exit_code, 2) << gate.out;
@@ -54,7 +54,7 @@ TEST(PeriodCadence, AWholeMultipleOrFractionOfTheRecordedPeriodIsRefused) {
     EXPECT_TRUE(contains(gate.err, "recorded period of 1s")) << gate.err;
     EXPECT_TRUE(contains(gate.err, "analyse with --period 2s")) << gate.err;
     EXPECT_FALSE(contains(gate.out, "[pass]"));
-    const auto one = capture(dir, "one.csv", {"-s", "sim:hardirq", "--count", "300"});
+    const auto one = capture_with(dir, "one.csv", {"-s", "sim:hardirq", "--count", "300"});
     write_text(dir.file("as1us.csv"), with_period_ns(read_text(one), "1000"));
     EXPECT_EQ(run_ppsbench({"gate", dir.file("as1us.csv"), "--max-sigma", "1us"}).exit_code, 2);
 }
@@ -62,12 +62,12 @@ TEST(PeriodCadence, AWholeMultipleOrFractionOfTheRecordedPeriodIsRefused) {
 // main: "run -s replay:stock.csv --period 100ms" wrote a capture that gated σ ratio 0.000.
 TEST(PeriodCadence, AReplayKeepsItsRecordedPeriod) {
     TempDir dir;
-    const auto stock = capture(dir, "stock.csv", {"-s", "sim:hardirq", "--count", "100"});
+    const auto stock = capture_with(dir, "stock.csv", {"-s", "sim:hardirq", "--count", "100"});
     const auto wrong = run_ppsbench(
         {"run", "-s", "replay:" + stock, "--period", "100ms", "-o", dir.file("rp.csv")});
     EXPECT_EQ(wrong.exit_code, 2);
     EXPECT_TRUE(contains(wrong.err, "records a period of 1s, and a replay keeps it")) << wrong.err;
-    const auto replay = capture(dir, "replay.csv", {"-s", "replay:" + stock});
+    const auto replay = capture_with(dir, "replay.csv", {"-s", "replay:" + stock});
     EXPECT_TRUE(contains(read_text(replay), "\"period_ns\":1000000000"));
     EXPECT_EQ(run_ppsbench({"gate", "--baseline", stock, replay, "--max-ratio", "1.25"}).exit_code,
               0);
@@ -76,15 +76,15 @@ TEST(PeriodCadence, AReplayKeepsItsRecordedPeriod) {
 // main: --period 1.04s gave mean −60 s, p2p 120 s and 115 fake clock steps, exit 0.
 TEST(PeriodCadence, APeriodOffByMoreThanAnyClockIsRefusedAndASlightlyOffOneIsFreeRunning) {
     TempDir dir;
-    const auto run = capture(dir, "run.csv", {"-s", "sim:hardirq", "--count", "600"});
+    const auto run = capture_with(dir, "run.csv", {"-s", "sim:hardirq", "--count", "600"});
     const auto off = run_ppsbench({"report", "--period", "1040ms", run});
     EXPECT_EQ(off.exit_code, 2);
     EXPECT_TRUE(contains(off.err, "the assert pulses are 1s apart")) << off.err;
     EXPECT_TRUE(contains(off.err, "contradicts the --period of 1.04s")) << off.err;
     EXPECT_TRUE(contains(off.err, "use --period 1s or leave --period out")) << off.err;
     // 1.0005 s: within what a free crystal could be off by; the residuals are the headline.
-    const auto slightly = report_json({"--period", "1000500us", run});
-    const auto right = report_json({run});
+    const auto slightly = first_run_of_report({"--period", "1000500us", run});
+    const auto right = first_run_of_report({run});
     EXPECT_TRUE(slightly.at("offset_ns").is_null());
     EXPECT_NEAR(slightly.at("detrended_ns").at("stddev").get<double>(),
                 right.at("detrended_ns").at("stddev").get<double>(), 1.0);
@@ -98,10 +98,10 @@ TEST(PeriodCadence, AClockStepOfAnySizeIsOneStep) {
     for (const std::string step : {"-500ms", "500ms", "-700ms", "86400s", "-499ms", "-501ms"}) {
         for (const std::string seed : {"1", "5"}) {
             SCOPED_TRACE("step " + step + ", seed " + seed);
-            const auto path = capture(dir, "step" + step + seed + ".csv",
-                                      {"-s", "sim:hardirq,step=" + step + ",step-at=100", "--count",
-                                       "300", "--seed", seed});
-            const auto r = report_json({path});
+            const auto path = capture_with(dir, "step" + step + seed + ".csv",
+                                           {"-s", "sim:hardirq,step=" + step + ",step-at=100",
+                                            "--count", "300", "--seed", seed});
+            const auto r = first_run_of_report({path});
             ASSERT_EQ(r.at("clock_steps").size(), 1u);
             EXPECT_LT(r.at("offset_ns").at("stddev").get<double>(), 3000);
             EXPECT_EQ(r.at("outliers").get<int>(), 0);
@@ -114,13 +114,13 @@ TEST(PeriodCadence, AClockStepOfAnySizeIsOneStep) {
 TEST(PeriodCadence, HeavyLossKeepsThePeriod) {
     TempDir dir;
     for (const std::string loss : {"0.5", "0.9"}) {
-        const auto path = capture(dir, "loss" + loss + ".csv",
-                                  {"-s", "sim:threaded,missed=" + loss, "--count", "1000"});
+        const auto path = capture_with(dir, "loss" + loss + ".csv",
+                                       {"-s", "sim:threaded,missed=" + loss, "--count", "1000"});
         const auto report = run_ppsbench({"report", path});
         EXPECT_EQ(report.exit_code, 0) << report.err;
         EXPECT_FALSE(contains(report.err, "does not match")) << report.err;
         EXPECT_FALSE(contains(report.err, "never read")) << report.err;
-        const auto r = report_json({"--period", "1s", path});
+        const auto r = first_run_of_report({"--period", "1s", path});
         EXPECT_LT(r.at("offset_ns").at("stddev").get<double>(), 8000);
         EXPECT_EQ(r.at("unseen_events").get<int>(), 0);
         EXPECT_GT(r.at("missed_pulses").get<int>(), 500);
@@ -147,7 +147,7 @@ TEST(PeriodCadence, SparseSamplesFoldOnTheSecondWithSampledCadence) {
     EXPECT_EQ(report.exit_code, 0) << report.err;
     EXPECT_FALSE(contains(report.err, "never read")) << report.err;
     EXPECT_FALSE(contains(report.err, "--period 8s")) << report.err;
-    const auto r = report_json({dir.file("peer.csv")});
+    const auto r = first_run_of_report({dir.file("peer.csv")});
     EXPECT_NEAR(r.at("offset_ns").at("mean").get<double>(), 295, 1);
     EXPECT_EQ(r.at("missed_pulses").get<int>(), 0);
     EXPECT_EQ(r.at("unseen_events").get<int>(), 0);
@@ -162,11 +162,11 @@ TEST(PeriodCadence, SparseSamplesFoldOnTheSecondWithSampledCadence) {
 // no note); it is a free-running clock whose residuals are the capture's jitter.
 TEST(PeriodCadence, APeriodSlightlyOffOverALongRunIsAnalysedAsFreeRunning) {
     TempDir dir;
-    const auto stock = capture(dir, "stock.csv", {"-s", "sim:hardirq", "--count", "3000"});
-    const double sigma = report_json({stock}).at("offset_ns").at("stddev").get<double>();
+    const auto stock = capture_with(dir, "stock.csv", {"-s", "sim:hardirq", "--count", "3000"});
+    const double sigma = first_run_of_report({stock}).at("offset_ns").at("stddev").get<double>();
     for (const char* period : {"1.0009s", "0.9991s", "1.0005s"}) {
         SCOPED_TRACE(period);
-        const auto r = report_json({"--period", period, stock});
+        const auto r = first_run_of_report({"--period", period, stock});
         EXPECT_TRUE(r.at("free_running").get<bool>());
         EXPECT_TRUE(r.at("offset_ns").is_null());
         EXPECT_NEAR(r.at("detrended_ns").at("stddev").get<double>(), sigma, 0.01 * sigma);
@@ -179,7 +179,8 @@ TEST(PeriodCadence, APeriodSlightlyOffOverALongRunIsAnalysedAsFreeRunning) {
 // the capture and its saved summary; σ is still judged.
 TEST(PeriodCadence, AMeanLimitOnAFreeRunningClockIsRefused) {
     TempDir dir;
-    const auto free = capture(dir, "free.csv", {"-s", "sim:hardirq,freq=100", "--count", "300"});
+    const auto free =
+        capture_with(dir, "free.csv", {"-s", "sim:hardirq,freq=100", "--count", "300"});
     const auto mean = run_ppsbench({"gate", free, "--max", "mean=1us"});
     EXPECT_EQ(mean.exit_code, 2) << mean.out;
     EXPECT_TRUE(contains(mean.err, "its clock runs free")) << mean.err;
@@ -191,7 +192,7 @@ TEST(PeriodCadence, AMeanLimitOnAFreeRunningClockIsRefused) {
     EXPECT_EQ(run_ppsbench({"gate", dir.file("free.json"), "--max", "mean=1us"}).exit_code, 2);
     EXPECT_EQ(run_ppsbench({"gate", free, "--max-sigma", "3us"}).exit_code, 0);
     // A disciplined clock's mean is still gated.
-    const auto stock = capture(dir, "stock.csv", {"-s", "sim:hardirq", "--count", "300"});
+    const auto stock = capture_with(dir, "stock.csv", {"-s", "sim:hardirq", "--count", "300"});
     EXPECT_EQ(run_ppsbench({"gate", stock, "--max", "mean=1us"}).exit_code, 0);
 }
 
@@ -225,7 +226,7 @@ TEST(PeriodCadence, ASampledLogSaysWhyItHasNoStabilityFigures) {
     EXPECT_EQ(run.at("free_running"), false);
     EXPECT_TRUE(run.at("stability").is_null());
     write_text(dir.file("peer.json"), saved.out);
-    const auto back = report_json({dir.file("peer.json")});
+    const auto back = first_run_of_report({dir.file("peer.json")});
     EXPECT_EQ(back.at("cadence"), "sampled");
     EXPECT_EQ(back.at("free_running"), false);
 }

@@ -12,8 +12,8 @@ using testing::contains;
 using testing::run_ppsbench;
 using testing::TempDir;
 
-std::string capture(const TempDir& dir, const std::string& name,
-                    const std::vector<std::string>& extra) {
+std::string hardirq_capture_with(const TempDir& dir, const std::string& name,
+                                 const std::vector<std::string>& extra) {
     const auto path = dir.file(name);
     std::vector<std::string> args = {"run", "-s", "sim:hardirq", "-o", path};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -25,7 +25,7 @@ std::string capture(const TempDir& dir, const std::string& name,
 // main: "run --edge both --count 200" said 200 written and the report analysed one edge only.
 TEST(ReportHolds, BothEdgesAreTwoRunsAndEdgeChoosesOne) {
     TempDir dir;
-    const auto both = capture(dir, "both.csv", {"--edge", "both", "--count", "200"});
+    const auto both = hardirq_capture_with(dir, "both.csv", {"--edge", "both", "--count", "200"});
     const auto report = run_ppsbench({"report", "--format", "csv", both});
     ASSERT_EQ(report.exit_code, 0) << report.err;
     EXPECT_TRUE(contains(report.out, "sim:hardirq (assert)")) << report.out;
@@ -44,7 +44,7 @@ TEST(ReportHolds, BothEdgesAreTwoRunsAndEdgeChoosesOne) {
     EXPECT_TRUE(contains(gate.err, "--edge")) << gate.err;
     EXPECT_EQ(run_ppsbench({"gate", both, "--edge", "assert", "--max-sigma", "1ms"}).exit_code, 0);
     // An edge the capture does not hold is named, with the one it does.
-    const auto assert_only = capture(dir, "assert.csv", {"--count", "200"});
+    const auto assert_only = hardirq_capture_with(dir, "assert.csv", {"--count", "200"});
     const auto missing = run_ppsbench({"report", "--edge", "clear", assert_only});
     EXPECT_EQ(missing.exit_code, 2);
     EXPECT_TRUE(contains(missing.err, "no clear edge in this capture; it holds the assert edge"))
@@ -55,7 +55,7 @@ TEST(ReportHolds, BothEdgesAreTwoRunsAndEdgeChoosesOne) {
 // main: "--period 2s" on 1 Hz data gave σ 696 ms and 1328 missed pulses without a word.
 TEST(ReportHolds, APeriodThePulsesContradictIsRefused) {
     TempDir dir;
-    const auto run = capture(dir, "run.csv", {"--count", "200"});
+    const auto run = hardirq_capture_with(dir, "run.csv", {"--count", "200"});
     const auto wrong = run_ppsbench({"report", "--period", "2s", run});
     EXPECT_EQ(wrong.exit_code, 2);
     EXPECT_TRUE(contains(wrong.err, "run.csv: the assert pulses are 1s apart")) << wrong.err;
@@ -71,7 +71,7 @@ TEST(ReportHolds, APeriodThePulsesContradictIsRefused) {
 // main: "--metrics adev@3s" titled the column τ=3s and printed the 4 s value.
 TEST(ReportHolds, AStabilityTauIsOneThatWasComputed) {
     TempDir dir;
-    const auto run = capture(dir, "run.csv", {"--count", "200"});
+    const auto run = hardirq_capture_with(dir, "run.csv", {"--count", "200"});
     const auto three = run_ppsbench({"report", "--metrics", "adev@3s", run});
     EXPECT_EQ(three.exit_code, 2);
     EXPECT_TRUE(contains(three.err, "--metrics adev@3s: τ=3s is not computed")) << three.err;

@@ -18,7 +18,8 @@ using testing::contains;
 using testing::run_ppsbench;
 using testing::TempDir;
 
-std::string capture(const TempDir& dir, const std::string& name, int seed = 1, int count = 600) {
+std::string labelled_capture(const TempDir& dir, const std::string& name, int seed = 1,
+                             int count = 600) {
     const auto path = dir.file(name);
     const auto result =
         run_ppsbench({"run", "-s", "sim:hardirq", "--seed", std::to_string(seed), "--count",
@@ -80,7 +81,7 @@ std::string summary(const TempDir& dir, const std::vector<std::string>& captures
 // On main: "[pass] … mean -50.0 µs is within the limit", exit 0; the same for median and min.
 TEST(SignedFigures, AreGatedOnTheirMagnitude) {
     TempDir dir;
-    const auto early = shifted(dir, capture(dir, "stock.csv"), "early.csv", -50'000);
+    const auto early = shifted(dir, labelled_capture(dir, "stock.csv"), "early.csv", -50'000);
     for (const char* key : {"mean", "median", "min"}) {
         const auto result = run_ppsbench({"gate", early, "--max", std::string(key) + "=1us"});
         EXPECT_EQ(result.exit_code, 1) << key << "\n" << result.out << result.err;
@@ -99,7 +100,7 @@ TEST(SignedFigures, AreGatedOnTheirMagnitude) {
 // On main the summary passed with "σ without outliers 0 ns" where the capture fails.
 TEST(SavedSummaries, GiveTheVerdictsTheirCaptureGives) {
     TempDir dir;
-    const auto stock = capture(dir, "stock.csv");
+    const auto stock = labelled_capture(dir, "stock.csv");
     const auto base = summary(dir, {stock}, "base.json");
     for (const std::vector<std::string>& limit :
          {std::vector<std::string>{"--max", "sigma_no_outliers=1us"},
@@ -126,7 +127,7 @@ TEST(SavedSummaries, GiveTheVerdictsTheirCaptureGives) {
 
 TEST(SavedSummaries, RefuseImpossibleAndAbsentFiguresNamingTheSummary) {
     TempDir dir;
-    const auto stock = capture(dir, "stock.csv");
+    const auto stock = labelled_capture(dir, "stock.csv");
     auto document = nlohmann::json::parse(testing::read_text(summary(dir, {stock}, "base.json")));
     auto edited = document;
     edited["runs"][0]["offset_ns"]["stddev"] = -5;
@@ -158,7 +159,7 @@ TEST(SavedSummaries, RefuseImpossibleAndAbsentFiguresNamingTheSummary) {
 // chrony's figures are read back too: a summary of a run with chronyd is a baseline for them.
 TEST(SavedSummaries, KeepChronysFigures) {
     TempDir dir;
-    const auto stock = capture(dir, "stock.csv");
+    const auto stock = labelled_capture(dir, "stock.csv");
     auto document = nlohmann::json::parse(testing::read_text(summary(dir, {stock}, "base.json")));
     document["runs"][0]["chrony"] = {{"rms_offset_ns", {{"end", 440}, {"mean", 450}}}};
     testing::write_text(dir.file("chrony.json"), document.dump());
@@ -173,8 +174,8 @@ TEST(SavedSummaries, KeepChronysFigures) {
 
 TEST(SavedSummaries, RunPicksOneRunOfSeveral) {
     TempDir dir;
-    const auto stock = capture(dir, "stock.csv", 1);
-    const auto again = capture(dir, "again.csv", 2);
+    const auto stock = labelled_capture(dir, "stock.csv", 1);
+    const auto again = labelled_capture(dir, "again.csv", 2);
     const auto both = summary(dir, {stock, again}, "both.json");
     const auto unchosen = run_ppsbench({"gate", "--baseline", both, again, "--max-ratio", "1.25"});
     EXPECT_EQ(unchosen.exit_code, 2);
@@ -202,7 +203,7 @@ TEST(SavedSummaries, RunPicksOneRunOfSeveral) {
 // On main: "σ — (95 % CI n/a), within noise", exit 0, where gate refused.
 TEST(CompareBaseline, WithSigmaZeroOrNoneIsRefused) {
     TempDir dir;
-    const auto stock = capture(dir, "stock.csv");
+    const auto stock = labelled_capture(dir, "stock.csv");
     const auto perfect = shifted(dir, stock, "perfect.csv", 0, true);
     const auto flat = run_ppsbench({"compare", "--baseline", perfect, stock});
     EXPECT_EQ(flat.exit_code, 2) << flat.out;
@@ -211,7 +212,7 @@ TEST(CompareBaseline, WithSigmaZeroOrNoneIsRefused) {
                                        "exists"))
         << flat.err;
     EXPECT_FALSE(contains(flat.out, "within noise")) << flat.out;
-    const auto one = capture(dir, "one.csv", 2, 1);
+    const auto one = labelled_capture(dir, "one.csv", 2, 1);
     const auto single = run_ppsbench({"compare", "--baseline", one, stock});
     EXPECT_EQ(single.exit_code, 2) << single.out;
     EXPECT_TRUE(contains(single.err, "the baseline " + one + " has no σ (1 pulse)")) << single.err;
@@ -223,7 +224,7 @@ TEST(CompareBaseline, WithSigmaZeroOrNoneIsRefused) {
 // On main every line doubled showed 600 pulses and no count anywhere a machine reads.
 TEST(DuplicatesAndDisorder, AreFiguresOfEveryMachineFormatAndTheGate) {
     TempDir dir;
-    const auto stock = capture(dir, "stock.csv");
+    const auto stock = labelled_capture(dir, "stock.csv");
     const auto doubled = rewritten(dir, stock, "doubled.csv", [](std::vector<std::string>& p) {
         std::vector<std::string> twice;
         for (const auto& line : p) {
@@ -261,7 +262,7 @@ TEST(DuplicatesAndDisorder, AreFiguresOfEveryMachineFormatAndTheGate) {
 // The stability columns that are times carry their unit (issue 27, in this schema change).
 TEST(DuplicatesAndDisorder, StabilityTimeColumnsCarryTheirUnit) {
     TempDir dir;
-    const auto stock = capture(dir, "stock.csv");
+    const auto stock = labelled_capture(dir, "stock.csv");
     const auto csv = run_ppsbench(
         {"report", "--format", "csv", "--metrics", "adev@16s,mtie@16s,tdev@16s", stock});
     EXPECT_TRUE(contains(csv.out, "adev_at_16s,mtie_at_16s_ns,tdev_at_16s_ns\n")) << csv.out;

@@ -16,12 +16,12 @@ using testing::contains;
 using testing::run_ppsbench;
 using testing::TempDir;
 
-struct Refusal {
+struct UnusedOptionRefusal {
     std::vector<std::string> args;
     std::string message;  // the whole line after "ppsbench COMMAND: "
 };
 
-void expect_refused(const TempDir& dir, const std::vector<Refusal>& cases) {
+void expect_refused_as_unused(const TempDir& dir, const std::vector<UnusedOptionRefusal>& cases) {
     for (const auto& c : cases) {
         const auto result = run_ppsbench(c.args);
         EXPECT_EQ(result.exit_code, 2) << c.message << "\n" << result.err;
@@ -35,7 +35,7 @@ void expect_refused(const TempDir& dir, const std::vector<Refusal>& cases) {
 TEST(UnusedOptions, ASourceOptionIsRefusedForASourceThatDoesNotReadIt) {
     TempDir dir;
     const auto out = dir.file("run.csv");
-    expect_refused(
+    expect_refused_as_unused(
         dir,
         {{{"run", "--source", "sim:threaded", "--bias", "pull-up", "-o", out},
           "--bias pull-up: only gpio: sources use it, and --source sim:threaded is not one; drop "
@@ -73,7 +73,7 @@ TEST(UnusedOptions, RunRefusesChronyAndLiveFigureOptionsThatHaveNothingToShape) 
         return args;
     };
     const std::string off = "chrony is not sampled with --chrony off; drop it, or use --chrony on";
-    expect_refused(
+    expect_refused_as_unused(
         dir,
         {{with({"--chrony", "off", "--chrony-refid", "PPS"}), "--chrony-refid PPS: " + off},
          {with({"--chrony", "off", "--chrony-socket", "/run/chrony/chronyd.sock"}),
@@ -89,7 +89,7 @@ TEST(UnusedOptions, RunRefusesChronyAndLiveFigureOptionsThatHaveNothingToShape) 
 TEST(UnusedOptions, ReportRefusesColumnsTablesAndBinsItWouldNotShow) {
     TempDir dir;
     const std::string file = dir.file("absent.csv");  // refused before any file is read
-    expect_refused(
+    expect_refused_as_unused(
         dir,
         {{{"report", file, "--verbose", "--metrics", "sigma"},
           "--metrics sigma: --verbose shows every table whatever the columns; drop one of the "
@@ -114,7 +114,7 @@ TEST(UnusedOptions, CompareAndGateRefuseWhatTheirVerdictsDoNotUse) {
     TempDir dir;
     const std::string a = dir.file("a.csv");
     const std::string b = dir.file("b.csv");
-    expect_refused(
+    expect_refused_as_unused(
         dir, {{{"compare", "--baseline", a, b, "--bin-width", "1us"},
                "--bin-width 1us: it sets the histogram bins of --plot and --html, and there is "
                "neither; drop it, or add --plot FILE.svg"},

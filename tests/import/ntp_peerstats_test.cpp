@@ -14,13 +14,13 @@ namespace {
 
 using testing::fixture;
 
-CaptureImport import_text(const std::string& text, PeerstatsImportOptions options = {}) {
+CaptureImport import_peerstats_text(const std::string& text, PeerstatsImportOptions options = {}) {
     std::istringstream in(text);
     return import_ntp_peerstats(in, "peerstats", options);
 }
 
 TEST(NtpPeerstats, TheAtomPeersOffsetsBecomePulses) {
-    const auto r = import_text(fixture("ntp-peerstats"));
+    const auto r = import_peerstats_text(fixture("ntp-peerstats"));
     ASSERT_EQ(r.pulses.size(), 5U);
     EXPECT_EQ(r.metadata["label"], "127.127.22.0");
     EXPECT_EQ(r.metadata["import"]["poll_interval_s"], 16);
@@ -39,7 +39,7 @@ TEST(NtpPeerstats, TheAtomPeersOffsetsBecomePulses) {
 
 TEST(NtpPeerstats, WithoutAPpsPeerTheRefusalListsThePeers) {
     try {
-        import_text(fixture("ntp-peerstats-no-pps"));
+        import_peerstats_text(fixture("ntp-peerstats-no-pps"));
         FAIL() << "no error";
     } catch (const core::InputError& e) {
         EXPECT_EQ(
@@ -48,18 +48,20 @@ TEST(NtpPeerstats, WithoutAPpsPeerTheRefusalListsThePeers) {
             "127.127.22.u or PPS(u)); peers in the file: 127.127.20.0 (5 lines), 192.0.2.10 (3 "
             "lines); name the PPS peer with --peer ADDRESS");
     }
-    const auto nmea =
-        import_text(fixture("ntp-peerstats-no-pps"), {.peer = "192.0.2.10", .strict = false});
+    const auto nmea = import_peerstats_text(fixture("ntp-peerstats-no-pps"),
+                                            {.peer = "192.0.2.10", .strict = false});
     EXPECT_EQ(nmea.pulses.size(), 3U);
-    EXPECT_THROW(import_text(fixture("ntp-peerstats"), {.peer = "10.0.0.1", .strict = false}),
-                 core::InputError);
+    EXPECT_THROW(
+        import_peerstats_text(fixture("ntp-peerstats"), {.peer = "10.0.0.1", .strict = false}),
+        core::InputError);
 }
 
 // A pfSense GPS server's peerstats (its NMEA+PPS refclock, polled every 8 s): ntpd logs the
 // poll's offset after the edge, at xx:02.877, so the pulse is at the whole second before the
 // line's time, 00:00:01.999997484, not a second later.
 TEST(NtpPeerstats, ALineLabelsTheEdgeAtTheWholeSecondBeforeIt) {
-    const auto r = import_text(fixture("ntp-peerstats-pfsense"), {.peer = "127.127.20.0"});
+    const auto r =
+        import_peerstats_text(fixture("ntp-peerstats-pfsense"), {.peer = "127.127.20.0"});
     ASSERT_EQ(r.pulses.size(), 41U);
     constexpr std::int64_t day = (61016LL - 40587) * 86400;
     EXPECT_EQ(r.pulses[0].timestamp_ns, (day + 2) * 1'000'000'000 - 2516);
@@ -72,7 +74,7 @@ TEST(NtpPeerstats, ALineLabelsTheEdgeAtTheWholeSecondBeforeIt) {
 // NTPsec builds without the classic addresses label the PPS refclock PPS(0): picked as the PPS
 // peer without --peer. (Hand-written: the layout of NTPsec's record_peer_stats with that label.)
 TEST(NtpPeerstats, NtpsecsPpsLabelIsThePpsPeer) {
-    const auto r = import_text(
+    const auto r = import_peerstats_text(
         "60000 3600.125 PPS(0) 9714 -0.000000123 0.000000000 0.000000954 0.000000110\n"
         "60000 3601.125 NMEA(0) 9414 0.123456789 0.000000000 0.000946000 0.002100000\n"
         "60000 3616.125 PPS(0) 9714 0.000000456 0.000000000 0.000000954 0.000000110\n");

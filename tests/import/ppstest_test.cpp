@@ -13,7 +13,7 @@ namespace {
 
 using testing::fixture;
 
-CaptureImport import_text(const std::string& text, PpstestImportOptions options = {}) {
+CaptureImport import_ppstest_text(const std::string& text, PpstestImportOptions options = {}) {
     std::istringstream in(text);
     return import_ppstest(in, "ppstest.txt", options);
 }
@@ -21,7 +21,7 @@ CaptureImport import_text(const std::string& text, PpstestImportOptions options 
 constexpr std::int64_t base = 1'700'000'000LL * 1'000'000'000;
 
 TEST(Ppstest, BothEdgesPrintedOncePerFetchBecomeEachEventOnce) {
-    const auto r = import_text(fixture("ppstest-assert-clear.txt"));
+    const auto r = import_ppstest_text(fixture("ppstest-assert-clear.txt"));
     // 12 lines of 2 events: 6 asserts and 7 clears, each printed twice but the first and last.
     ASSERT_EQ(r.pulses.size(), 13U);
     EXPECT_EQ(r.duplicates, 11U);
@@ -47,7 +47,7 @@ TEST(Ppstest, BothEdgesPrintedOncePerFetchBecomeEachEventOnce) {
 }
 
 TEST(Ppstest, AssertOnlyWithRepeatsTimeoutsGapsAndUnseenEvents) {
-    const auto r = import_text(fixture("ppstest-assert-only.txt"));
+    const auto r = import_ppstest_text(fixture("ppstest-assert-only.txt"));
     ASSERT_EQ(r.pulses.size(), 7U);
     EXPECT_EQ(r.duplicates, 1U);
     EXPECT_EQ(r.problem_count, 0U) << "CRLF, chatter and the fetch error are ppstest's own";
@@ -62,7 +62,7 @@ TEST(Ppstest, AssertOnlyWithRepeatsTimeoutsGapsAndUnseenEvents) {
 }
 
 TEST(Ppstest, AnUnlockedReceiversLongPeriodsAreKeptAsTheyAre) {
-    const auto r = import_text(fixture("ppstest-unlocked.txt"));
+    const auto r = import_ppstest_text(fixture("ppstest-unlocked.txt"));
     ASSERT_EQ(r.pulses.size(), 8U);
     EXPECT_EQ(r.pulses[1].timestamp_ns - r.pulses[0].timestamp_ns, 1'083'000'000);
     EXPECT_EQ(r.pulses[7].timestamp_ns - r.pulses[6].timestamp_ns, 1'000'000'000);
@@ -93,14 +93,14 @@ TEST(Ppstest, ForeignLinesAreCountedAndStrictStopsAtTheFirst) {
         "source 0 - assert 1700000001.00000010x, sequence: 2\n"
         "source 1 - assert 1700000002.000000100, sequence: 3\n"
         "source 0 - assert 1700000003.000000100, sequence: 4\n";
-    const auto r = import_text(text);
+    const auto r = import_ppstest_text(text);
     EXPECT_EQ(r.pulses.size(), 2U);
     ASSERT_EQ(r.problem_count, 3U);
     EXPECT_EQ(r.problems[0].to_string(),
               "ppstest.txt:2: not a ppstest line ('source N - assert T, sequence: S ...')");
     EXPECT_EQ(r.problems[2].line, 4U);
-    EXPECT_THROW(import_text(text, {.strict = true}), core::InputError);
-    EXPECT_THROW(import_text("trying PPS source \"/dev/pps0\"\n"), core::InputError)
+    EXPECT_THROW(import_ppstest_text(text, {.strict = true}), core::InputError);
+    EXPECT_THROW(import_ppstest_text("trying PPS source \"/dev/pps0\"\n"), core::InputError)
         << "no events at all";
 }
 

@@ -17,14 +17,15 @@
 #include "polled_capture.hpp"
 #include "ppsbench/analysis/bias.hpp"
 #include "ppsbench/analysis/calibration.hpp"
+#include "ppsbench/core/duration.hpp"
 #include "ppsbench/session/live_bias.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 
 namespace ppsbench::session {
 namespace {
 
-constexpr std::int64_t second = 1'000'000'000;
-constexpr std::int64_t t0 = 1'780'000'000 * second;
+using core::ns_per_second;
+constexpr std::int64_t run_start = 1'780'000'000 * ns_per_second;
 
 struct PolledRun {
     std::vector<core::Pulse> path;
@@ -39,7 +40,7 @@ PolledRun polled_run(std::size_t n, std::int64_t late_ns, const std::vector<bool
     std::uniform_int_distribution<std::int64_t> wobble(-scatter_ns, scatter_ns);
     PolledRun run;
     for (std::size_t k = 0; k < n; ++k) {
-        const std::int64_t edge = t0 + static_cast<std::int64_t>(k) * 1'000'020'000;
+        const std::int64_t edge = run_start + static_cast<std::int64_t>(k) * 1'000'020'000;
         const bool polled = pattern[k % pattern.size()];
         run.path.push_back(
             {k + 1, edge + (polled ? 6'000 : late_ns) + wobble(random), core::Edge::assert_edge});
@@ -53,9 +54,9 @@ PolledRun polled_run(std::size_t n, std::int64_t late_ns, const std::vector<bool
 // Both sides delivered in random batches and thread order, neither more than `lead` edges of
 // its own ahead of the other's time.
 LiveBias::Window deliver(const PolledRun& run, std::uint32_t seed, std::size_t lead = 8) {
-    LiveBias bias(second, core::Edge::assert_edge);
+    LiveBias bias(ns_per_second, core::Edge::assert_edge);
     std::mt19937 random(seed);
-    const std::int64_t lead_ns = static_cast<std::int64_t>(lead) * second;
+    const std::int64_t lead_ns = static_cast<std::int64_t>(lead) * ns_per_second;
     std::size_t p = 0;
     std::size_t r = 0;
     while (p < run.path.size() || r < run.polled.size()) {
@@ -102,7 +103,7 @@ double mean(const std::vector<double>& values) {
 std::size_t still_waiting(const PolledRun& run) {
     std::size_t n = 0;
     for (const auto& pulse : run.path) {
-        n += pulse.timestamp_ns - run.polled.back().timestamp_ns >= second / 2 ? 1 : 0;
+        n += pulse.timestamp_ns - run.polled.back().timestamp_ns >= ns_per_second / 2 ? 1 : 0;
     }
     return n;
 }
@@ -200,7 +201,7 @@ TEST(LiveBiasPolled, APolledEdgePairsOnlyItsNearestPathEdge) {
     for (const std::int64_t extra : {-300'000'000, -20'000, 20'000, 300'000'000}) {
         PolledRun run = polled_run(41, 11'700, {true, false});
         // A second edge near polled period 10's (the path's edge there is 6 µs late).
-        const core::Pulse near{11, t0 + std::int64_t{10} * 1'000'020'000 + 6'000 + extra,
+        const core::Pulse near{11, run_start + std::int64_t{10} * 1'000'020'000 + 6'000 + extra,
                                core::Edge::assert_edge};
         run.path.insert(std::upper_bound(run.path.begin(), run.path.end(), near,
                                          [](const core::Pulse& a, const core::Pulse& b) {
@@ -226,15 +227,15 @@ TEST(LiveBiasPolled, AClockStepBackCostsAtMostARingAndNoWrongFigure) {
     const PolledRun after_step = [] {
         PolledRun r = polled_run(400, 11'700, {true, false});
         for (auto& pulse : r.path) {
-            pulse.timestamp_ns -= 3600 * second;
+            pulse.timestamp_ns -= 3600 * ns_per_second;
         }
         for (auto& pulse : r.polled) {
-            pulse.timestamp_ns -= 3600 * second;
+            pulse.timestamp_ns -= 3600 * ns_per_second;
         }
         return r;
     }();
     for (const bool path_first : {true, false}) {
-        LiveBias bias(second, core::Edge::assert_edge);
+        LiveBias bias(ns_per_second, core::Edge::assert_edge);
         bias.add(LiveBias::Side::path, before.path);
         bias.add(LiveBias::Side::reference, before.polled);
         // The first side over the step delivers 10 periods before the other follows.
@@ -273,7 +274,7 @@ TEST(LiveBiasPolled, AClockStepBackCostsAtMostARingAndNoWrongFigure) {
 // counted, not mispaired with the polled edge 200 ms away.
 TEST(LiveBiasPolled, ThePathsOtherEdgeIsNeitherPairedNorCounted) {
     const PolledRun run = polled_run(41, 11'700, {true, false});
-    LiveBias bias(second, core::Edge::assert_edge);
+    LiveBias bias(ns_per_second, core::Edge::assert_edge);
     for (const auto& pulse : run.path) {
         const std::array both{pulse, core::Pulse{pulse.sequence, pulse.timestamp_ns + 200'000'000,
                                                  core::Edge::clear_edge}};
@@ -306,7 +307,7 @@ TEST(LiveBiasPolled, AcrossMissedWindowsThePeriodsAreUnpaired) {
 // a reference that never does keeps only a ring: memory is fixed, the oldest counted unpaired.
 TEST(LiveBiasPolled, APathEdgeWaitsForTheReferenceInARingOfFixedSize) {
     const PolledRun run = polled_run(LiveBias::ring_size + 10, 11'700, {true, false});
-    LiveBias bias(second, core::Edge::assert_edge);
+    LiveBias bias(ns_per_second, core::Edge::assert_edge);
     bias.add(LiveBias::Side::reference, std::span(run.polled).first(1));
     bias.add(LiveBias::Side::path, std::span(run.path).first(2));
     EXPECT_EQ(bias.run().polled_late_ns.summary().count, 1U);

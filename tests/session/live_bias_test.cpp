@@ -9,17 +9,20 @@
 #include <random>
 #include <vector>
 
+#include "ppsbench/core/duration.hpp"
+
 namespace ppsbench::session {
 namespace {
 
-constexpr std::int64_t second = 1'000'000'000;
-constexpr std::int64_t start = 1'700'000'000 * second;
+using core::ns_per_second;
+constexpr std::int64_t start = 1'700'000'000 * ns_per_second;
 
 std::vector<core::Pulse> edges(std::size_t n, std::int64_t late_ns, std::int64_t jitter_ns = 0) {
     std::vector<core::Pulse> pulses;
     for (std::size_t i = 0; i < n; ++i) {
         const auto wobble = jitter_ns * static_cast<std::int64_t>(i % 7) - 3 * jitter_ns;
-        pulses.push_back({i + 1, start + static_cast<std::int64_t>(i) * second + late_ns + wobble,
+        pulses.push_back({i + 1,
+                          start + static_cast<std::int64_t>(i) * ns_per_second + late_ns + wobble,
                           core::Edge::assert_edge});
     }
     return pulses;
@@ -27,7 +30,7 @@ std::vector<core::Pulse> edges(std::size_t n, std::int64_t late_ns, std::int64_t
 
 TEST(LiveBias, PathFirstOrReferenceFirstGiveTheSameLateness) {
     for (const bool reference_first : {false, true}) {
-        LiveBias bias(second);
+        LiveBias bias(ns_per_second);
         const auto path = edges(10, 12'000);
         const auto reference = edges(10, 0);
         for (std::size_t i = 0; i < path.size(); ++i) {
@@ -57,7 +60,7 @@ TEST(LiveBias, AnyInterleavingPairsEveryEdge) {
     }
     exact /= static_cast<double>(path.size());
     for (int trial = 0; trial < 50; ++trial) {
-        LiveBias bias(second);
+        LiveBias bias(ns_per_second);
         std::size_t p = 0;
         std::size_t r = 0;
         while (p < path.size() || r < reference.size()) {
@@ -82,7 +85,7 @@ TEST(LiveBias, AnyInterleavingPairsEveryEdge) {
 // An edge the reference never saw is counted unpaired once the reference has passed it, and
 // does not shift the pairs after it.
 TEST(LiveBias, AMissedReferenceEdgeIsUnpairedNotMispaired) {
-    LiveBias bias(second);
+    LiveBias bias(ns_per_second);
     auto reference = edges(10, 0);
     reference.erase(reference.begin() + 4);
     bias.add(LiveBias::Side::path, edges(10, 12'000));
@@ -95,7 +98,7 @@ TEST(LiveBias, AMissedReferenceEdgeIsUnpairedNotMispaired) {
 
 // Only edges of the same kind pair: a path of both edges against an assert-only reference.
 TEST(LiveBias, PairsOnlyTheSameEdge) {
-    LiveBias bias(second);
+    LiveBias bias(ns_per_second);
     std::vector<core::Pulse> path;
     for (const auto& pulse : edges(5, 12'000)) {
         path.push_back(pulse);
@@ -109,7 +112,7 @@ TEST(LiveBias, PairsOnlyTheSameEdge) {
 
 // A side far ahead keeps only a ring of edges: memory is fixed, the oldest are given up.
 TEST(LiveBias, ASideFarAheadKeepsOnlyARing) {
-    LiveBias bias(second);
+    LiveBias bias(ns_per_second);
     bias.add(LiveBias::Side::path, edges(LiveBias::ring_size + 10, 12'000));
     EXPECT_EQ(bias.run().unpaired, 10U);
     bias.add(LiveBias::Side::reference, edges(LiveBias::ring_size + 10, 0));
@@ -119,7 +122,7 @@ TEST(LiveBias, ASideFarAheadKeepsOnlyARing) {
 }
 
 TEST(LiveBias, IntervalsCloseIntoLastAndAddUpToTheRun) {
-    LiveBias bias(second);
+    LiveBias bias(ns_per_second);
     const auto path = edges(6, 10'000);
     const auto reference = edges(6, 0);
     bias.add(LiveBias::Side::path, std::span(path).first(3));

@@ -11,13 +11,14 @@
 #include <thread>
 
 #include "live_sources.hpp"
+#include "ppsbench/core/duration.hpp"
 #include "ppsbench/session/live_metrics.hpp"
 
 namespace ppsbench::session {
 namespace {
 
-constexpr std::int64_t second = 1'000'000'000;
-constexpr std::int64_t t0 = 1'780'000'000 * second;
+using core::ns_per_second;
+constexpr std::int64_t monitor_start = 1'780'000'000 * ns_per_second;
 
 // As capture::PollSource describes itself: one edge, on the periods its pattern polls.
 capture::SourceInfo poll_source(core::EdgeSelection edges = core::EdgeSelection::assert_only) {
@@ -31,8 +32,8 @@ capture::SourceInfo poll_source(core::EdgeSelection edges = core::EdgeSelection:
     return info;
 }
 
-std::optional<double> sample(const std::string& text, const std::string& name,
-                             const std::string& window) {
+std::optional<double> window_value(const std::string& text, const std::string& name,
+                                   const std::string& window) {
     std::smatch match;
     const std::regex line("\n" + name + R"(\{[^}]*path="A"[^}]*window=")" + window +
                           R"("\} (\S+))");
@@ -62,7 +63,7 @@ struct PolledMonitor {
     void capture() {
         capture::CaptureProgress progress;
         for (std::int64_t k = 0; k < 20; ++k) {
-            const std::int64_t edge = t0 + k * second;
+            const std::int64_t edge = monitor_start + k * ns_per_second;
             const bool polled = k % 2 == 0;
             const std::array pulse{
                 core::Pulse{static_cast<std::uint64_t>(k + 1), edge + (polled ? 6'000 : 11'700)}};
@@ -98,8 +99,9 @@ TEST(LiveBiasAgainstPoll, TheUnpolledPeriodsAreTheBiasThePolledOnesTheDisturbanc
     monitor.capture();
     const std::string text = monitor.live->prometheus_text();
     // 9 unpolled periods between polled ones (the 20th waits for a polled edge after it).
-    EXPECT_NEAR(*sample(text, "ppsbench_live_bias_seconds", "run"), 11.7e-6, 1e-12) << text;
-    EXPECT_NEAR(*sample(text, "ppsbench_live_bias_polled_seconds", "run"), 6e-6, 1e-12) << text;
+    EXPECT_NEAR(*window_value(text, "ppsbench_live_bias_seconds", "run"), 11.7e-6, 1e-12) << text;
+    EXPECT_NEAR(*window_value(text, "ppsbench_live_bias_polled_seconds", "run"), 6e-6, 1e-12)
+        << text;
     EXPECT_TRUE(
         std::regex_search(text, std::regex("# TYPE ppsbench_live_bias_polled_seconds gauge")));
     EXPECT_FALSE(std::regex_search(text, std::regex(R"(ppsbench_live_bias\w*\{[^}]*path="B")")))
@@ -118,7 +120,7 @@ TEST(LiveBiasAgainstPoll, AReferenceOfEveryEdgeHasNoPolledSeries) {
     PolledMonitor monitor(phc);
     monitor.capture();
     const std::string text = monitor.live->prometheus_text();
-    EXPECT_TRUE(sample(text, "ppsbench_live_bias_seconds", "run")) << text;
+    EXPECT_TRUE(window_value(text, "ppsbench_live_bias_seconds", "run")) << text;
     EXPECT_FALSE(std::regex_search(text, std::regex("ppsbench_live_bias_polled_seconds")));
 }
 
@@ -130,7 +132,7 @@ TEST(LiveBiasAgainstPoll, AReferenceOfTheOtherEdgeGivesNoFigure) {
     monitor.capture();
     const std::string text = monitor.live->prometheus_text();
     EXPECT_TRUE(std::regex_search(text, std::regex("# TYPE ppsbench_live_bias_seconds gauge")));
-    EXPECT_FALSE(sample(text, "ppsbench_live_bias_seconds", "run")) << text;
+    EXPECT_FALSE(window_value(text, "ppsbench_live_bias_seconds", "run")) << text;
 }
 
 }  // namespace

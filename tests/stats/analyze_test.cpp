@@ -11,14 +11,16 @@
 
 #include "numpy_oracle.hpp"
 #include "ppsbench/analysis/statistics_json.hpp"
+#include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
 #include "pulse_train.hpp"
 
 namespace ppsbench::stats {
 namespace {
 
-constexpr std::int64_t second = 1'000'000'000;
-constexpr std::int64_t near_2_62 = (std::int64_t{1} << 62) / second * second;  // a whole second
+using core::ns_per_second;
+constexpr std::int64_t whole_second_near_2_62 =
+    (std::int64_t{1} << 62) / ns_per_second * ns_per_second;  // a whole second
 
 // numpy's view of the phase offsets: (t − lo) mod P + lo puts every offset in [lo, lo + P)
 // (int64, exact), then the usual figures. lo = −P/2 is the plain "distance from the top of
@@ -36,7 +38,7 @@ print(' '.join(repr(float(v)) for v in out))
 
 void expect_offsets_match_numpy(const std::vector<core::Pulse>& pulses, std::int64_t lo) {
     const auto np = test::run_numpy(offsets_script, test::lines(test::timestamps(pulses)),
-                                    {std::to_string(second), std::to_string(lo)});
+                                    {std::to_string(ns_per_second), std::to_string(lo)});
     ASSERT_EQ(np.size(), 13u) << "numpy script failed";
     AnalysisOptions options;
     options.remove_clock_steps = false;
@@ -67,31 +69,33 @@ void expect_offsets_match_numpy(const std::vector<core::Pulse>& pulses, std::int
 TEST(OffsetsVsNumpy, NegativeOffsetsAroundTheSecondBoundaryNear2To62) {
     PPSBENCH_REQUIRE_NUMPY();
     test::TestRandom rng(21);
-    const auto pulses = test::pulse_train(20000, near_2_62, second,
+    const auto pulses = test::pulse_train(20000, whole_second_near_2_62, ns_per_second,
                                           [&](std::size_t) { return rng.normal(-300, 2134); });
-    expect_offsets_match_numpy(pulses, -second / 2);
+    expect_offsets_match_numpy(pulses, -ns_per_second / 2);
 }
 
 TEST(OffsetsVsNumpy, SourceJustBeforeHalfASecondIsNotTornInTwo) {
     PPSBENCH_REQUIRE_NUMPY();
     test::TestRandom rng(22);
     // Offsets around +0.5 s − 20 ns: plain (−P/2, P/2] offsets would flip between ±0.5 s.
-    const auto pulses = test::pulse_train(
-        5000, near_2_62, second, [&](std::size_t) { return 0.5e9 - 20 + rng.normal(0, 50); });
+    const auto pulses =
+        test::pulse_train(5000, whole_second_near_2_62, ns_per_second,
+                          [&](std::size_t) { return 0.5e9 - 20 + rng.normal(0, 50); });
     expect_offsets_match_numpy(pulses, 0);
 }
 
 TEST(OffsetsVsNumpy, SourceJustAfterHalfASecondIsNotTornInTwo) {
     PPSBENCH_REQUIRE_NUMPY();
     test::TestRandom rng(23);
-    const auto pulses = test::pulse_train(
-        5000, near_2_62, second, [&](std::size_t) { return 0.5e9 + 20 + rng.normal(0, 50); });
-    expect_offsets_match_numpy(pulses, -second);  // i.e. −0.5 s + 20 ns
+    const auto pulses =
+        test::pulse_train(5000, whole_second_near_2_62, ns_per_second,
+                          [&](std::size_t) { return 0.5e9 + 20 + rng.normal(0, 50); });
+    expect_offsets_match_numpy(pulses, -ns_per_second);  // i.e. −0.5 s + 20 ns
 }
 
 std::vector<core::Pulse> noisy_train(std::size_t n, std::uint64_t seed, double sigma = 500) {
     test::TestRandom rng(seed);
-    return test::pulse_train(n, 1'700'000'000 * second, second,
+    return test::pulse_train(n, 1'700'000'000 * ns_per_second, ns_per_second,
                              [&](std::size_t) { return rng.normal(-250, sigma); });
 }
 
@@ -107,7 +111,7 @@ TEST(Properties, AddingAConstantChangesOnlyTheLocation) {
     auto shifted = pulses;
     constexpr std::int64_t shift = 1234;  // ns
     for (auto& p : shifted) {
-        p.timestamp_ns += shift + 17 * second;  // whole seconds change nothing at all
+        p.timestamp_ns += shift + 17 * ns_per_second;  // whole seconds change nothing at all
     }
     const RunStatistics a = analyze(pulses);
     const RunStatistics b = analyze(shifted);
@@ -130,8 +134,8 @@ TEST(Properties, AddingAConstantChangesOnlyTheLocation) {
 
 TEST(Properties, PureFrequencyOffsetVanishesAfterDetrending) {
     // A monotonic clock 30 ppm fast and otherwise perfect.
-    auto pulses =
-        test::pulse_train(50'000, 123'456'789, second + 30'000, [](std::size_t) { return 0.0; });
+    auto pulses = test::pulse_train(50'000, 123'456'789, ns_per_second + 30'000,
+                                    [](std::size_t) { return 0.0; });
     AnalysisOptions options;
     options.clock = core::ClockId::monotonic;
     const RunStatistics r = analyze(pulses, options);
@@ -237,7 +241,7 @@ void expect_one_step_of(std::int64_t jump) {
 }
 
 TEST(Timeline, ATimeJumpWithContiguousSequenceNumbersIsAClockStepAtAnySize) {
-    constexpr std::int64_t day = 86'400 * second;
+    constexpr std::int64_t day = 86'400 * ns_per_second;
     expect_one_step_of(3'000'000);                 // +3 ms: found in the phase
     expect_one_step_of(700'000'000);               // +700 ms
     expect_one_step_of(-700'000'000);              // −700 ms: not a duplicate
@@ -265,7 +269,7 @@ TEST(Timeline, AGlitchHalfAPeriodAfterAPulseIsADuplicateNotAStep) {
 TEST(Timeline, WithoutSequenceEvidenceAJumpIsMissedPulsesByTime) {
     auto pulses = noisy_train(100, 47);
     for (std::size_t i = 50; i < pulses.size(); ++i) {
-        pulses[i].timestamp_ns += 10 * second;
+        pulses[i].timestamp_ns += 10 * ns_per_second;
     }
     for (auto& p : pulses) {
         p.sequence = 0;  // an imported log: no kernel count to tell a step from an outage
@@ -280,7 +284,7 @@ TEST(Timeline, AMonotonicClockCannotStepSoItsGapsAreMissedPulses) {
     // GPIO events on the v1 uAPI: ppsbench numbers them itself, so the numbers never skip.
     auto pulses = noisy_train(100, 48);
     for (std::size_t i = 50; i < pulses.size(); ++i) {
-        pulses[i].timestamp_ns += 3 * second;
+        pulses[i].timestamp_ns += 3 * ns_per_second;
     }
     AnalysisOptions options;
     options.clock = core::ClockId::monotonic;

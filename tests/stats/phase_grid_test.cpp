@@ -21,8 +21,8 @@
 namespace ppsbench::stats {
 namespace {
 
-struct Case {
-    explicit Case(std::vector<core::Pulse> p, core::ClockId c = core::ClockId::realtime)
+struct GridCase {
+    explicit GridCase(std::vector<core::Pulse> p, core::ClockId c = core::ClockId::realtime)
         : pulses(std::move(p)), clock(c) {}
     std::vector<core::Pulse> pulses;
     core::ClockId clock;
@@ -36,7 +36,7 @@ void expect_grid(const PhaseGrid& grid, const detail::PhaseRule& rule,
                  std::span<const Step> removed, bool whole);
 
 // Builds the selection, index and rule as analyze() does, and compares on each path.
-void expect_grid_follows_rule(const Case& c, bool whole) {
+void expect_grid_follows_rule(const GridCase& c, bool whole) {
     const core::PackedPulses packed(c.pulses);
     const auto selection =
         detail::select_pulses(packed, core::Edge::assert_edge, c.period_ns, c.find_jumps, true);
@@ -102,18 +102,18 @@ TEST(PhaseGrid, RealtimeWithMissedPulsesIsWholeNanoseconds) {
     for (std::size_t k = 1000; k < 1700; ++k) {
         missing.push_back(k);
     }
-    expect_grid_follows_rule(Case(train(5000, 1'000'000'000, 300e6, 0, 1, missing)), true);
+    expect_grid_follows_rule(GridCase(train(5000, 1'000'000'000, 300e6, 0, 1, missing)), true);
     // near −P/2
-    expect_grid_follows_rule(Case(train(5000, 1'000'000'000, -499'990'000, 0, 2)), true);
+    expect_grid_follows_rule(GridCase(train(5000, 1'000'000'000, -499'990'000, 0, 2)), true);
 }
 
 TEST(PhaseGrid, OddPeriodsAndStepsOfHalfAPeriod) {
-    Case odd(train(3000, 999'999'937, 1e5, 0, 3));
+    GridCase odd(train(3000, 999'999'937, 1e5, 0, 3));
     odd.period_ns = 999'999'937;
     expect_grid_follows_rule(odd, true);
     // A step of exactly P/2 (the interval is 1.5 P: its index rounds up, the phase folds to
     // +P/2), one of 0.6 P and one back of 0.3 P, all kept.
-    Case steps(train(3000, 1'000'000'000, 0, 0, 4));
+    GridCase steps(train(3000, 1'000'000'000, 0, 0, 4));
     auto& p = steps.pulses;
     const std::int64_t half = p[699].timestamp_ns + 1'500'000'000 - p[700].timestamp_ns;
     for (std::size_t k = 0; k < p.size(); ++k) {
@@ -126,7 +126,7 @@ TEST(PhaseGrid, OddPeriodsAndStepsOfHalfAPeriod) {
 }
 
 TEST(PhaseGrid, RemovedStepsKeepTheGridWholeUnlessFractional) {
-    Case c(train(2000, 1'000'000'000, 0, 0, 5));
+    GridCase c(train(2000, 1'000'000'000, 0, 0, 5));
     for (std::size_t k = 800; k < c.pulses.size(); ++k) {
         c.pulses[k].timestamp_ns += 3'000'000;
     }
@@ -139,14 +139,15 @@ TEST(PhaseGrid, RemovedStepsKeepTheGridWholeUnlessFractional) {
 TEST(PhaseGrid, FreeRunningClocksAreWholeUntilTheySpanTwoSeconds) {
     // 5 ppm over 300 000 pulses: 1.5 s, centred on the reference; 20 ppm: 6 s, in seconds.
     const auto monotonic = core::ClockId::monotonic;
-    expect_grid_follows_rule(Case(train(300'000, 1'000'000'000, 0, 5000, 6), monotonic), true);
-    expect_grid_follows_rule(Case(train(300'000, 1'000'000'000, 0, 20000, 7), monotonic), false);
+    expect_grid_follows_rule(GridCase(train(300'000, 1'000'000'000, 0, 5000, 6), monotonic), true);
+    expect_grid_follows_rule(GridCase(train(300'000, 1'000'000'000, 0, 20000, 7), monotonic),
+                             false);
     // A realtime clock running free the same way: unwrapped, the phase drifts past ±P/2.
-    expect_grid_follows_rule(Case(train(200'000, 1'000'000'000, 0, 5000, 8)), true);
+    expect_grid_follows_rule(GridCase(train(200'000, 1'000'000'000, 0, 5000, 8)), true);
 }
 
 TEST(PhaseGrid, OutOfOrderPulsesReadThroughTheSelection) {
-    Case c(train(3000, 1'000'000'000, 2e6, 0, 9));
+    GridCase c(train(3000, 1'000'000'000, 2e6, 0, 9));
     std::swap(c.pulses[10], c.pulses[11]);
     std::swap(c.pulses[2000], c.pulses[2001]);
     expect_grid_follows_rule(c, true);

@@ -62,7 +62,7 @@ Reading reading_of(const std::string& path, Read read) {
 
 Reading reference_reading(const std::string& text, const std::string& path = "cap.csv") {
     return reading_of(path, [&](CaptureFile& file) {
-        testing::ReferenceCaptureParser(file).parse(text);
+        reference::ReferenceCaptureParser(file).parse(text);
         return file.pulses;
     });
 }

@@ -15,7 +15,7 @@
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/store/capture_file.hpp"
 
-namespace ppsbench::store::testing {
+namespace ppsbench::store::reference {
 
 class ReferenceCaptureParser {
   public:
@@ -191,4 +191,4 @@ class ReferenceCaptureParser {
     bool header_seen_ = false;
 };
 
-}  // namespace ppsbench::store::testing
+}  // namespace ppsbench::store::reference

@@ -38,6 +38,14 @@ std::string read_text(const std::string& path);
 inline bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
+// How many times `part` occurs in `text`, overlapping occurrences included.
+inline std::size_t count_of(const std::string& text, const std::string& part) {
+    std::size_t n = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+        ++n;
+    }
+    return n;
+}
 void write_text(const std::string& path, const std::string& text);
 
 }  // namespace ppsbench::testing

@@ -13,14 +13,8 @@ namespace {
 
 using testing::fixture;
 using ::testing::HasSubstr;
+using testing::load_fixture;
 using ::testing::Not;
-
-SystemFingerprint load(const std::string& name) {
-    FingerprintOptions options;
-    options.sysroot = fixture(name);
-    options.pulse_wait = std::chrono::milliseconds(0);
-    return read_fingerprint(options);
-}
 
 std::map<std::string, Severity> severities(const std::vector<Verdict>& verdicts) {
     std::map<std::string, Severity> map;
@@ -34,7 +28,7 @@ std::map<std::string, Severity> severities(const std::vector<Verdict>& verdicts)
     return map;
 }
 
-const Verdict& find(const std::vector<Verdict>& verdicts, const std::string& check) {
+const Verdict& verdict_named(const std::vector<Verdict>& verdicts, const std::string& check) {
     for (const auto& verdict : verdicts) {
         if (verdict.check == check) {
             return verdict;
@@ -46,7 +40,7 @@ const Verdict& find(const std::vector<Verdict>& verdicts, const std::string& che
 using S = Severity;
 
 TEST(Diagnose, StockPiTakesTheTimestampInHardIrq) {
-    const auto fp = load("rpi-stock");
+    const auto fp = load_fixture("rpi-stock");
     const auto verdicts = diagnose(fp);
     const std::map<std::string, Severity> expected{
         {"pps-device", S::ok},     {"pps-pulses", S::warn},   {"pps-timestamp-context", S::ok},
@@ -56,13 +50,13 @@ TEST(Diagnose, StockPiTakesTheTimestampInHardIrq) {
     EXPECT_FALSE(has_failure(verdicts));
     EXPECT_EQ(timestamp_context(fp), TimestampContext::hard_irq);
     // The old handler is harmless here, but would not be on PREEMPT_RT: say so.
-    EXPECT_THAT(find(verdicts, "pps-timestamp-context").message,
+    EXPECT_THAT(verdict_named(verdicts, "pps-timestamp-context").message,
                 HasSubstr("on PREEMPT_RT or with threadirqs it would take the timestamp"));
     EXPECT_EQ(short_label(fp), "6.1.0-rpi7-rpi-v8 PREEMPT, PPS IRQ hard");
 }
 
 TEST(Diagnose, RtWithOldHandlerFailsNamingThreadAndBothFixes) {
-    const auto fp = load("rpi-rt-old");
+    const auto fp = load_fixture("rpi-rt-old");
     const auto verdicts = diagnose(fp);
     const std::map<std::string, Severity> expected{
         {"pps-device", S::ok},
@@ -78,7 +72,7 @@ TEST(Diagnose, RtWithOldHandlerFailsNamingThreadAndBothFixes) {
     EXPECT_EQ(severities(verdicts), expected);
     EXPECT_TRUE(has_failure(verdicts));
     EXPECT_EQ(timestamp_context(fp), TimestampContext::thread);
-    const auto& verdict = find(verdicts, "pps-timestamp-context");
+    const auto& verdict = verdict_named(verdicts, "pps-timestamp-context");
     EXPECT_THAT(verdict.message, HasSubstr("irq/41-pps@12.-1 (PID 98, SCHED_FIFO 50"));
     EXPECT_THAT(verdict.message, HasSubstr("last ran on CPU 3"));
     EXPECT_THAT(verdict.message, HasSubstr("PREEMPT_RT force-threads"));
@@ -93,12 +87,12 @@ TEST(Diagnose, RtWithOldHandlerFailsNamingThreadAndBothFixes) {
 }
 
 TEST(Diagnose, RtWithSplitHandlerIsOkAlthoughTheThreadExists) {
-    const auto fp = load("rpi-rt-split");
+    const auto fp = load_fixture("rpi-rt-split");
     const auto verdicts = diagnose(fp);
     EXPECT_EQ(severities(verdicts).at("pps-timestamp-context"), S::ok);
     EXPECT_FALSE(has_failure(verdicts));
     EXPECT_EQ(timestamp_context(fp), TimestampContext::hard_irq);
-    const auto& verdict = find(verdicts, "pps-timestamp-context");
+    const auto& verdict = verdict_named(verdicts, "pps-timestamp-context");
     EXPECT_THAT(verdict.message, HasSubstr("split handler"));
     EXPECT_THAT(verdict.message, HasSubstr("irq/41-pps@12.-1"));
     EXPECT_THAT(verdict.message, HasSubstr("only runs pps_event()"));
@@ -107,7 +101,7 @@ TEST(Diagnose, RtWithSplitHandlerIsOkAlthoughTheThreadExists) {
 }
 
 TEST(Diagnose, ThreadirqsX86WithLdiscFailsAndFlagsPowerManagement) {
-    const auto fp = load("x86-threadirqs");
+    const auto fp = load_fixture("x86-threadirqs");
     const auto verdicts = diagnose(fp);
     const std::map<std::string, Severity> expected{
         {"pps-device", S::ok},
@@ -122,47 +116,48 @@ TEST(Diagnose, ThreadirqsX86WithLdiscFailsAndFlagsPowerManagement) {
         // Issue 24: both edges captured, the assert edge on the second and chrony on it.
         {"chrony-refclock-edge", S::ok}};
     EXPECT_EQ(severities(verdicts), expected);
-    const auto& context = find(verdicts, "pps-timestamp-context");
+    const auto& context = verdict_named(verdicts, "pps-timestamp-context");
     EXPECT_THAT(context.message, HasSubstr("irq/4-ttyS0"));
     EXPECT_THAT(context.message, HasSubstr("threadirqs"));
     EXPECT_THAT(context.fix, HasSubstr("no split handler"));
-    EXPECT_THAT(find(verdicts, "pps-irq-cpu").message, HasSubstr("IRQ 125 (enp2s0) at 4000/s"));
-    EXPECT_THAT(find(verdicts, "clocksource").message, HasSubstr("hpet"));
-    EXPECT_THAT(find(verdicts, "cpuidle").message, HasSubstr("C6 (85 µs"));
-    EXPECT_THAT(find(verdicts, "cpuidle").message, Not(HasSubstr("C1 (")));
-    EXPECT_THAT(find(verdicts, "cpufreq").message, HasSubstr("powersave on CPU 0-3"));
+    EXPECT_THAT(verdict_named(verdicts, "pps-irq-cpu").message,
+                HasSubstr("IRQ 125 (enp2s0) at 4000/s"));
+    EXPECT_THAT(verdict_named(verdicts, "clocksource").message, HasSubstr("hpet"));
+    EXPECT_THAT(verdict_named(verdicts, "cpuidle").message, HasSubstr("C6 (85 µs"));
+    EXPECT_THAT(verdict_named(verdicts, "cpuidle").message, Not(HasSubstr("C1 (")));
+    EXPECT_THAT(verdict_named(verdicts, "cpufreq").message, HasSubstr("powersave on CPU 0-3"));
     EXPECT_EQ(short_label(fp), "6.1.0-27-amd64 PREEMPT_DYNAMIC threadirqs, PPS IRQ threaded");
 }
 
 TEST(Diagnose, NoPpsFailsOnTheDeviceAndSkipsItsChecks) {
-    const auto fp = load("no-pps");
+    const auto fp = load_fixture("no-pps");
     const auto verdicts = diagnose(fp);
     const std::map<std::string, Severity> expected{{"pps-device", S::fail},
                                                    {"clocksource", S::ok},
                                                    {"cpufreq", S::ok},
                                                    {"chrony-running", S::warn}};
     EXPECT_EQ(severities(verdicts), expected);
-    EXPECT_THAT(find(verdicts, "pps-device").message, HasSubstr("no PPS device"));
+    EXPECT_THAT(verdict_named(verdicts, "pps-device").message, HasSubstr("no PPS device"));
     EXPECT_EQ(short_label(fp), "6.1.0-27-amd64 PREEMPT_DYNAMIC, no PPS");
 }
 
 TEST(Diagnose, ThreadirqsWithOldPpsGpioHandlerFailsToo) {
-    auto fp = load("rpi-rt-old");
+    auto fp = load_fixture("rpi-rt-old");
     fp.kernel.preempt_rt = false;
     fp.kernel.realtime_sysfs = false;
     fp.kernel.preemption = "PREEMPT_DYNAMIC";
     fp.kernel.threadirqs = true;
     const auto verdicts = diagnose(fp);
-    const auto& verdict = find(verdicts, "pps-timestamp-context");
+    const auto& verdict = verdict_named(verdicts, "pps-timestamp-context");
     EXPECT_EQ(verdict.severity, S::fail);
     EXPECT_THAT(verdict.message, HasSubstr("the threadirqs boot option force-threads"));
 }
 
 TEST(Diagnose, ForcedThreadingWithOldHandlerButNoThreadIsUnknown) {
-    auto fp = load("rpi-rt-old");
+    auto fp = load_fixture("rpi-rt-old");
     fp.pps->irq->thread.reset();
     const auto verdicts = diagnose(fp);
-    const auto& verdict = find(verdicts, "pps-timestamp-context");
+    const auto& verdict = verdict_named(verdicts, "pps-timestamp-context");
     EXPECT_EQ(verdict.severity, S::warn);
     EXPECT_THAT(verdict.message, HasSubstr("IRQF_NO_THREAD"));
     EXPECT_THAT(verdict.message, HasSubstr("not RT-safe"));
@@ -170,11 +165,11 @@ TEST(Diagnose, ForcedThreadingWithOldHandlerButNoThreadIsUnknown) {
 }
 
 TEST(Diagnose, ThreadWithoutHandlerSymbolsProvesNothing) {
-    auto fp = load("rpi-rt-split");
+    auto fp = load_fixture("rpi-rt-split");
     fp.pps->handler = HandlerKind::unknown;
     fp.pps->handler_symbols.clear();
     const auto verdicts = diagnose(fp);
-    const auto& verdict = find(verdicts, "pps-timestamp-context");
+    const auto& verdict = verdict_named(verdicts, "pps-timestamp-context");
     EXPECT_EQ(verdict.severity, S::warn);
     EXPECT_THAT(verdict.message, HasSubstr("proves nothing"));
     EXPECT_EQ(timestamp_context(fp), TimestampContext::unknown);
@@ -182,21 +177,21 @@ TEST(Diagnose, ThreadWithoutHandlerSymbolsProvesNothing) {
 }
 
 TEST(Diagnose, PulseChecks) {
-    auto fp = load("rpi-stock");
+    auto fp = load_fixture("rpi-stock");
     auto& pps = *fp.pps;
     pps.pulses_sampled = true;
     pps.pulse_wait = std::chrono::milliseconds(1200);
 
     pps.assert_second = PpsEvent{1700086401, 1301, 86400};
-    EXPECT_EQ(find(diagnose(fp), "pps-pulses").severity, S::ok);
+    EXPECT_EQ(verdict_named(diagnose(fp), "pps-pulses").severity, S::ok);
 
     pps.assert_second = pps.assert_first;
-    const auto stalled = find(diagnose(fp), "pps-pulses");
+    const auto stalled = verdict_named(diagnose(fp), "pps-pulses");
     EXPECT_EQ(stalled.severity, S::fail);
     EXPECT_THAT(stalled.message, HasSubstr("no pulse in 1.2 s"));
 
     pps.assert_first = pps.assert_second = PpsEvent{0, 0, 0};
-    const auto never = find(diagnose(fp), "pps-pulses");
+    const auto never = verdict_named(diagnose(fp), "pps-pulses");
     EXPECT_EQ(never.severity, S::fail);
     EXPECT_THAT(never.message, HasSubstr("has not captured a single pulse"));
 }
@@ -207,61 +202,61 @@ TEST(Diagnose, NamedDeviceMissingListsTheOthers) {
     options.device = "/dev/pps2";
     options.pulse_wait = std::chrono::milliseconds(0);
     const auto verdicts = diagnose(read_fingerprint(options));
-    const auto& verdict = find(verdicts, "pps-device");
+    const auto& verdict = verdict_named(verdicts, "pps-device");
     EXPECT_EQ(verdict.severity, S::fail);
     EXPECT_THAT(verdict.message, HasSubstr("/dev/pps2"));
     EXPECT_THAT(verdict.message, HasSubstr("/dev/pps0"));
 }
 
 TEST(Diagnose, DriverKindsThatCannotBeDiagnosedAreSaidSo) {
-    auto fp = load("x86-threadirqs");
+    auto fp = load_fixture("x86-threadirqs");
     fp.pps->name = "ktimer";
     fp.pps->path.clear();
     fp.pps->kind = PpsDriverKind::ktimer;
     fp.pps->irq.reset();
     auto verdicts = diagnose(fp);
-    EXPECT_EQ(find(verdicts, "pps-driver").severity, S::warn);
-    EXPECT_THAT(find(verdicts, "pps-driver").message, HasSubstr("software test source"));
+    EXPECT_EQ(verdict_named(verdicts, "pps-driver").severity, S::warn);
+    EXPECT_THAT(verdict_named(verdicts, "pps-driver").message, HasSubstr("software test source"));
     EXPECT_EQ(severities(verdicts).count("pps-timestamp-context"), 0U);
 
     fp.pps->kind = PpsDriverKind::pps_ldisc;
     fp.pps->path = "/dev/ttyUSB0";
     verdicts = diagnose(fp);
-    EXPECT_THAT(find(verdicts, "pps-driver").message, HasSubstr("USB"));
+    EXPECT_THAT(verdict_named(verdicts, "pps-driver").message, HasSubstr("USB"));
     EXPECT_EQ(severities(verdicts).count("pps-irq"), 0U);
 }
 
 TEST(Diagnose, MissingIrqIsAWarning) {
-    auto fp = load("rpi-stock");
+    auto fp = load_fixture("rpi-stock");
     fp.pps->irq.reset();
-    EXPECT_EQ(find(diagnose(fp), "pps-irq").severity, S::warn);
+    EXPECT_EQ(verdict_named(diagnose(fp), "pps-irq").severity, S::warn);
 }
 
 TEST(Diagnose, Clocksources) {
-    auto fp = load("rpi-stock");
+    auto fp = load_fixture("rpi-stock");
     fp.power.clocksource = "jiffies";
-    EXPECT_EQ(find(diagnose(fp), "clocksource").severity, S::fail);
+    EXPECT_EQ(verdict_named(diagnose(fp), "clocksource").severity, S::fail);
     // A paravirtual clock next to an available TSC is fine (a VM), HPET is not.
     fp.power.available_clocksources = "tsc kvm-clock hpet acpi_pm ";
     fp.power.clocksource = "kvm-clock";
-    EXPECT_EQ(find(diagnose(fp), "clocksource").severity, S::ok);
+    EXPECT_EQ(verdict_named(diagnose(fp), "clocksource").severity, S::ok);
     fp.power.clocksource = "acpi_pm";
-    EXPECT_EQ(find(diagnose(fp), "clocksource").severity, S::warn);
+    EXPECT_EQ(verdict_named(diagnose(fp), "clocksource").severity, S::warn);
 }
 
 TEST(Diagnose, ChronyWithoutThisDeviceWarns) {
-    auto fp = load("rpi-stock");
+    auto fp = load_fixture("rpi-stock");
     fp.chrony.refclocks.pop_back();  // keep only the SHM line
-    const auto verdict = find(diagnose(fp), "chrony-refclock");
+    const auto verdict = verdict_named(diagnose(fp), "chrony-refclock");
     EXPECT_EQ(verdict.severity, S::warn);
     EXPECT_THAT(verdict.message, HasSubstr("refclocks: SHM 0"));
     EXPECT_THAT(verdict.fix, HasSubstr("refclock PPS /dev/pps0"));
 }
 
 TEST(Diagnose, ChronyNotRunningWarns) {
-    auto fp = load("rpi-stock");
+    auto fp = load_fixture("rpi-stock");
     fp.chrony.running = false;
-    EXPECT_EQ(find(diagnose(fp), "chrony-running").severity, S::warn);
+    EXPECT_EQ(verdict_named(diagnose(fp), "chrony-running").severity, S::warn);
 }
 
 }  // namespace

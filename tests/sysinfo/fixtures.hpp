@@ -1,17 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-// Shared by the sysinfo tests: where the fixture trees are, and a writable copy of one.
+// Shared by the sysinfo tests: where the fixture trees are, a writable copy of one, and a tree's
+// fingerprint.
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
 
+#include "ppsbench/sysinfo/fingerprint.hpp"
+
 namespace ppsbench::sysinfo::testing {
 
 inline std::filesystem::path fixture(const std::string& name) {
     return std::filesystem::path(PPSBENCH_SOURCE_DIR) / "tests" / "sysinfo" / "fixtures" / name;
+}
+
+// The fingerprint of fixture tree `name`, read without waiting for a pulse (a tree has none).
+inline SystemFingerprint load_fixture(const std::string& name) {
+    FingerprintOptions options;
+    options.sysroot = fixture(name);
+    options.pulse_wait = std::chrono::milliseconds(0);
+    return read_fingerprint(options);
 }
 
 // A private copy of a fixture tree that tests may modify; removed when it goes out of scope.

@@ -21,7 +21,7 @@ using testing::FixtureCopy;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-SystemFingerprint load(const std::filesystem::path& root) {
+SystemFingerprint load_image(const std::filesystem::path& root) {
     FingerprintOptions options;
     options.sysroot = root;
     options.snapshot = true;
@@ -30,7 +30,7 @@ SystemFingerprint load(const std::filesystem::path& root) {
     return read_fingerprint(options);
 }
 
-const Verdict* find(const std::vector<Verdict>& verdicts, const std::string& check) {
+const Verdict* find_verdict(const std::vector<Verdict>& verdicts, const std::string& check) {
     for (const auto& verdict : verdicts) {
         if (verdict.check == check) {
             return &verdict;
@@ -46,7 +46,7 @@ std::string doctor_text(const SystemFingerprint& fp) {
 }
 
 TEST(Image, PiOsImageIsReadFromItsBootFiles) {
-    const auto fp = load(testing::fixture("rpi-image"));
+    const auto fp = load_image(testing::fixture("rpi-image"));
     EXPECT_TRUE(fp.image);
     EXPECT_EQ(fp.boot.cmdline_file, "/boot/firmware/cmdline.txt");
     EXPECT_EQ(fp.kernel.cmdline_source, "/boot/firmware/cmdline.txt");
@@ -58,18 +58,19 @@ TEST(Image, PiOsImageIsReadFromItsBootFiles) {
 }
 
 TEST(Image, PiOsImageGetsNoNegativeVerdictFromWhatItCannotShow) {
-    const auto fp = load(testing::fixture("rpi-image"));
+    const auto fp = load_image(testing::fixture("rpi-image"));
     const auto verdicts = diagnose(fp);
     EXPECT_FALSE(has_failure(verdicts));
-    ASSERT_NE(find(verdicts, "pps-device"), nullptr);
-    EXPECT_EQ(find(verdicts, "pps-device")->severity, Severity::ok);
-    EXPECT_THAT(find(verdicts, "pps-device")->message, HasSubstr("dtoverlay=pps-gpio,gpiopin=18"));
-    ASSERT_NE(find(verdicts, "running-system"), nullptr);
-    EXPECT_EQ(find(verdicts, "running-system")->severity, Severity::unknown);
-    ASSERT_NE(find(verdicts, "chrony-running"), nullptr);
-    EXPECT_EQ(find(verdicts, "chrony-running")->severity, Severity::unknown);
-    EXPECT_THAT(find(verdicts, "chrony-running")->message, HasSubstr("enabled at boot"));
-    EXPECT_EQ(find(verdicts, "chrony-refclock")->severity, Severity::ok);
+    ASSERT_NE(find_verdict(verdicts, "pps-device"), nullptr);
+    EXPECT_EQ(find_verdict(verdicts, "pps-device")->severity, Severity::ok);
+    EXPECT_THAT(find_verdict(verdicts, "pps-device")->message,
+                HasSubstr("dtoverlay=pps-gpio,gpiopin=18"));
+    ASSERT_NE(find_verdict(verdicts, "running-system"), nullptr);
+    EXPECT_EQ(find_verdict(verdicts, "running-system")->severity, Severity::unknown);
+    ASSERT_NE(find_verdict(verdicts, "chrony-running"), nullptr);
+    EXPECT_EQ(find_verdict(verdicts, "chrony-running")->severity, Severity::unknown);
+    EXPECT_THAT(find_verdict(verdicts, "chrony-running")->message, HasSubstr("enabled at boot"));
+    EXPECT_EQ(find_verdict(verdicts, "chrony-refclock")->severity, Severity::ok);
     for (const auto& verdict : verdicts) {
         EXPECT_NE(verdict.severity, Severity::warn) << verdict.check << ": " << verdict.message;
     }
@@ -96,28 +97,28 @@ TEST(Image, OlderPiOsLayoutKeepsTheBootFilesInBoot) {
                             tree.root() / "boot/cmdline.txt");
     std::filesystem::rename(tree.root() / "boot/firmware/config.txt",
                             tree.root() / "boot/config.txt");
-    const auto fp = load(tree.root());
+    const auto fp = load_image(tree.root());
     EXPECT_EQ(fp.kernel.cmdline_source, "/boot/cmdline.txt");
     EXPECT_TRUE(fp.kernel.threadirqs);
     const auto verdicts = diagnose(fp);
-    EXPECT_EQ(find(verdicts, "pps-device")->severity, Severity::ok);
+    EXPECT_EQ(find_verdict(verdicts, "pps-device")->severity, Severity::ok);
 }
 
 TEST(Image, TheBootPartitionMountedOnItsOwnIsReadToo) {
     FixtureCopy tree("rpi-image");
     const auto boot = tree.root() / "boot/firmware";
-    const auto fp = load(boot);
+    const auto fp = load_image(boot);
     EXPECT_TRUE(fp.image);
     EXPECT_EQ(fp.kernel.cmdline_source, "/cmdline.txt");
     const auto verdicts = diagnose(fp);
-    EXPECT_EQ(find(verdicts, "pps-device")->severity, Severity::ok);
+    EXPECT_EQ(find_verdict(verdicts, "pps-device")->severity, Severity::ok);
 }
 
 TEST(Image, AConfigTxtWithoutThePpsOverlayWarnsWithTheLineToAdd) {
     FixtureCopy tree("rpi-image");
     tree.write("/boot/firmware/config.txt", "dtoverlay=vc4-kms-v3d\n#dtoverlay=pps-gpio\n");
-    const auto verdicts = diagnose(load(tree.root()));
-    const auto* device = find(verdicts, "pps-device");
+    const auto verdicts = diagnose(load_image(tree.root()));
+    const auto* device = find_verdict(verdicts, "pps-device");
     ASSERT_NE(device, nullptr);
     EXPECT_EQ(device->severity, Severity::warn);
     EXPECT_THAT(device->fix, HasSubstr("dtoverlay=pps-gpio,gpiopin=<pin>"));
@@ -131,11 +132,11 @@ TEST(Image, APcImageReadsGrubAndCannotTellItsPpsDevice) {
                "GRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"\nGRUB_CMDLINE_LINUX=\"\"\n");
     tree.write("/etc/default/grub.d/rt.cfg",
                "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX threadirqs\"\n");
-    const auto fp = load(tree.root());
+    const auto fp = load_image(tree.root());
     EXPECT_EQ(fp.kernel.cmdline_source, "/etc/default/grub");
     EXPECT_TRUE(fp.kernel.threadirqs);
     const auto verdicts = diagnose(fp);
-    EXPECT_EQ(find(verdicts, "pps-device")->severity, Severity::unknown);
+    EXPECT_EQ(find_verdict(verdicts, "pps-device")->severity, Severity::unknown);
     EXPECT_FALSE(has_failure(verdicts));
 }
 
@@ -146,27 +147,27 @@ TEST(Image, ASystemdLinkToAnAbsoluteTargetCountsAsEnabled) {
     const auto link = tree.root() / "etc/systemd/system/multi-user.target.wants/chrony.service";
     std::filesystem::remove(link);
     std::filesystem::create_symlink("/nonexistent/lib/systemd/system/chrony.service", link);
-    EXPECT_TRUE(load(tree.root()).chrony.enabled);
+    EXPECT_TRUE(load_image(tree.root()).chrony.enabled);
     std::filesystem::remove(link);
-    EXPECT_FALSE(load(tree.root()).chrony.enabled);
+    EXPECT_FALSE(load_image(tree.root()).chrony.enabled);
 }
 
 TEST(Image, ChronyMissingFromTheImageIsSaid) {
     FixtureCopy tree("rpi-image");
     tree.remove("/usr/sbin/chronyd");
-    const auto verdicts = diagnose(load(tree.root()));
-    const auto* chrony = find(verdicts, "chrony-running");
+    const auto verdicts = diagnose(load_image(tree.root()));
+    const auto* chrony = find_verdict(verdicts, "chrony-running");
     ASSERT_NE(chrony, nullptr);
     EXPECT_EQ(chrony->severity, Severity::warn);
     EXPECT_THAT(chrony->message, HasSubstr("not installed in the image"));
 }
 
 TEST(Image, ASnapshotOfARunningSystemIsNotAnImage) {
-    const auto fp = load(testing::fixture("rpi-stock"));
+    const auto fp = load_image(testing::fixture("rpi-stock"));
     EXPECT_FALSE(fp.image);
     EXPECT_EQ(fp.kernel.cmdline_source, "/proc/cmdline");
     const auto verdicts = diagnose(fp);
-    EXPECT_EQ(find(verdicts, "running-system"), nullptr);
+    EXPECT_EQ(find_verdict(verdicts, "running-system"), nullptr);
 }
 
 }  // namespace

@@ -8,17 +8,10 @@
 namespace ppsbench::sysinfo {
 namespace {
 
-using testing::fixture;
-
-SystemFingerprint load(const std::string& name) {
-    FingerprintOptions options;
-    options.sysroot = fixture(name);
-    options.pulse_wait = std::chrono::milliseconds(0);
-    return read_fingerprint(options);
-}
+using testing::load_fixture;
 
 TEST(FingerprintJson, CarriesTheFactsBehindTheThreadedIrqVerdict) {
-    const auto json = to_json(load("rpi-rt-old"));
+    const auto json = to_json(load_fixture("rpi-rt-old"));
     EXPECT_EQ(json.at("schema"), "ppsbench.fingerprint/1");
     EXPECT_EQ(json.at("label"), "6.1.0-27-rt-arm64 PREEMPT_RT, PPS IRQ threaded");
     EXPECT_EQ(json.at("timestamp_context"), "thread");
@@ -38,7 +31,7 @@ TEST(FingerprintJson, CarriesTheFactsBehindTheThreadedIrqVerdict) {
 }
 
 TEST(FingerprintJson, UnknownIsNull) {
-    const auto json = to_json(load("no-pps"));
+    const auto json = to_json(load_fixture("no-pps"));
     EXPECT_TRUE(json.at("pps").is_null());
     EXPECT_TRUE(json.at("chrony").at("version").is_null());
     EXPECT_TRUE(json.at("kernel").at("realtime_sysfs").is_null());
@@ -46,7 +39,7 @@ TEST(FingerprintJson, UnknownIsNull) {
 }
 
 TEST(DoctorJson, SummarisesVerdicts) {
-    const auto fp = load("x86-threadirqs");
+    const auto fp = load_fixture("x86-threadirqs");
     const auto verdicts = diagnose(fp);
     const auto json = doctor_json(fp, verdicts);
     EXPECT_EQ(json.at("schema"), "ppsbench.doctor/1");

@@ -26,7 +26,7 @@ constexpr const char* kSplitSymbols =
     "0000000000000000 t pps_gpio_irq_thread\t[ppsbench_lab]\n"
     "0000000000000000 t pps_gpio_irq_hardirq\t[ppsbench_lab]\n";
 
-SystemFingerprint load(const std::filesystem::path& root) {
+SystemFingerprint load_tree(const std::filesystem::path& root) {
     FingerprintOptions options;
     options.sysroot = root;
     options.pulse_wait = std::chrono::milliseconds(0);
@@ -51,7 +51,7 @@ void make_stock(const FixtureCopy& copy) {
 }
 
 TEST(LabDriver, FingerprintReadsItAsPpsGpio) {
-    const auto fp = load(fixture("lab-rt"));
+    const auto fp = load_tree(fixture("lab-rt"));
     EXPECT_TRUE(fp.kernel.preempt_rt);
     ASSERT_TRUE(fp.pps);
     EXPECT_EQ(fp.pps->name, "pps-gpio-lab");
@@ -70,7 +70,7 @@ TEST(LabDriver, FingerprintReadsItAsPpsGpio) {
 }
 
 TEST(LabDriver, ThreadedModeOnRtFailsNamingTheThread) {
-    const auto fp = load(fixture("lab-rt"));
+    const auto fp = load_tree(fixture("lab-rt"));
     const auto verdicts = diagnose(fp);
     const auto& verdict = context_verdict(verdicts);
     EXPECT_EQ(verdict.severity, Severity::fail);
@@ -85,7 +85,7 @@ TEST(LabDriver, ThreadedModeOnRtFailsNamingTheThread) {
 TEST(LabDriver, SplitBuildIsHardIrqAlthoughTheThreadExists) {
     const FixtureCopy copy("lab-rt");
     copy.write("/proc/kallsyms", kSplitSymbols);
-    const auto fp = load(copy.root());
+    const auto fp = load_tree(copy.root());
     EXPECT_EQ(fp.pps->handler, HandlerKind::split);
     const auto verdicts = diagnose(fp);
     const auto& verdict = context_verdict(verdicts);
@@ -99,7 +99,7 @@ TEST(LabDriver, SplitBuildIsHardIrqAlthoughTheThreadExists) {
 TEST(LabDriver, NoThreadModeIsHardIrqButNotRtSafe) {
     const FixtureCopy copy("lab-rt");
     copy.remove(kThreadDir);  // IRQF_NO_THREAD: no irq/N- thread; other IRQs keep theirs
-    const auto fp = load(copy.root());
+    const auto fp = load_tree(copy.root());
     EXPECT_EQ(fp.pps->handler, HandlerKind::no_thread);
     EXPECT_EQ(to_json(fp)["pps"]["handler"], "no-thread");
     const Verdict verdict = context_verdict(diagnose(fp));
@@ -117,7 +117,7 @@ TEST(LabDriver, NoThreadIsNotConcludedFromAnUnreadableProcessList) {
             std::filesystem::remove_all(entry.path());
         }
     }
-    const auto fp = load(copy.root());
+    const auto fp = load_tree(copy.root());
     EXPECT_EQ(fp.pps->handler, HandlerKind::single);
     const Verdict verdict = context_verdict(diagnose(fp));
     EXPECT_EQ(verdict.severity, Severity::warn);
@@ -128,7 +128,7 @@ TEST(LabDriver, ThreadedModeOnStockKernelIsHardIrq) {
     const FixtureCopy copy("lab-rt");
     make_stock(copy);
     copy.remove(kThreadDir);
-    const auto fp = load(copy.root());
+    const auto fp = load_tree(copy.root());
     EXPECT_FALSE(fp.kernel.forced_irq_threading());
     EXPECT_EQ(fp.pps->handler, HandlerKind::single);
     const Verdict verdict = context_verdict(diagnose(fp));
@@ -140,7 +140,7 @@ TEST(LabDriver, ThreadirqsForcesTheThreadedModeToo) {
     const FixtureCopy copy("lab-rt");
     make_stock(copy);
     copy.write("/proc/cmdline", "console=ttyS0 threadirqs\n");
-    const auto fp = load(copy.root());
+    const auto fp = load_tree(copy.root());
     const Verdict verdict = context_verdict(diagnose(fp));
     EXPECT_EQ(verdict.severity, Severity::fail);
     EXPECT_THAT(verdict.message, HasSubstr("the threadirqs boot option force-threads"));
@@ -149,7 +149,7 @@ TEST(LabDriver, ThreadirqsForcesTheThreadedModeToo) {
 TEST(LabDriver, UnreadableKallsymsIsUnknownNotGuessed) {
     const FixtureCopy copy("lab-rt");
     copy.remove("/proc/kallsyms");
-    const auto fp = load(copy.root());
+    const auto fp = load_tree(copy.root());
     EXPECT_EQ(fp.pps->handler, HandlerKind::unknown);
     const Verdict verdict = context_verdict(diagnose(fp));
     EXPECT_EQ(verdict.severity, Severity::warn);

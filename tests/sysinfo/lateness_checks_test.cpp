@@ -22,7 +22,7 @@ CommandRunner no_programs() {
     return [](const std::vector<std::string>&) { return std::nullopt; };
 }
 
-SystemFingerprint load(const std::filesystem::path& root, CommandRunner run = no_programs()) {
+SystemFingerprint load_with(const std::filesystem::path& root, CommandRunner run = no_programs()) {
     FingerprintOptions options;
     options.sysroot = root;
     options.pulse_wait = std::chrono::milliseconds(0);
@@ -43,7 +43,7 @@ std::optional<Verdict> verdict_of(const SystemFingerprint& fp, const std::string
 
 TEST(IrqThreadAffinity, AThreadPinnedAwayFromItsInterruptWarnsWhereItTakesTheTimestamp) {
     // rpi-rt-old: IRQ 41 effective on CPU 0, its thread pinned to CPU 3, single handler on RT.
-    const auto v = verdict_of(load(testing::fixture("rpi-rt-old")), "irq-thread-affinity");
+    const auto v = verdict_of(load_with(testing::fixture("rpi-rt-old")), "irq-thread-affinity");
     ASSERT_TRUE(v);
     EXPECT_EQ(v->severity, Severity::warn);
     EXPECT_THAT(v->message, HasSubstr("taken on CPU 0"));
@@ -52,9 +52,9 @@ TEST(IrqThreadAffinity, AThreadPinnedAwayFromItsInterruptWarnsWhereItTakesTheTim
 }
 
 TEST(IrqThreadAffinity, AThreadOnItsInterruptsCpuSaysNothing) {
-    EXPECT_FALSE(verdict_of(load(testing::fixture("rpi-rt-split")), "irq-thread-affinity"));
+    EXPECT_FALSE(verdict_of(load_with(testing::fixture("rpi-rt-split")), "irq-thread-affinity"));
     // x86: smp_affinity 0-3 but effective 1, and the thread on 1: the kernel's own choice.
-    EXPECT_FALSE(verdict_of(load(testing::fixture("x86-threadirqs")), "irq-thread-affinity"));
+    EXPECT_FALSE(verdict_of(load_with(testing::fixture("x86-threadirqs")), "irq-thread-affinity"));
 }
 
 TEST(IrqThreadAffinity, WithTheSplitHandlerOnlyPpsEventIsDelayed) {
@@ -65,7 +65,7 @@ TEST(IrqThreadAffinity, WithTheSplitHandlerOnlyPpsEventIsDelayed) {
     ASSERT_NE(at, std::string::npos);
     text.replace(at, text.find('\n', at) - at, "Cpus_allowed_list:\t3");
     tree.write("/proc/98/status", text);
-    const auto v = verdict_of(load(tree.root()), "irq-thread-affinity");
+    const auto v = verdict_of(load_with(tree.root()), "irq-thread-affinity");
     ASSERT_TRUE(v);
     EXPECT_EQ(v->severity, Severity::ok);
     EXPECT_THAT(v->message, HasSubstr("not the timestamp taken in hard IRQ"));
@@ -87,7 +87,7 @@ void add_rp1(const FixtureCopy& tree, const char* l1) {
 TEST(PcieAspm, TheRp1LinkInL1Warns) {
     FixtureCopy tree("rpi-stock");
     add_rp1(tree, "1");
-    const auto v = verdict_of(load(tree.root()), "pcie-aspm");
+    const auto v = verdict_of(load_with(tree.root()), "pcie-aspm");
     ASSERT_TRUE(v);
     EXPECT_EQ(v->severity, Severity::warn);
     EXPECT_THAT(v->message, HasSubstr("RP1"));
@@ -99,7 +99,7 @@ TEST(PcieAspm, TheRp1LinkInL1Warns) {
 TEST(PcieAspm, TheRp1LinkKeptActiveIsOk) {
     FixtureCopy tree("rpi-stock");
     add_rp1(tree, "0");
-    const auto v = verdict_of(load(tree.root()), "pcie-aspm");
+    const auto v = verdict_of(load_with(tree.root()), "pcie-aspm");
     ASSERT_TRUE(v);
     EXPECT_EQ(v->severity, Severity::ok);
 }
@@ -107,12 +107,12 @@ TEST(PcieAspm, TheRp1LinkKeptActiveIsOk) {
 TEST(PcieAspm, WithoutAGpioLinkOnlyASleepyPolicyWarns) {
     FixtureCopy tree("x86-threadirqs");
     tree.write("/sys/module/pcie_aspm/parameters/policy", "default performance [powersupersave]\n");
-    const auto v = verdict_of(load(tree.root()), "pcie-aspm");
+    const auto v = verdict_of(load_with(tree.root()), "pcie-aspm");
     ASSERT_TRUE(v);
     EXPECT_EQ(v->severity, Severity::warn);
     EXPECT_THAT(v->fix, HasSubstr("pcie_aspm.policy=performance"));
     tree.write("/sys/module/pcie_aspm/parameters/policy", "[default] performance powersave\n");
-    EXPECT_FALSE(verdict_of(load(tree.root()), "pcie-aspm"));
+    EXPECT_FALSE(verdict_of(load_with(tree.root()), "pcie-aspm"));
 }
 
 // --- Energy-Efficient Ethernet -------------------------------------------------------------
@@ -139,9 +139,9 @@ TEST(Eee, EnabledOnThePtpNicWarns) {
     FixtureCopy tree("no-pps");
     add_phc_nic(tree, true);
     std::vector<std::string> argv;
-    const auto fp = load(tree.root(), ethtool_says("EEE settings for eth1:\n\tEEE status: "
-                                                   "enabled - active\n\tTx LPI: 17 (us)\n",
-                                                   &argv));
+    const auto fp = load_with(tree.root(), ethtool_says("EEE settings for eth1:\n\tEEE status: "
+                                                        "enabled - active\n\tTx LPI: 17 (us)\n",
+                                                        &argv));
     ASSERT_EQ(argv.size(), 3U);
     EXPECT_EQ(argv[1], "--show-eee");
     EXPECT_EQ(argv[2], "eth1");
@@ -157,7 +157,8 @@ TEST(Eee, DisabledOrUnsupportedIsOk) {
     add_phc_nic(tree, true);
     for (const char* status : {"disabled", "not supported"}) {
         const auto v = verdict_of(
-            load(tree.root(), ethtool_says(std::string("\tEEE status: ") + status + "\n")), "eee");
+            load_with(tree.root(), ethtool_says(std::string("\tEEE status: ") + status + "\n")),
+            "eee");
         ASSERT_TRUE(v) << status;
         EXPECT_EQ(v->severity, Severity::ok) << status;
     }
@@ -166,26 +167,26 @@ TEST(Eee, DisabledOrUnsupportedIsOk) {
 TEST(Eee, CannotTellWithoutEthtoolOrWhenItFails) {
     FixtureCopy tree("no-pps");
     add_phc_nic(tree, false);
-    auto v = verdict_of(load(tree.root(), ethtool_says("\tEEE status: enabled\n")), "eee");
+    auto v = verdict_of(load_with(tree.root(), ethtool_says("\tEEE status: enabled\n")), "eee");
     ASSERT_TRUE(v);
     EXPECT_EQ(v->severity, Severity::unknown);
     EXPECT_THAT(v->message, HasSubstr("ethtool is not installed"));
     tree.write("/usr/sbin/ethtool", "");
-    v = verdict_of(load(tree.root()), "eee");
+    v = verdict_of(load_with(tree.root()), "eee");
     ASSERT_TRUE(v);
     EXPECT_EQ(v->severity, Severity::unknown);
     EXPECT_THAT(v->message, HasSubstr("may need root"));
 }
 
 TEST(Eee, NoPtpClockNoCheck) {
-    EXPECT_FALSE(verdict_of(load(testing::fixture("no-pps")), "eee"));
+    EXPECT_FALSE(verdict_of(load_with(testing::fixture("no-pps")), "eee"));
 }
 
 // --- Deep idle states and what holds them off ----------------------------------------------
 
 TEST(CpuIdleHold, DeepStatesWithNothingHoldingThemOffWarn) {
     // x86-threadirqs: C1E and C6 enabled; /dev/cpu_dma_latency read (as root) at its default.
-    const auto v = verdict_of(load(testing::fixture("x86-threadirqs")), "cpuidle");
+    const auto v = verdict_of(load_with(testing::fixture("x86-threadirqs")), "cpuidle");
     ASSERT_TRUE(v);
     EXPECT_EQ(v->severity, Severity::warn);
     EXPECT_THAT(v->message, HasSubstr("nothing holds them off (/dev/cpu_dma_latency: no request)"));
@@ -198,7 +199,7 @@ TEST(CpuIdleHold, AHeldCpuDmaLatencyIsOk) {
     std::string bytes(sizeof zero, '\0');
     std::memcpy(bytes.data(), &zero, sizeof zero);
     tree.write("/dev/cpu_dma_latency", bytes);
-    const auto v = verdict_of(load(tree.root()), "cpuidle");
+    const auto v = verdict_of(load_with(tree.root()), "cpuidle");
     ASSERT_TRUE(v);
     EXPECT_EQ(v->severity, Severity::ok);
     EXPECT_THAT(v->message, HasSubstr("held at 0 µs"));
@@ -212,7 +213,7 @@ TEST(CpuIdleHold, PerCpuResumeLimitsOnEveryCpuAreAHoldToo) {
             "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/power/pm_qos_resume_latency_us",
             cpu == 0 ? "n/a\n" : "5\n");
     }
-    const auto v = verdict_of(load(tree.root()), "cpuidle");
+    const auto v = verdict_of(load_with(tree.root()), "cpuidle");
     ASSERT_TRUE(v);
     EXPECT_EQ(v->severity, Severity::ok);
 }
@@ -220,14 +221,14 @@ TEST(CpuIdleHold, PerCpuResumeLimitsOnEveryCpuAreAHoldToo) {
 TEST(CpuIdleHold, CannotTellTheHoldWithoutRoot) {
     FixtureCopy tree("x86-threadirqs");
     tree.remove("/dev/cpu_dma_latency");
-    const auto v = verdict_of(load(tree.root()), "cpuidle");
+    const auto v = verdict_of(load_with(tree.root()), "cpuidle");
     ASSERT_TRUE(v);
     EXPECT_EQ(v->severity, Severity::unknown);
     EXPECT_THAT(v->message, HasSubstr("reading it needs root"));
 }
 
 TEST(CpuIdleHold, OnlyShallowStatesNeedNoHold) {
-    const auto v = verdict_of(load(testing::fixture("rpi-stock")), "cpuidle");
+    const auto v = verdict_of(load_with(testing::fixture("rpi-stock")), "cpuidle");
     ASSERT_TRUE(v);
     EXPECT_EQ(v->severity, Severity::ok);
 }
@@ -235,11 +236,11 @@ TEST(CpuIdleHold, OnlyShallowStatesNeedNoHold) {
 // --- CPU frequency governor ----------------------------------------------------------------
 
 TEST(Governor, OndemandWarnsAndPerformanceIsOk) {
-    const auto ondemand = verdict_of(load(testing::fixture("rpi-stock")), "cpufreq");
+    const auto ondemand = verdict_of(load_with(testing::fixture("rpi-stock")), "cpufreq");
     ASSERT_TRUE(ondemand);
     EXPECT_EQ(ondemand->severity, Severity::warn);
     EXPECT_THAT(ondemand->fix, HasSubstr("performance"));
-    const auto performance = verdict_of(load(testing::fixture("rpi-rt-old")), "cpufreq");
+    const auto performance = verdict_of(load_with(testing::fixture("rpi-rt-old")), "cpufreq");
     ASSERT_TRUE(performance);
     EXPECT_EQ(performance->severity, Severity::ok);
 }

@@ -16,7 +16,7 @@ namespace {
 
 using testing::FixtureCopy;
 
-FingerprintOptions options_for(const std::filesystem::path& root) {
+FingerprintOptions no_program_options(const std::filesystem::path& root) {
     FingerprintOptions options;
     options.sysroot = root;
     options.pulse_wait = std::chrono::milliseconds(0);
@@ -45,7 +45,7 @@ void add_clocks(const FixtureCopy& tree) {
 TEST(PtpClocks, ListsEachClockWithItsChannelsPinsAndInterface) {
     FixtureCopy tree("no-pps");
     add_clocks(tree);
-    const auto fp = read_fingerprint(options_for(tree.root()));
+    const auto fp = read_fingerprint(no_program_options(tree.root()));
     ASSERT_EQ(fp.ptp.clocks.size(), 2U);
     const auto& igc = fp.ptp.clocks[0];
     EXPECT_EQ(igc.id, "ptp2");
@@ -72,7 +72,7 @@ TEST(PtpClocks, SaysWhichLinuxptpProgramsRun) {
     FixtureCopy tree("no-pps");
     tree.write("/proc/812/comm", "ts2phc\n");
     tree.write("/proc/813/comm", "phc2sys\n");
-    const auto fp = read_fingerprint(options_for(tree.root()));
+    const auto fp = read_fingerprint(no_program_options(tree.root()));
     ASSERT_EQ(fp.ptp.tools.size(), 3U);
     EXPECT_EQ(fp.ptp.tools[0].name, "ts2phc");
     EXPECT_TRUE(fp.ptp.tools[0].running);
@@ -86,7 +86,7 @@ TEST(PtpClocks, AppearInTheDoctorsJsonAndText) {
     FixtureCopy tree("no-pps");
     add_clocks(tree);
     tree.write("/proc/812/comm", "ts2phc\n");
-    const auto fp = read_fingerprint(options_for(tree.root()));
+    const auto fp = read_fingerprint(no_program_options(tree.root()));
     const auto json = to_json(fp);
     ASSERT_EQ(json["ptp"]["clocks"].size(), 2U);
     EXPECT_EQ(json["ptp"]["clocks"][0]["device"], "/dev/ptp2");
@@ -106,7 +106,7 @@ TEST(PtpClocks, AppearInTheDoctorsJsonAndText) {
 
 TEST(PtpClocks, NoClockIsSaidPlainly) {
     FixtureCopy tree("no-pps");
-    const auto fp = read_fingerprint(options_for(tree.root()));
+    const auto fp = read_fingerprint(no_program_options(tree.root()));
     EXPECT_TRUE(fp.ptp.clocks.empty());
     std::ostringstream text;
     write_doctor_text(text, fp, {});

@@ -12,7 +12,8 @@ namespace ppsbench::capture {
 
 namespace {
 
-constexpr std::array<std::string_view, 2> columns{"poll_uncertainty_ns", "poll_read_interval_ns"};
+constexpr std::array<std::string_view, 2> poll_columns{"poll_uncertainty_ns",
+                                                       "poll_read_interval_ns"};
 // After this many polled windows in a row without the edge the prediction is dropped and the
 // next edge searched for over a whole period again.
 constexpr unsigned misses_before_search = 3;
@@ -69,7 +70,7 @@ PollSource::PollSource(std::string spec, const PollSpec& poll, const SourceOptio
 }
 
 std::span<const std::string_view> PollSource::extra_columns() const {
-    return columns;
+    return poll_columns;
 }
 
 void PollSource::accept(std::uint64_t period_index, const detail::EdgeBracket& bracket) {

@@ -29,7 +29,7 @@ constexpr unsigned rp1_bank0_pins = 28;
 constexpr std::uint64_t rp1_sys_rio0 = 0x10000;
 constexpr std::uint64_t rp1_sync_in = 0x0c;
 
-[[noreturn]] void reject(std::string_view rest, std::string_view why) {
+[[noreturn]] void reject_poll_spec(std::string_view rest, std::string_view why) {
     throw core::UsageError(fmt::format("--source poll:{}: {}", rest, why));
 }
 
@@ -44,8 +44,8 @@ std::uint64_t parse_unsigned(std::string_view rest, std::string_view key, std::s
     const auto [ptr, ec] =
         std::from_chars(digits.data(), digits.data() + digits.size(), number, base);
     if (digits.empty() || ec != std::errc{} || ptr != digits.data() + digits.size()) {
-        reject(rest,
-               fmt::format("{}={} is not a whole number (decimal, or hex with 0x)", key, value));
+        reject_poll_spec(
+            rest, fmt::format("{}={} is not a whole number (decimal, or hex with 0x)", key, value));
     }
     return number;
 }
@@ -54,8 +54,8 @@ unsigned preset_pin(std::string_view rest, std::string_view preset, std::string_
                     unsigned pins) {
     const std::uint64_t number = parse_unsigned(rest, "PIN", pin);
     if (number >= pins) {
-        reject(rest, fmt::format("pin {} is outside the {} level register (pins 0 to {})", number,
-                                 preset, pins - 1));
+        reject_poll_spec(rest, fmt::format("pin {} is outside the {} level register (pins 0 to {})",
+                                           number, preset, pins - 1));
     }
     return static_cast<unsigned>(number);
 }
@@ -70,25 +70,28 @@ void apply_knob(PollSpec& spec, std::string_view rest, std::string_view key,
         spec.window = core::parse_duration(value, fmt::format("--source poll:{} window", rest));
         if (spec.window < std::chrono::microseconds{1} ||
             spec.window > std::chrono::milliseconds{100}) {
-            reject(rest, "window= is the half-width around each predicted edge: 1us to 100ms");
+            reject_poll_spec(rest,
+                             "window= is the half-width around each predicted edge: 1us to 100ms");
         }
     } else if ((key == "offset" || key == "bit") && spec.backend == PollSpec::Backend::memory &&
                spec.preset.empty()) {
         const std::uint64_t number = parse_unsigned(rest, key, value);
         if (key == "offset") {
             if (number % 4 != 0) {
-                reject(rest, fmt::format("offset={} is not a 32-bit register's (a multiple of 4)",
-                                         value));
+                reject_poll_spec(
+                    rest,
+                    fmt::format("offset={} is not a 32-bit register's (a multiple of 4)", value));
             }
             spec.offset = number;
         } else {
             if (number > 31) {
-                reject(rest, fmt::format("bit={} is outside the 32-bit register (0 to 31)", value));
+                reject_poll_spec(
+                    rest, fmt::format("bit={} is outside the 32-bit register (0 to 31)", value));
             }
             spec.bit = static_cast<unsigned>(number);
         }
     } else {
-        reject(rest, fmt::format("unknown knob '{}'; {}", key, forms));
+        reject_poll_spec(rest, fmt::format("unknown knob '{}'; {}", key, forms));
     }
 }
 
@@ -100,7 +103,7 @@ PollSpec parse_poll_spec(std::string_view rest) {
     const std::string_view head = rest.substr(0, comma);
     const auto colon = head.find(':');
     if (colon == std::string_view::npos || colon == 0 || colon + 1 == head.size()) {
-        reject(rest, forms);
+        reject_poll_spec(rest, forms);
     }
     const std::string_view kind = head.substr(0, colon);
     const std::string_view what = head.substr(colon + 1);
@@ -132,11 +135,11 @@ PollSpec parse_poll_spec(std::string_view rest) {
         knobs = next == std::string_view::npos ? "" : knobs.substr(next + 1);
         const auto eq = knob.find('=');
         if (eq == std::string_view::npos) {
-            reject(rest, fmt::format("'{}' is not KEY=VALUE; {}", knob, forms));
+            reject_poll_spec(rest, fmt::format("'{}' is not KEY=VALUE; {}", knob, forms));
         }
         const std::string_view key = knob.substr(0, eq);
         if (std::find(given.begin(), given.end(), key) != given.end()) {
-            reject(rest, fmt::format("'{}' is given twice; give each knob once", key));
+            reject_poll_spec(rest, fmt::format("'{}' is given twice; give each knob once", key));
         }
         given.push_back(key);
         apply_knob(spec, rest, key, knob.substr(eq + 1));
@@ -144,7 +147,8 @@ PollSpec parse_poll_spec(std::string_view rest) {
     if (spec.backend == PollSpec::Backend::memory && spec.preset.empty() &&
         (std::find(given.begin(), given.end(), "offset") == given.end() ||
          std::find(given.begin(), given.end(), "bit") == given.end())) {
-        reject(rest, "poll:mem: needs offset=O and bit=B (the level register and its bit)");
+        reject_poll_spec(rest,
+                         "poll:mem: needs offset=O and bit=B (the level register and its bit)");
     }
     return spec;
 }

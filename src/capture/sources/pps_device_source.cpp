@@ -16,7 +16,7 @@ namespace ppsbench::capture {
 
 namespace {
 
-std::string open_error(const std::string& device, int err) {
+std::string pps_open_error(const std::string& device, int err) {
     switch (err) {
         case ENOENT:
             return fmt::format(
@@ -71,7 +71,7 @@ PpsDeviceSource::PpsDeviceSource(std::string spec, std::string device, const Sou
         fd_.reset(::open(device_.c_str(), O_RDONLY | O_CLOEXEC));
     }
     if (!fd_.valid()) {
-        throw core::InputError(open_error(device_, errno));
+        throw core::InputError(pps_open_error(device_, errno));
     }
     struct stat st {};
     pps_handle_t handle = fd_.get();

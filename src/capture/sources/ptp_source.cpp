@@ -11,13 +11,13 @@ namespace ppsbench::capture {
 
 namespace {
 
-constexpr std::array<std::string_view, 2> columns{"phc_offset_ns", "phc_offset_uncertainty_ns"};
+constexpr std::array<std::string_view, 2> ptp_columns{"phc_offset_ns", "phc_offset_uncertainty_ns"};
 
 // Seven EXTENDED samples: the narrowest window of a few is robust to one preempted read and
 // costs a few µs once per batch.
 constexpr unsigned offset_samples = 7;
 
-std::string open_error(const std::string& device, int err) {
+std::string ptp_open_error(const std::string& device, int err) {
     switch (err) {
         case ENOENT:
         case ENODEV:
@@ -151,7 +151,7 @@ PtpSource::PtpSource(std::string spec, const PtpSpec& where, const SourceOptions
           [&] {
               core::UniqueFd fd(::open(where.device.c_str(), O_RDWR | O_CLOEXEC));
               if (!fd.valid()) {
-                  throw core::InputError(open_error(where.device, errno));
+                  throw core::InputError(ptp_open_error(where.device, errno));
               }
               return std::make_unique<PtpCharDevice>(std::move(fd));
           }(),
@@ -345,7 +345,7 @@ std::size_t PtpSource::read(std::span<core::Pulse> out) {
 }
 
 std::span<const std::string_view> PtpSource::extra_columns() const {
-    return columns;
+    return ptp_columns;
 }
 
 std::span<const std::int64_t> PtpSource::last_extras() const {

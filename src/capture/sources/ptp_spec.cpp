@@ -10,7 +10,7 @@ namespace ppsbench::capture {
 
 namespace {
 
-unsigned parse_number(std::string_view text, std::string_view key, std::string_view rest) {
+unsigned parse_ptp_number(std::string_view text, std::string_view key, std::string_view rest) {
     unsigned value = 0;
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size()) {
@@ -41,9 +41,9 @@ PtpSpec parse_ptp_spec(std::string_view rest) {
         const std::string_view value =
             equals == std::string_view::npos ? std::string_view{} : part.substr(equals + 1);
         if (key == "extts") {
-            spec.channel = parse_number(value, key, rest);
+            spec.channel = parse_ptp_number(value, key, rest);
         } else if (key == "pin") {
-            spec.pin = parse_number(value, key, rest);
+            spec.pin = parse_ptp_number(value, key, rest);
         } else {
             throw core::UsageError(fmt::format(
                 "--source ptp:{}: unknown option '{}'; use ptp:/dev/ptpN[,extts=K][,pin=P]", rest,
