@@ -198,6 +198,31 @@ std::vector<RunAnalysis> analyze_edges(const store::CaptureFile& file,
 
 namespace {
 
+// The usual capture, one edge, is analysed on its packed pulses (8 bytes a pulse and its sequence
+// numbers as runs: issue 26). Both edges (pulse width), a reference path's bias and --chrony-log
+// read the Pulse array.
+bool needs_pulse_array(const store::PackedCapture& capture, const AnalysisSettings& settings) {
+    if (settings.edges || settings.chrony_log || capture.file.run_meta.dual) {
+        return true;
+    }
+    return !capture.pulses.one_edge();
+}
+
+}  // namespace
+
+std::vector<RunAnalysis> analyze_edges(store::PackedCapture capture,
+                                       const AnalysisSettings& settings) {
+    if (needs_pulse_array(capture, settings)) {
+        capture.file.pulses = capture.pulses.unpack();
+        capture.pulses = {};
+        return analyze_edges(capture.file, settings);
+    }
+    const auto edge = capture.pulses.empty() ? std::nullopt : std::optional(capture.pulses.edge(0));
+    return {analyze_pulses(capture.file, &capture.pulses, settings, edge)};
+}
+
+namespace {
+
 // The runs of a saved summary, or the one --run names.
 std::vector<RunAnalysis> summary_runs(std::istream& in, const std::string& path,
                                       const AnalysisSettings& settings) {
@@ -235,16 +260,6 @@ bool is_stream(const std::string& path) {
             !std::filesystem::is_directory(path, ec));
 }
 
-// The usual capture, one edge, is analysed on its packed pulses (8 bytes a pulse and its sequence
-// numbers as runs: issue 26). Both edges (pulse width), a reference path's bias and --chrony-log
-// read the Pulse array.
-bool needs_pulse_array(const store::PackedCapture& capture, const AnalysisSettings& settings) {
-    if (settings.edges || settings.chrony_log || capture.file.run_meta.dual) {
-        return true;
-    }
-    return !capture.pulses.one_edge();
-}
-
 }  // namespace
 
 std::vector<RunAnalysis> load_runs(const std::string& path, const AnalysisSettings& settings) {
@@ -265,14 +280,7 @@ std::vector<RunAnalysis> load_runs(const std::string& path, const AnalysisSettin
     if (in && in.peek() == '{') {
         return summary_runs(in, path, settings);
     }
-    store::PackedCapture capture = store::read_packed_capture(path);
-    if (needs_pulse_array(capture, settings)) {
-        capture.file.pulses = capture.pulses.unpack();
-        capture.pulses = {};
-        return analyze_edges(capture.file, settings);
-    }
-    const auto edge = capture.pulses.empty() ? std::nullopt : std::optional(capture.pulses.edge(0));
-    return {analyze_pulses(capture.file, &capture.pulses, settings, edge)};
+    return analyze_edges(store::read_packed_capture(path), settings);
 }
 
 }  // namespace ppsbench::analysis

@@ -86,6 +86,51 @@ void PackedPulses::append(const PulseColumns& block) {
     }
 }
 
+void PackedPulses::append(const PackedPulses& more) {
+    const std::size_t n = more.size();
+    if (n == 0) {
+        return;
+    }
+    const std::size_t first = size();
+    if (first == 0) {
+        base_ = more.runs_ ? more.run_firsts_.front() : more.dense_sequence(0);
+        first_edge_ = more.first_edge_;
+    }
+    mixed_ = mixed_ || more.mixed_ || more.first_edge_ != first_edge_;
+    // The timestamps first, as in append(PulseColumns): a switch to numbers per pulse reads them.
+    timestamps_.insert(timestamps_.end(), more.timestamps_.begin(), more.timestamps_.end());
+    clear_edges_.resize((first + n + 63) / 64);
+    if (more.mixed_ || more.first_edge_ == Edge::clear_edge) {
+        // `more` holds a bit for each of its clear edges, none past its last pulse.
+        const std::size_t shift = first % 64;
+        std::uint64_t* const to = clear_edges_.data() + first / 64;
+        for (std::size_t w = 0; w < more.clear_edges_.size(); ++w) {
+            const std::uint64_t word = more.clear_edges_[w];
+            to[w] |= word << shift;
+            if (shift != 0 && (word >> (64 - shift)) != 0) {
+                to[w + 1] |= word >> (64 - shift);
+            }
+        }
+    }
+    if (more.runs_) {
+        for (std::size_t r = 0; r < more.run_starts_.size(); ++r) {
+            append_run(first + more.run_starts_[r], more.run_firsts_[r],
+                       more.run_end(r) - more.run_starts_[r]);
+        }
+        return;
+    }
+    // Numbers per pulse: each stretch that counts up by one as a run.
+    for (std::size_t j = 0; j < n;) {
+        const std::uint64_t sequence = more.dense_sequence(j);
+        std::size_t k = j + 1;
+        while (k < n && more.dense_sequence(k) == sequence + (k - j)) {
+            ++k;
+        }
+        append_run(first + j, sequence, k - j);
+        j = k;
+    }
+}
+
 // The timestamps, and an edge bit each: none to set in the usual block of assert edges, all in
 // one of clear edges, else one by one.
 void PackedPulses::append_stamps(std::span<const std::uint64_t> stamps) {

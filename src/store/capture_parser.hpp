@@ -24,6 +24,8 @@ struct ParseOptions {
     // The file reader takes a body this big on two threads (below it a second thread costs
     // more than it saves).
     std::size_t two_thread_bytes = std::size_t{4} << 20;
+    // False: every body on the calling thread (the joined reader keeps two parts going instead).
+    bool two_threads = true;
     // False: every line by the general rules, which the fast path is checked against (tests,
     // the fuzz harness).
     bool fast_path = true;

@@ -120,7 +120,8 @@ void parse_file(int in, std::size_t size, const std::string& path, detail::Captu
             if (parser.in_body()) {
                 const std::size_t body = offset - text.size();
                 parser.reserve(expected_pulses(text, size > body ? size - body : 0));
-                if (size >= body + parser.options().two_thread_bytes &&
+                if (parser.options().two_threads &&
+                    size >= body + parser.options().two_thread_bytes &&
                     std::thread::hardware_concurrency() != 1) {
                     offset = detail::parse_body_on_two_threads(in, body, size, parser);
                     if (::lseek(in, static_cast<off_t>(offset), SEEK_SET) < 0) {

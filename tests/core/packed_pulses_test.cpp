@@ -12,6 +12,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -217,28 +218,54 @@ TEST(PackedPulses, RandomPulsesRoundTrip) {
 // The capture reader's bulk append: pulses handed over a block at a time, as timestamps with the
 // edge in bit 63 and the sequence numbers as runs, give the same pulses, the same choice of runs
 // or numbers per pulse and the same one-edge flag as pushing them one by one.
+// Random pulses of one of several kinds by `trial`: sequence numbers counting up with a skip
+// now and then, skipping often, wide, or all 0; both edges, one edge, or (every 7th) all clear.
+std::vector<Pulse> random_pulses(std::mt19937_64& random, int trial, std::size_t most) {
+    std::vector<Pulse> pulses(random() % most);
+    const int kind = trial % 5;  // counting up, skipping often, wide, one edge, zeros
+    std::uint64_t sequence = kind == 2 ? random() : random() % 100;
+    for (Pulse& p : pulses) {
+        const bool skip = kind == 1 ? random() % 3 == 0 : random() % 200 == 0;
+        sequence = kind == 4 ? 0 : sequence + (skip ? random() % (kind == 2 ? ~0ULL : 50) : 1);
+        p.sequence = sequence;
+        p.timestamp_ns = static_cast<std::int64_t>(random() >> 2);  // up to 2^62 - 1
+        p.edge = kind == 3 || random() % 4 != 0 ? Edge::assert_edge : Edge::clear_edge;
+    }
+    if (trial % 7 == 0 && !pulses.empty()) {
+        for (Pulse& p : pulses) {
+            p.edge = Edge::clear_edge;
+        }
+    }
+    return pulses;
+}
+
+PackedPulses pushed_one_by_one(std::span<const Pulse> pulses) {
+    PackedPulses pushed;
+    for (const Pulse& p : pulses) {
+        pushed.push_back(p);
+    }
+    return pushed;
+}
+
+// Everything a reader can ask of `packed`, against the same pulses pushed one by one.
+void expect_same(const PackedPulses& packed, const PackedPulses& pushed, int trial) {
+    ASSERT_EQ(packed.unpack(), pushed.unpack()) << "trial " << trial;
+    EXPECT_EQ(packed.sequences_as_runs(), pushed.sequences_as_runs()) << "trial " << trial;
+    EXPECT_EQ(packed.one_edge(), pushed.one_edge()) << "trial " << trial;
+    PackedPulses::SequenceCursor cursor = packed.sequence_cursor();
+    for (std::size_t i = 0; i < pushed.size(); ++i) {
+        ASSERT_EQ(packed[i], pushed[i]) << "trial " << trial << ", pulse " << i;
+        ASSERT_EQ(cursor(i), pushed.sequence(i)) << "trial " << trial << ", pulse " << i;
+        ASSERT_EQ(packed.counting_up_until(i), pushed.counting_up_until(i))
+            << "trial " << trial << ", pulse " << i;
+    }
+}
+
 TEST(PackedPulses, AppendingBlocksEqualsPushingEachPulse) {
     std::mt19937_64 random(32);
     for (int trial = 0; trial < 400; ++trial) {
-        std::vector<Pulse> pulses(random() % 2000);
-        const int kind = trial % 5;  // counting up, skipping often, wide, one edge, zeros
-        std::uint64_t sequence = kind == 2 ? random() : random() % 100;
-        for (Pulse& p : pulses) {
-            const bool skip = kind == 1 ? random() % 3 == 0 : random() % 200 == 0;
-            sequence = kind == 4 ? 0 : sequence + (skip ? random() % (kind == 2 ? ~0ULL : 50) : 1);
-            p.sequence = sequence;
-            p.timestamp_ns = static_cast<std::int64_t>(random() >> 2);  // up to 2^62 - 1
-            p.edge = kind == 3 || random() % 4 != 0 ? Edge::assert_edge : Edge::clear_edge;
-        }
-        if (trial % 7 == 0 && !pulses.empty()) {
-            for (Pulse& p : pulses) {
-                p.edge = Edge::clear_edge;
-            }
-        }
-        PackedPulses pushed;
-        for (const Pulse& p : pulses) {
-            pushed.push_back(p);
-        }
+        const std::vector<Pulse> pulses = random_pulses(random, trial, 2000);
+        const PackedPulses pushed = pushed_one_by_one(pulses);
         PackedPulses appended;
         for (std::size_t first = 0; first < pulses.size();) {
             const std::size_t n = std::min<std::size_t>(1 + random() % 150, pulses.size() - first);
@@ -258,13 +285,37 @@ TEST(PackedPulses, AppendingBlocksEqualsPushingEachPulse) {
             first += n;
         }
         ASSERT_EQ(appended.unpack(), pulses) << "trial " << trial;
-        EXPECT_EQ(appended.sequences_as_runs(), pushed.sequences_as_runs()) << "trial " << trial;
-        EXPECT_EQ(appended.one_edge(), pushed.one_edge()) << "trial " << trial;
-        PackedPulses::SequenceCursor cursor = appended.sequence_cursor();
-        for (std::size_t i = 0; i < pulses.size(); ++i) {
-            ASSERT_EQ(appended[i], pushed[i]) << "trial " << trial << ", pulse " << i;
-            ASSERT_EQ(cursor(i), pulses[i].sequence) << "trial " << trial << ", pulse " << i;
+        expect_same(appended, pushed, trial);
+    }
+}
+
+// The joined parts of a rotated run: pulses cut anywhere (at word boundaries of the edge bits
+// and between them, into empty parts too), each part packed on its own, appended in order, give
+// what pushing every pulse gives, whatever the parts' sequence numbers and edges.
+TEST(PackedPulses, AppendingPackedPartsEqualsPushingEachPulse) {
+    std::mt19937_64 random(25);
+    for (int trial = 0; trial < 600; ++trial) {
+        std::vector<Pulse> pulses = random_pulses(random, trial, 3000);
+        if (trial % 11 == 3) {
+            // A part whose numbers are kept per pulse between parts that count up.
+            for (std::size_t i = pulses.size() / 3; i < pulses.size() / 2; ++i) {
+                pulses[i].sequence = random() % 5;
+            }
         }
+        std::vector<std::size_t> cuts{0, pulses.size()};
+        const std::size_t parts = 1 + random() % 6;
+        while (cuts.size() < parts + 1) {
+            const std::size_t at = random() % 3 == 0 ? random() % (pulses.size() / 64 + 1) * 64
+                                                     : random() % (pulses.size() + 1);
+            cuts.push_back(std::min(at, pulses.size()));
+        }
+        std::sort(cuts.begin(), cuts.end());
+        PackedPulses joined;
+        for (std::size_t p = 0; p + 1 < cuts.size(); ++p) {
+            const std::span<const Pulse> part(pulses.data() + cuts[p], cuts[p + 1] - cuts[p]);
+            joined.append(pushed_one_by_one(part));
+        }
+        expect_same(joined, pushed_one_by_one(pulses), trial);
     }
 }
 

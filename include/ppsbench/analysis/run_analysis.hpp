@@ -17,6 +17,7 @@
 #include "ppsbench/chrony/summary.hpp"
 #include "ppsbench/stats/analyze.hpp"
 #include "ppsbench/store/capture_file.hpp"
+#include "ppsbench/store/packed_capture_reader.hpp"
 #include "ppsbench/store/run_record.hpp"
 
 namespace ppsbench::analysis {
@@ -103,6 +104,10 @@ RunAnalysis analyze_capture(const store::CaptureFile& file, const AnalysisSettin
 // holding both edges is labelled "LABEL (assert)" / "LABEL (clear)". Throws core::InputError
 // when the file holds none of the edges asked for.
 std::vector<RunAnalysis> analyze_edges(const store::CaptureFile& file,
+                                       const AnalysisSettings& settings);
+
+// The same of a capture read for analysis (read_packed_capture(), read_joined_capture()).
+std::vector<RunAnalysis> analyze_edges(store::PackedCapture capture,
                                        const AnalysisSettings& settings);
 
 // Reads FILE: a capture file, or a JSON summary saved from `report --format json` (a baseline

@@ -100,6 +100,10 @@ class PackedPulses {
     // pulse), a block at a time: the timestamps split from their edge bits in one pass, a
     // run's sequence numbers kept without looking at them one by one.
     void append(const PulseColumns& block);
+    // The same as push_back of each of `more`'s pulses in turn, for the parts of a rotated run
+    // read on two threads and joined in order: the timestamps copied whole, the edge words
+    // shifted into place, the sequence numbers a run at a time.
+    void append(const PackedPulses& more);
 
     void reserve(std::size_t n) {
         timestamps_.reserve(n);
