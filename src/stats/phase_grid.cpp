@@ -87,7 +87,7 @@ std::uint64_t straight_scalar(const std::int64_t* t, std::size_t count, std::int
     std::int64_t base = run.base;
     for (std::size_t i = 0; i < count; ++i) {
         if constexpr (Realtime) {  // 2w in (−P, P]
-            const std::int64_t w = t[i] - t[i - 1] - p;
+            const std::int64_t w = t[i] - t[static_cast<std::ptrdiff_t>(i) - 1] - p;
             stepped |=
                 static_cast<std::uint64_t>(2 * w + p - 1) >= static_cast<std::uint64_t>(2 * p);
         }

@@ -149,7 +149,7 @@ template <std::size_t G>
                                   std::size_t end, const std::size_t* dirty, std::size_t ranges) {
     blocks_body<BaseLanes, G>(x, g, i, end, dirty, ranges);
 }
-#if defined(__x86_64__)
+#if PPSBENCH_WHOLE_AVX2
 template <std::size_t G>
 [[gnu::flatten, gnu::target("avx2")]] void blocks_avx2(const std::int32_t* x, TauGroup& g,
                                                        std::size_t i, std::size_t end,
@@ -161,7 +161,7 @@ template <std::size_t G>
 
 template <std::size_t G>
 BlockKernel kernel_of(LanePath lanes) {
-#if defined(__x86_64__)
+#if PPSBENCH_WHOLE_AVX2
     if (lanes == LanePath::avx2) {
         return blocks_avx2<G>;
     }

@@ -26,6 +26,15 @@
 #include <immintrin.h>
 #endif
 
+// The AVX2 path is GCC's: clang refuses a kernel template's calls into AVX2 helpers unless the
+// template itself is compiled for AVX2 (an ABI error), so a clang build (the fuzz harnesses)
+// has the base path only, as the summaries' lanes (lanes.hpp) do.
+#if defined(__x86_64__) && !defined(__clang__)
+#define PPSBENCH_WHOLE_AVX2 1
+#else
+#define PPSBENCH_WHOLE_AVX2 0
+#endif
+
 // The helpers pass 32-byte vectors by value, which GCC notes as an ABI change when the caller
 // is not compiled for AVX; they are always inlined, so no such call exists.
 #pragma GCC diagnostic ignored "-Wpsabi"
@@ -163,7 +172,7 @@ struct BaseLanes {
     }
 };
 
-#if defined(__x86_64__)
+#if PPSBENCH_WHOLE_AVX2
 // Every member is compiled for AVX2; only code itself compiled for AVX2 may call them.
 struct Avx2Lanes {
     using F = f64x4;

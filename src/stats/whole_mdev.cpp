@@ -151,7 +151,7 @@ template <class L>
     mdev_narrow_body<BaseLanes>(x, m, a, last, sums);
 }
 
-#if defined(__x86_64__)
+#if PPSBENCH_WHOLE_AVX2
 [[gnu::flatten, gnu::target("avx2")]] void mdev_stretch_avx2(const std::int32_t* x, std::size_t m,
                                                              std::size_t a, std::size_t last,
                                                              double* sums) {
@@ -167,7 +167,7 @@ template <class L>
 using MdevStretch = void (*)(const std::int32_t*, std::size_t, std::size_t, std::size_t, double*);
 
 MdevStretch mdev_kernel(LanePath lanes, bool narrow) {
-#if defined(__x86_64__)
+#if PPSBENCH_WHOLE_AVX2
     if (lanes == LanePath::avx2) {
         return narrow ? mdev_narrow_avx2 : mdev_stretch_avx2;
     }

@@ -106,7 +106,7 @@ template <class L>
     return pass_body<BaseLanes>(high, low, shift, starts, best, span, length);
 }
 
-#if defined(__x86_64__)
+#if PPSBENCH_WHOLE_AVX2
 [[gnu::flatten, gnu::target("avx2")]] void fill_avx2(const std::int32_t* x, std::size_t length,
                                                      std::int32_t* high, std::int32_t* low) {
     fill_body<Avx2Lanes>(x, length, high, low);
@@ -126,7 +126,7 @@ struct TableKernels {
 };
 
 TableKernels table_kernels(LanePath lanes) {
-#if defined(__x86_64__)
+#if PPSBENCH_WHOLE_AVX2
     if (lanes == LanePath::avx2) {
         return {fill_avx2, pass_avx2};
     }

@@ -17,7 +17,7 @@ LanePath widest_lanes() {
 }
 
 bool lanes_available(LanePath lanes) {
-#if defined(__x86_64__)
+#if PPSBENCH_WHOLE_AVX2
     return lanes == LanePath::base || __builtin_cpu_supports("avx2");
 #else
     return lanes == LanePath::base;
@@ -100,7 +100,7 @@ template <class L>
     scan_body<BaseLanes>(x, n, g);
 }
 
-#if defined(__x86_64__)
+#if PPSBENCH_WHOLE_AVX2
 [[gnu::flatten, gnu::target("avx2")]] void scan_avx2(const std::int32_t* x, std::size_t n,
                                                      WholeGrid& g) {
     scan_body<Avx2Lanes>(x, n, g);
@@ -112,7 +112,7 @@ template <class L>
 WholeGrid scan_whole(std::span<const std::int32_t> x, LanePath lanes) {
     WholeGrid g;
     g.x = x;
-#if defined(__x86_64__)
+#if PPSBENCH_WHOLE_AVX2
     if (lanes == LanePath::avx2) {
         scan_avx2(x.data(), x.size(), g);
     } else {
