@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The program's operator new (src/core/huge_page_allocation.cpp): a buffer of 4 MiB or more
+// starts on a 2 MiB boundary and its mapping is marked for transparent huge pages (the "hg"
+// flag in /proc/self/smaps), so a big buffer costs a page fault per 2 MiB, not per 4 KiB;
+// smaller ones are glibc's as before; every size, zero and failures behave as the standard's.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <new>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ppsbench::core {
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool own_operator_new = false;  // the sanitizer's operator new is kept
+#else
+constexpr bool own_operator_new = true;
+#endif
+
+constexpr std::uintptr_t two_mib = std::uintptr_t{2} << 20;
+
+// The VmFlags of the mapping that holds `p` in /proc/self/smaps.
+std::string mapping_flags(const void* p) {
+    std::ifstream smaps("/proc/self/smaps");
+    const auto at = reinterpret_cast<std::uintptr_t>(p);
+    std::string line;
+    bool inside = false;
+    while (std::getline(smaps, line)) {
+        unsigned long begin = 0;
+        unsigned long end = 0;
+        char dash = 0;
+        std::istringstream head(line);
+        if (head >> std::hex >> begin >> dash >> end && dash == '-') {
+            inside = begin <= at && at < end;
+        } else if (inside && line.starts_with("VmFlags:")) {
+            return line;
+        }
+    }
+    return {};
+}
+
+TEST(HugePageAllocation, ABigBufferStartsOnAHugePageAndAsksForHugePages) {
+    if (!own_operator_new) {
+        GTEST_SKIP() << "a sanitizer build keeps the sanitizer's operator new";
+    }
+    std::vector<double> phase(std::size_t{10} << 20);  // 80 MiB, as 10 M pulses' phase
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(phase.data()) % two_mib, 0U);
+    const std::string flags = mapping_flags(phase.data());
+    ASSERT_FALSE(flags.empty()) << "no mapping in /proc/self/smaps holds the buffer";
+    EXPECT_NE(flags.find(" hg"), std::string::npos) << flags;
+}
+
+TEST(HugePageAllocation, ASmallBufferIsAnOrdinaryOne) {
+    const auto small = std::make_unique<char[]>(1000);
+    EXPECT_EQ(mapping_flags(small.get()).find(" hg"), std::string::npos);
+}
+
+TEST(HugePageAllocation, EverySizeIsUsableAndFreedWhateverTheOperatorForm) {
+    for (const std::size_t bytes : {std::size_t{0}, std::size_t{1}, (std::size_t{4} << 20) - 1,
+                                    std::size_t{4} << 20, (std::size_t{6} << 20) + 3}) {
+        char* one = static_cast<char*>(::operator new(bytes));
+        if (bytes > 0) {
+            one[0] = 1;
+            one[bytes - 1] = 2;
+        }
+        ::operator delete(one, bytes);
+        char* array = new char[bytes + 1];
+        array[bytes] = 3;
+        delete[] array;
+        void* quiet = ::operator new(bytes, std::nothrow);
+        EXPECT_NE(quiet, nullptr);
+        ::operator delete(quiet);
+    }
+}
+
+TEST(HugePageAllocation, AnImpossibleSizeIsBadAllocOrNull) {
+    if (!own_operator_new) {
+        GTEST_SKIP() << "AddressSanitizer stops the program at such a size";
+    }
+    // volatile: the compiler would refuse the size it can see.
+    volatile std::size_t impossible = std::numeric_limits<std::size_t>::max() - 100;
+    const std::size_t huge = impossible;
+    EXPECT_THROW((void)::operator new(huge), std::bad_alloc);
+    EXPECT_EQ(::operator new(huge, std::nothrow), nullptr);
+}
+
+}  // namespace
+}  // namespace ppsbench::core
