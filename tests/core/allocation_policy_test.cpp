@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The program's operator new (src/core/huge_page_allocation.cpp): a buffer of 4 MiB or more
+// The program's memory policy (src/core/allocation_policy.cpp): a buffer of 4 MiB or more
 // starts on a 2 MiB boundary and its mapping is marked for transparent huge pages (the "hg"
 // flag in /proc/self/smaps), so a big buffer costs a page fault per 2 MiB, not per 4 KiB;
-// smaller ones are glibc's as before; every size, zero and failures behave as the standard's.
+// smaller ones are glibc's as before; every size, zero and failures behave as the standard's;
+// and a buffer under 32 MiB comes from the heap, not a mapping of its own that is unmapped (and
+// faulted in again) buffer after buffer.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -25,8 +27,8 @@ constexpr bool own_operator_new = true;
 
 constexpr std::uintptr_t two_mib = std::uintptr_t{2} << 20;
 
-// The VmFlags of the mapping that holds `p` in /proc/self/smaps.
-std::string mapping_flags(const void* p) {
+// The VmFlags of the mapping that holds `p` in /proc/self/smaps (its first line in `name`).
+std::string mapping_flags(const void* p, std::string* name = nullptr) {
     std::ifstream smaps("/proc/self/smaps");
     const auto at = reinterpret_cast<std::uintptr_t>(p);
     std::string line;
@@ -38,6 +40,9 @@ std::string mapping_flags(const void* p) {
         std::istringstream head(line);
         if (head >> std::hex >> begin >> dash >> end && dash == '-') {
             inside = begin <= at && at < end;
+            if (inside && name != nullptr) {
+                *name = line;
+            }
         } else if (inside && line.starts_with("VmFlags:")) {
             return line;
         }
@@ -45,7 +50,7 @@ std::string mapping_flags(const void* p) {
     return {};
 }
 
-TEST(HugePageAllocation, ABigBufferStartsOnAHugePageAndAsksForHugePages) {
+TEST(AllocationPolicy, ABigBufferStartsOnAHugePageAndAsksForHugePages) {
     if (!own_operator_new) {
         GTEST_SKIP() << "a sanitizer build keeps the sanitizer's operator new";
     }
@@ -56,12 +61,12 @@ TEST(HugePageAllocation, ABigBufferStartsOnAHugePageAndAsksForHugePages) {
     EXPECT_NE(flags.find(" hg"), std::string::npos) << flags;
 }
 
-TEST(HugePageAllocation, ASmallBufferIsAnOrdinaryOne) {
+TEST(AllocationPolicy, ASmallBufferIsAnOrdinaryOne) {
     const auto small = std::make_unique<char[]>(1000);
     EXPECT_EQ(mapping_flags(small.get()).find(" hg"), std::string::npos);
 }
 
-TEST(HugePageAllocation, EverySizeIsUsableAndFreedWhateverTheOperatorForm) {
+TEST(AllocationPolicy, EverySizeIsUsableAndFreedWhateverTheOperatorForm) {
     for (const std::size_t bytes : {std::size_t{0}, std::size_t{1}, (std::size_t{4} << 20) - 1,
                                     std::size_t{4} << 20, (std::size_t{6} << 20) + 3}) {
         char* one = static_cast<char*>(::operator new(bytes));
@@ -79,7 +84,17 @@ TEST(HugePageAllocation, EverySizeIsUsableAndFreedWhateverTheOperatorForm) {
     }
 }
 
-TEST(HugePageAllocation, AnImpossibleSizeIsBadAllocOrNull) {
+TEST(AllocationPolicy, ABufferOfAFewMegabytesComesFromTheHeap) {
+    if (!own_operator_new) {
+        GTEST_SKIP() << "the sanitizer's allocator has its own policy";
+    }
+    const auto part = std::make_unique<char[]>(std::size_t{3} << 20);  // a day of pulses' text
+    std::string name;
+    ASSERT_FALSE(mapping_flags(part.get(), &name).empty());
+    EXPECT_TRUE(name.ends_with("[heap]")) << name;
+}
+
+TEST(AllocationPolicy, AnImpossibleSizeIsBadAllocOrNull) {
     if (!own_operator_new) {
         GTEST_SKIP() << "AddressSanitizer stops the program at such a size";
     }
