@@ -113,6 +113,7 @@ int measure(const char* path) {
     stats::AnalysisOptions options;
     options.period_ns = file.meta.value("period_ns", core::ns_per_second);
     options.clock = file.run_meta.clock;
+    options.compute_histogram = false;  // as the report (run_analysis.cpp): no output reads it
     const Stage analyze("analyze");
     const auto everything = stats::analyze_packed(pulses, options);
     analyze.report(n);
