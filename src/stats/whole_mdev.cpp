@@ -47,6 +47,42 @@ template <class L>
     return inner;
 }
 
+// A stretch's terms in the lanes: the eight sums of squares in two registers and the inner sum
+// before the next block.
+template <class L>
+struct Terms {
+    typename L::F low;
+    typename L::F high;
+    typename L::F carry;
+};
+
+// The first term, j = a, into lane 7; the lanes loaded.
+template <class L>
+[[gnu::always_inline]] inline Terms<L> start_terms(const std::int32_t* x, std::size_t m,
+                                                   std::size_t a, double* sums) {
+    const double first = first_inner_body<L>(x, m, a);
+    const double first_s = first * whole_ns_to_s;
+    sums[7] += first_s * first_s;
+    return {L::load(sums), L::load(sums + 4), L::splat(first)};
+}
+
+// The lanes stored, and the terms j … last past the last whole block one by one.
+template <class L>
+[[gnu::always_inline]] inline void finish_terms(const Terms<L>& t, const std::int32_t* x,
+                                                std::size_t m, std::size_t a, std::size_t j,
+                                                std::size_t last, double* sums) {
+    L::store(sums, t.low);
+    L::store(sums + 4, t.high);
+    double inner[4];
+    L::store(inner, t.carry);
+    double c = inner[0];
+    for (; j <= last; ++j) {
+        c += static_cast<double>(whole_step(x, j - 1, m));
+        const double c_s = c * whole_ns_to_s;
+        sums[(j - a - 1) % 8] += c_s * c_s;
+    }
+}
+
 // The terms j = a … last, their squares into eight lanes: term j into lane (j − a − 1) mod 8
 // (the first, j = a, into lane 7), in ascending j, on every path.
 template <class L>
@@ -54,12 +90,10 @@ template <class L>
                                                      std::size_t a, std::size_t last,
                                                      double* sums) {
     using F = typename L::F;
-    const double first = first_inner_body<L>(x, m, a);
-    const double first_s = first * whole_ns_to_s;
-    sums[7] += first_s * first_s;
-    F low = L::load(sums);
-    F high = L::load(sums + 4);
-    F carry = L::splat(first);  // the inner sum before the block
+    Terms<L> t = start_terms<L>(x, m, a, sums);
+    F& low = t.low;
+    F& high = t.high;
+    F& carry = t.carry;
     const F three = L::splat(3.0);
     const F seconds = L::splat(whole_ns_to_s);
     // The inner sums at j … j + 3: the one at j − 1 plus the prefix sums of steps j − 1 … j + 2.
@@ -86,16 +120,7 @@ template <class L>
         low = low + u * u;
         j += 4;
     }
-    L::store(sums, low);
-    L::store(sums + 4, high);
-    double inner[4];
-    L::store(inner, carry);
-    double c = inner[0];
-    for (; j <= last; ++j) {
-        c += static_cast<double>(whole_step(x, j - 1, m));
-        const double c_s = c * whole_ns_to_s;
-        sums[(j - a - 1) % 8] += c_s * c_s;
-    }
+    finish_terms<L>(t, x, m, a, j, last, sums);
 }
 
 // The same terms where every step's partial sums over eight steps fit int32 (a grid whose
@@ -106,12 +131,10 @@ template <class L>
                                                     std::size_t a, std::size_t last, double* sums) {
     using F = typename L::F;
     using I = typename L::I;
-    const double first = first_inner_body<L>(x, m, a);
-    const double first_s = first * whole_ns_to_s;
-    sums[7] += first_s * first_s;
-    F low = L::load(sums);
-    F high = L::load(sums + 4);
-    F carry = L::splat(first);  // the inner sum before the block
+    Terms<L> t = start_terms<L>(x, m, a, sums);
+    F& low = t.low;
+    F& high = t.high;
+    F& carry = t.carry;
     const F seconds = L::splat(whole_ns_to_s);
     std::size_t j = a + 1;
     for (; j + 8 <= last + 1; j += 8) {  // inner sums j … j + 7 from steps j − 1 … j + 6
@@ -130,16 +153,7 @@ template <class L>
         low = low + u_s * u_s;
         high = high + v_s * v_s;
     }
-    L::store(sums, low);
-    L::store(sums + 4, high);
-    double inner[4];
-    L::store(inner, carry);
-    double c = inner[0];
-    for (; j <= last; ++j) {
-        c += static_cast<double>(whole_step(x, j - 1, m));
-        const double c_s = c * whole_ns_to_s;
-        sums[(j - a - 1) % 8] += c_s * c_s;
-    }
+    finish_terms<L>(t, x, m, a, j, last, sums);
 }
 
 [[gnu::flatten]] void mdev_stretch_base(const std::int32_t* x, std::size_t m, std::size_t a,
