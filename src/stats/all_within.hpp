@@ -5,6 +5,7 @@
 // The fold into the window and the drift check ask it first, over the whole phase buffer, and
 // run their per-value arithmetic only where it says no.
 
+#include <cstdint>
 #include <span>
 
 namespace ppsbench::stats::detail {
@@ -14,5 +15,8 @@ namespace ppsbench::stats::detail {
 // the same.
 bool all_within(std::span<const double> values, double lo, double hi);
 bool all_within_scalar(std::span<const double> values, double lo, double hi);
+// The same for whole nanoseconds (PhaseBuffer), each value compared as the double it equals.
+bool all_within(std::span<const std::int32_t> values, double lo, double hi);
+bool all_within_scalar(std::span<const std::int32_t> values, double lo, double hi);
 
 }  // namespace ppsbench::stats::detail

@@ -35,12 +35,12 @@
 //   period jitter (period_jitter.cpp)  from the timestamps, on the one second thread
 //   stability     (phase.cpp, stability.cpp)  Allan family on the phase grid
 //
-// Memory: besides the caller's pulses, one buffer of 8 bytes per pulse that moves from stage to
-// stage (the phase, then the residuals, then the stability grid: each stage takes it by value
-// and hands it on under its new name), the pulse index as runs, the unusual intervals as a list
-// (at most one in 16 pulses, else none), and no copy per summary
-// (order_statistics.hpp reads each series in place). At 10 M pulses that is 80 MB plus MTIE's
-// block buffers, against 240 MB for the Pulse array itself.
+// Memory: besides the caller's pulses, the phase buffer (phase_buffer.hpp: 4 bytes a pulse in
+// whole nanoseconds, the usual case, else 8), read in place by every stage up to the
+// summaries and freed before the stability grid (4 bytes a period slot, or 8) is made; the
+// pulse index as runs, the unusual intervals as a list (at most one in 16 pulses, else none),
+// and no copy per summary (order_statistics.hpp reads each series in place). At 10 M pulses
+// that is 40 MB plus MTIE's block buffers, beside 80 MB of packed timestamps.
 
 namespace ppsbench::stats {
 
@@ -136,20 +136,24 @@ detail::PulseIndex count_pulses(RunStatistics& r, const detail::Selection& selec
 
 // A realtime clock that drifts is not disciplined (or the period is a little off): its offsets
 // from the top of the period grow without bound, so the residuals become the headline.
-void check_free_running(RunStatistics& r, std::span<const double> phase_ns,
+void check_free_running(RunStatistics& r, const detail::PhaseBuffer& phase,
                         const detail::PulseIndex& index, const AnalysisOptions& options) {
     if (!core::counts_true_seconds(options.clock)) {
         return;
     }
     // Under the bound, yet drifting a quarter period over the run (0.5 ppm for six days) would
     // carry the offsets out of their window as well.
-    const double span = phase_ns.empty() ? 0 : static_cast<double>(index.back());
+    const double span = phase.empty() ? 0 : static_cast<double>(index.back());
     // The usual run settles this from the extremes of its quarters, without their medians.
-    if (detail::drift_at_most(phase_ns, index, options.period_ns,
-                              std::min(free_running_bound, 0.125 / span))) {
+    const bool settled = phase.visit([&](auto phase_ns) {
+        return detail::drift_at_most(phase_ns, index, options.period_ns,
+                                     std::min(free_running_bound, 0.125 / span));
+    });
+    if (settled) {
         return;
     }
-    const double drift = detail::phase_drift(phase_ns, index, options.period_ns);
+    const double drift = phase.visit(
+        [&](auto phase_ns) { return detail::phase_drift(phase_ns, index, options.period_ns); });
     if (std::abs(drift) <= free_running_bound && std::abs(drift) * span < 0.25) {
         return;
     }
@@ -191,14 +195,15 @@ std::vector<std::pair<std::size_t, std::int64_t>> known_jumps(const detail::Sele
 // Clock steps: the time jumps the sequence numbers prove (already out of the timestamps; the
 // phase shows what is left of them) and the steps found in the phase; removed by default.
 ClockSteps clock_steps(RunStatistics& r, const detail::Selection& selection,
-                       std::vector<double>& phase_ns, const AnalysisOptions& options) {
+                       detail::PhaseBuffer& phase, const AnalysisOptions& options) {
     ClockSteps steps;
     const auto jumps = known_jumps(selection);
     std::vector<std::size_t> known;
     for (const auto& [i, size] : jumps) {
         known.push_back(i);
     }
-    steps.found = find_steps(phase_ns, options.step_k, known);
+    steps.found =
+        phase.visit([&](auto phase_ns) { return find_steps(phase_ns, options.step_k, known); });
     std::size_t next_jump = 0;
     for (const Step& s : steps.found) {
         double size = s.size_ns;
@@ -213,7 +218,7 @@ ClockSteps clock_steps(RunStatistics& r, const detail::Selection& selection,
         steps.positions.push_back(s.index);
     }
     if (options.remove_clock_steps && !steps.found.empty()) {
-        remove_steps(phase_ns, steps.found);
+        remove_steps(phase.make_fractional(), steps.found);
         steps.removed = true;
     }
     r.clock_steps_removed = steps.removed;
@@ -291,7 +296,7 @@ RunStatistics analyze_packed(const core::PackedPulses& pulses, const AnalysisOpt
     // timestamps with the same steps removed; the phase buffer goes first, so the two are not
     // held at once.
     if (stability && n > 0) {
-        phase.values_ns = std::vector<double>{};
+        phase.values_ns.release();
         r.stability = compute_stability(
             detail::phase_grid(phase.rule, selection, index, steps.removed_steps()),
             static_cast<double>(options.period_ns) * 1e-9);

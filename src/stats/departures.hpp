@@ -5,6 +5,7 @@
 // difference of the phase is jitter, no candidate; the search runs on to the few that are.
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 namespace ppsbench::stats::detail {
@@ -17,5 +18,10 @@ std::size_t next_departure(std::span<const double> phase, std::size_t from, std:
                            double slope, double bound);
 std::size_t next_departure_scalar(std::span<const double> phase, std::size_t from, std::size_t to,
                                   double slope, double bound);
+// The same on whole nanoseconds (PhaseBuffer), each sample converted to double first.
+std::size_t next_departure(std::span<const std::int32_t> phase, std::size_t from, std::size_t to,
+                           double slope, double bound);
+std::size_t next_departure_scalar(std::span<const std::int32_t> phase, std::size_t from,
+                                  std::size_t to, double slope, double bound);
 
 }  // namespace ppsbench::stats::detail

@@ -42,30 +42,28 @@ double quarter_periods(const PulseIndex& index, std::size_t n, std::size_t quart
     return median_k(n - quarter) - median_k(0);
 }
 
-}  // namespace
-
 // The drift of the phase per period, from the medians of its first and last quarters (robust
 // to outliers, and to the noise: at 2 µs of jitter over 300 pulses it is known to 0.02 ppm).
 // The medians are selected in place: copies of the quarters and their pulse numbers were the
 // report's peak memory, 9 bytes a pulse beside the phase buffer.
-double phase_drift(std::span<const double> phase_ns, const PulseIndex& index,
-                   std::int64_t period_ns) {
+template <typename T>
+double drift_of(std::span<const T> phase_ns, const PulseIndex& index, std::int64_t period_ns) {
     const std::size_t n = phase_ns.size();
     if (n < fewest_pulses) {
         return 0;
     }
     const std::size_t quarter = n / 4;
-    const std::span<const double> early = phase_ns.first(quarter);
-    const std::span<const double> late = phase_ns.last(quarter);
+    const std::span<const T> early = phase_ns.first(quarter);
+    const std::span<const T> late = phase_ns.last(quarter);
     const auto same = [](double v) { return v; };
     const double periods = quarter_periods(index, n, quarter);
     if (periods <= 0) {
         return 0;
     }
-    const auto median = [&](std::span<const double> values, auto map) {
+    const auto median = [&](std::span<const T> values, auto map) {
         const auto visit = [values](auto f) {
-            for (double v : values) {
-                f(v);
+            for (const T v : values) {
+                f(static_cast<double>(v));
             }
         };
         // 8 192 values bracket a median well enough; sorting the summaries' 65 536 costs more
@@ -73,7 +71,7 @@ double phase_drift(std::span<const double> phase_ns, const PulseIndex& index,
         std::vector<double> sample;
         const std::size_t stride = std::max<std::size_t>(1, values.size() / 8192);
         for (std::size_t i = 0; i < values.size(); i += stride) {
-            sample.push_back(map(values[i]));
+            sample.push_back(map(static_cast<double>(values[i])));
         }
         return visited_median(visit, values.size(), std::move(sample), map);
     };
@@ -91,8 +89,9 @@ double phase_drift(std::span<const double> phase_ns, const PulseIndex& index,
     return change / periods / static_cast<double>(period_ns);
 }
 
-bool drift_at_most(std::span<const double> phase_ns, const PulseIndex& index,
-                   std::int64_t period_ns, double limit) {
+template <typename T>
+bool drift_at_most_of(std::span<const T> phase_ns, const PulseIndex& index, std::int64_t period_ns,
+                      double limit) {
     const std::size_t n = phase_ns.size();
     if (n < fewest_pulses) {
         return true;
@@ -106,14 +105,36 @@ bool drift_at_most(std::span<const double> phase_ns, const PulseIndex& index,
     // they differ by at most 2·reach, half of what `limit` allows (the other half covers the
     // roundings of the division by the periods and P, some 1e-16 of it).
     const double reach = 0.25 * limit * periods * static_cast<double>(period_ns);
-    const std::span<const double> early = phase_ns.first(quarter);
+    const std::span<const T> early = phase_ns.first(quarter);
     std::vector<double> sample;
     for (std::size_t i = 0; i < quarter; i += std::max<std::size_t>(1, quarter / 32)) {
-        sample.push_back(early[i]);
+        sample.push_back(static_cast<double>(early[i]));
     }
     const double centre = median_in_place(sample);
     return all_within(early, centre - reach, centre + reach) &&
            all_within(phase_ns.last(quarter), centre - reach, centre + reach);
+}
+
+}  // namespace
+
+double phase_drift(std::span<const double> phase_ns, const PulseIndex& index,
+                   std::int64_t period_ns) {
+    return drift_of(phase_ns, index, period_ns);
+}
+
+double phase_drift(std::span<const std::int32_t> phase_ns, const PulseIndex& index,
+                   std::int64_t period_ns) {
+    return drift_of(phase_ns, index, period_ns);
+}
+
+bool drift_at_most(std::span<const double> phase_ns, const PulseIndex& index,
+                   std::int64_t period_ns, double limit) {
+    return drift_at_most_of(phase_ns, index, period_ns, limit);
+}
+
+bool drift_at_most(std::span<const std::int32_t> phase_ns, const PulseIndex& index,
+                   std::int64_t period_ns, double limit) {
+    return drift_at_most_of(phase_ns, index, period_ns, limit);
 }
 
 }  // namespace ppsbench::stats::detail

@@ -142,8 +142,11 @@ struct DifferenceScale {
     double scale;
 };
 
-DifferenceScale difference_scale(std::span<const double> phase_ns) {
-    auto diff = [phase_ns](std::size_t j) { return phase_ns[j + 1] - phase_ns[j]; };
+template <typename T>
+DifferenceScale difference_scale(std::span<const T> phase_ns) {
+    auto diff = [phase_ns](std::size_t j) {
+        return static_cast<double>(phase_ns[j + 1]) - static_cast<double>(phase_ns[j]);
+    };
     constexpr std::size_t max_sample = 65536;
     const std::size_t diff_count = phase_ns.size() - 1;
     std::vector<double> sample;
@@ -166,7 +169,8 @@ constexpr std::size_t min_side = 5;  // samples on either side of a step, at lea
 // Nothing happens at a sample that is neither a known step nor a candidate (whose difference
 // departs from the slope, with min_side samples on either side): the first at or after i that
 // is one or the other (`known_at`: the next known step, or n).
-std::size_t next_to_judge(std::span<const double> phase_ns, std::size_t i, std::size_t known_at,
+template <typename T>
+std::size_t next_to_judge(std::span<const T> phase_ns, std::size_t i, std::size_t known_at,
                           double slope, double departure) {
     if (i >= known_at) {
         return i;
@@ -179,11 +183,19 @@ std::size_t next_to_judge(std::span<const double> phase_ns, std::size_t i, std::
     return candidate < to ? candidate : known_at;
 }
 
-}  // namespace
+// estimate_step() on whole nanoseconds: on a copy of [lo, hi) as doubles, the positions
+// relative to it (the fit uses only their differences, so the same bits).
+double estimate_step(std::span<const std::int32_t> y, std::size_t lo, std::size_t at,
+                     std::size_t hi) {
+    const std::vector<double> around(y.begin() + static_cast<std::ptrdiff_t>(lo),
+                                     y.begin() + static_cast<std::ptrdiff_t>(hi));
+    return estimate_step(around, 0, at - lo, hi - lo);
+}
 
-std::vector<Step> find_steps(std::span<const double> phase_ns, double k,
-                             std::span<const std::size_t> known, std::size_t window,
-                             std::size_t size_window) {
+template <typename T>
+std::vector<Step> steps_in(std::span<const T> phase_ns, double k,
+                           std::span<const std::size_t> known, std::size_t window,
+                           std::size_t size_window) {
     std::vector<Step> steps;
     const std::size_t n = phase_ns.size();
     if (n < 2) {
@@ -242,6 +254,20 @@ std::vector<Step> find_steps(std::span<const double> phase_ns, double k,
         steps[s].size_ns = estimate_step(phase_ns, lo, at, hi);
     }
     return steps;
+}
+
+}  // namespace
+
+std::vector<Step> find_steps(std::span<const double> phase_ns, double k,
+                             std::span<const std::size_t> known, std::size_t window,
+                             std::size_t size_window) {
+    return steps_in(phase_ns, k, known, window, size_window);
+}
+
+std::vector<Step> find_steps(std::span<const std::int32_t> phase_ns, double k,
+                             std::span<const std::size_t> known, std::size_t window,
+                             std::size_t size_window) {
+    return steps_in(phase_ns, k, known, window, size_window);
 }
 
 IntervalVerdict detail::classify_unusual_interval(const IntervalEvidence& evidence,

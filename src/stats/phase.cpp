@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <utility>
 
 #include "all_within.hpp"
 #include "phase_blocks.hpp"
@@ -38,7 +39,7 @@ std::int64_t window_centre(const Timestamps& t, std::size_t n, std::int64_t peri
 // t_i − t_{i−1} − P: the division is left to the unusual ones.
 template <typename Timestamps>
 void unwrapped_phase(const Timestamps& t, std::size_t n, const UnusualIntervals& unusual,
-                     std::int64_t centre, std::int64_t period_ns, std::vector<double>& values) {
+                     std::int64_t centre, std::int64_t period_ns, PhaseBuffer& values) {
     std::int64_t v = PhaseFolder(centre, period_ns)(t[0]);
     values.push_back(static_cast<double>(v));
     const bool use_list = unusual.listed && unusual.low_ns > period_ns / 2 &&
@@ -77,7 +78,7 @@ void unwrapped_phase(const Timestamps& t, std::size_t n, const UnusualIntervals&
                     }
                 }
                 v = static_cast<std::int64_t>(static_cast<std::uint64_t>(t[i + count - 1]) - base);
-                values.insert(values.end(), phase, phase + count);
+                values.append(phase, count);
                 i += count;
             }
         },
@@ -99,8 +100,8 @@ PhaseSeries phase_series(const Selection& selection, const PulseIndex& index, co
     const std::size_t n = selection.size;
     // Appended, not resized and overwritten: filling 8 bytes a pulse with zeros first cost as
     // much as computing the phase.
-    std::vector<double>& values = phase.values_ns;
-    values.reserve(std::max(n, capacity));
+    phase.values_ns = PhaseBuffer(std::max(n, capacity));
+    PhaseBuffer& values = phase.values_ns;
     if (n == 0) {
         return phase;
     }
@@ -119,18 +120,38 @@ PhaseSeries phase_series(const Selection& selection, const PulseIndex& index, co
     return phase;
 }
 
-void fold_into_window(std::span<double> values_ns, std::int64_t centre, std::int64_t period_ns) {
-    const auto p = static_cast<double>(period_ns);
-    const auto c = static_cast<double>(centre);
-    // An offset at most P/2 − 1 from the centre comes to no whole period: with P up to 2^40 and
-    // the centre within 2^50, (v − c)/P − 1/2 rounds into (−1, 0). The usual run's offsets all
-    // lie there, so a block is looked at two values an instruction and left as it is.
+namespace {
+
+// [lo, hi]: offsets certainly in the window, left to the bit by the fold. An offset at most
+// P/2 − 1 from the centre comes to no whole period: with P up to 2^40 and the centre within
+// 2^50, (v − c)/P − 1/2 rounds into (−1, 0). The usual run's offsets all lie there, so a block
+// is looked at two values an instruction and left as it is. Empty ([1, 0]) otherwise.
+std::pair<double, double> surely_in_window(std::int64_t centre, std::int64_t period_ns) {
     constexpr std::int64_t widest = std::int64_t{1} << 40;
     constexpr std::int64_t farthest = std::int64_t{1} << 50;
     const bool near =
         period_ns >= 4 && period_ns <= widest && centre >= -farthest && centre <= farthest;
-    const double lo = near ? static_cast<double>(centre - (period_ns / 2 - 1)) : 1;
-    const double hi = near ? static_cast<double>(centre + (period_ns / 2 - 1)) : 0;
+    if (!near) {
+        return {1, 0};
+    }
+    return {static_cast<double>(centre - (period_ns / 2 - 1)),
+            static_cast<double>(centre + (period_ns / 2 - 1))};
+}
+
+}  // namespace
+
+void fold_into_window(PhaseBuffer& values_ns, std::int64_t centre, std::int64_t period_ns) {
+    const auto [lo, hi] = surely_in_window(centre, period_ns);
+    if (values_ns.whole() && all_within(values_ns.whole_ns(), lo, hi)) {
+        return;
+    }
+    fold_into_window(values_ns.make_fractional(), centre, period_ns);
+}
+
+void fold_into_window(std::span<double> values_ns, std::int64_t centre, std::int64_t period_ns) {
+    const auto p = static_cast<double>(period_ns);
+    const auto c = static_cast<double>(centre);
+    const auto [lo, hi] = surely_in_window(centre, period_ns);
     constexpr std::size_t block = 4096;
     for (std::size_t first = 0; first < values_ns.size(); first += block) {
         const std::span<double> values =

@@ -18,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "phase_buffer.hpp"
 #include "ppsbench/core/pulse.hpp"
 #include "ppsbench/stats/events.hpp"
 #include "ppsbench/stats/stability.hpp"
@@ -146,7 +147,7 @@ struct PhaseRule {
 
 struct PhaseSeries {
     PhaseRule rule;
-    std::vector<double> values_ns;  // phase of selected pulse i, clock steps not yet removed
+    PhaseBuffer values_ns;  // phase of selected pulse i, clock steps not yet removed
 };
 
 // The phase of every selected pulse. `capacity`: room to reserve in the buffer for a later
@@ -155,8 +156,10 @@ PhaseSeries phase_series(const Selection& selection, const PulseIndex& index, co
                          std::int64_t period_ns, std::size_t capacity);
 
 // Back into the window (c − P/2, c + P/2]: the offsets of a run whose clock steps are kept
-// (`remove_clock_steps` off), which unwrapping carried past it.
+// (`remove_clock_steps` off), which unwrapping carried past it. A whole buffer whose offsets
+// are all in the window is left as it is; else it is folded as doubles.
 void fold_into_window(std::span<double> values_ns, std::int64_t centre, std::int64_t period_ns);
+void fold_into_window(PhaseBuffer& values_ns, std::int64_t centre, std::int64_t period_ns);
 
 // The phase on the full pulse grid k = 0 … k_last, for the Allan-family estimators: a missed
 // pulse is a hole that they skip (stability.hpp). Whole nanoseconds, 4 bytes a slot, where no

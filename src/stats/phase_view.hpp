@@ -15,6 +15,7 @@
 #include <span>
 
 #include "detrend_detail.hpp"
+#include "phase_buffer.hpp"
 #include "summary_passes.hpp"
 #include "train_detail.hpp"
 
@@ -22,26 +23,42 @@ namespace ppsbench::stats::detail {
 
 class PhaseView {
   public:
+    PhaseView(const PhaseBuffer& values, const PulseIndex& index)
+        : whole_(values.whole() ? values.whole_ns().data() : nullptr),
+          fractional_(values.fractional_ns().data()),
+          size_(values.size()),
+          index_(index) {}
     PhaseView(std::span<const double> values, const PulseIndex& index)
-        : values_(values), index_(index) {}
+        : fractional_(values.data()), size_(values.size()), index_(index) {}
 
-    std::size_t size() const { return values_.size(); }
-    double at(std::size_t i) const { return values_[i]; }
+    std::size_t size() const { return size_; }
+    double at(std::size_t i) const {
+        return whole_ != nullptr ? static_cast<double>(whole_[i]) : fractional_[i];
+    }
     const PulseIndex& index() const { return index_; }
 
-    // f(values, count, first, k_first) for the pulses [first, first + count), in order.
+    // f(values, count, first, k_first) for the pulses [first, first + count), in order. Whole
+    // nanoseconds are converted a block at a time on the stack, exactly.
     template <typename F>
     void for_each(F&& f) const {
+        double block[kernel_block];
         index_.for_each_run([&](std::size_t first, std::size_t end, std::int64_t k_first) {
             for (std::size_t i = first; i < end; i += kernel_block) {
-                f(values_.data() + i, std::min(end - i, kernel_block), i,
-                  k_first + static_cast<std::int64_t>(i - first));
+                const std::size_t count = std::min(end - i, kernel_block);
+                const double* values = fractional_ + i;
+                if (whole_ != nullptr) {
+                    widen_whole(whole_ + i, block, count);
+                    values = block;
+                }
+                f(values, count, i, k_first + static_cast<std::int64_t>(i - first));
             }
         });
     }
 
   private:
-    std::span<const double> values_;
+    const std::int32_t* whole_ = nullptr;  // else fractional_
+    const double* fractional_ = nullptr;
+    std::size_t size_;
     const PulseIndex& index_;
 };
 

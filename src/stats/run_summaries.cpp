@@ -31,7 +31,7 @@ std::vector<double> kept(const ResidualView& residuals) {
 // On a monotonic (or free-running) clock the headline is the residuals, whose outliers every
 // series then leaves out; on a realtime clock it is the offsets.
 void summarize_run(RunStatistics& r, Series& series, const Selection& selection,
-                   const PulseIndex& index, std::span<const double> phase_ns,
+                   const PulseIndex& index, const PhaseBuffer& phase_ns,
                    std::span<const std::size_t> step_positions, const AnalysisOptions& options) {
     const bool realtime = core::counts_true_seconds(options.clock) && !r.free_running;
     const PhaseView phase(phase_ns, index);
@@ -54,7 +54,7 @@ void summarize_run(RunStatistics& r, Series& series, const Selection& selection,
         r.offset_ns_without_outliers = summarize_without(phase, outliers, headline.summary);
         r.detrended_ns = summarize_view(residuals);
         if (options.keep_series) {
-            series.offset_ns.assign(phase_ns.begin(), phase_ns.end());
+            series.offset_ns = phase_ns.to_doubles();
         }
     } else {
         r.detrended_ns = headline.summary;

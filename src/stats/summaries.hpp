@@ -47,7 +47,7 @@ Summary summarize_without(const ResidualView& values, std::span<const std::size_
 // and the fit, and `series` if options.keep_series. `phase_ns`: the phase buffer, steps removed
 // and folded; `step_positions`: where the clock steps are (the period jitter skips them).
 void summarize_run(RunStatistics& r, Series& series, const Selection& selection,
-                   const PulseIndex& index, std::span<const double> phase_ns,
+                   const PulseIndex& index, const PhaseBuffer& phase_ns,
                    std::span<const std::size_t> step_positions, const AnalysisOptions& options);
 
 }  // namespace ppsbench::stats::detail

@@ -447,7 +447,8 @@ TEST(TimelineStages, TheIndexTheMissedPulsesAndThePhaseFromTheListAreThoseOfEver
         const auto clock = realtime ? core::ClockId::realtime : core::ClockId::monotonic;
         const detail::PhaseSeries phase =
             detail::phase_series(*s, index, clock, shape.period_ns, 0);
-        expect_bits(phase.values_ns, phase_by_hand(*s, index, realtime, shape.period_ns));
+        expect_bits(phase.values_ns.to_doubles(),
+                    phase_by_hand(*s, index, realtime, shape.period_ns));
     }
 }
 
@@ -475,7 +476,8 @@ TEST(TimelineStages, AOneBreakCaptureGivesThePhaseOfEveryIntervalAtEveryBlockBou
             const detail::PhaseSeries phase =
                 detail::phase_series(s, index, core::ClockId::realtime, shape.period_ns, 0);
             SCOPED_TRACE(::testing::Message() << "n " << n << ", break at " << at);
-            expect_bits(phase.values_ns, phase_by_hand(s, index, true, shape.period_ns));
+            expect_bits(phase.values_ns.to_doubles(),
+                        phase_by_hand(s, index, true, shape.period_ns));
         }
     }
 }

@@ -53,6 +53,11 @@ struct Step {
 std::vector<Step> find_steps(std::span<const double> phase_ns, double k,
                              std::span<const std::size_t> known = {}, std::size_t window = 16,
                              std::size_t size_window = 512);
+// The same on a phase in whole nanoseconds (analyze() holds it so where it fits int32): the
+// same steps and sizes as on those values as doubles.
+std::vector<Step> find_steps(std::span<const std::int32_t> phase_ns, double k,
+                             std::span<const std::size_t> known = {}, std::size_t window = 16,
+                             std::size_t size_window = 512);
 
 // Subtracts each step from every sample from its index on, so the series continues at the
 // level of its first segment: one step then costs one sample pair instead of a bimodal series.

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "phase_buffer.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace ppsbench::stats::detail {
+
+namespace {
+
+std::unique_ptr<std::byte[]> room_for(std::size_t values) {
+    // Not value-initialized: the pages stay untouched, so not resident, until written.
+    return std::make_unique_for_overwrite<std::byte[]>(std::max<std::size_t>(values, 1) *
+                                                       sizeof(double));
+}
+
+// Converts `count` values to int32 into `to` while each is a whole number within int32; returns
+// how many were. Two values an SSE2 instruction: truncated to int32 and back, a value is
+// unchanged exactly when it is one (NaN and values beyond int32 come back as −2^31 or NaN).
+std::size_t narrow_whole(const double* from, std::int32_t* to, std::size_t count) {
+    std::size_t j = 0;
+#if defined(__SSE2__)
+    for (; j + 2 <= count; j += 2) {
+        const __m128d v = _mm_loadu_pd(from + j);
+        const __m128i whole = _mm_cvttpd_epi32(v);
+        if (_mm_movemask_pd(_mm_cmpeq_pd(_mm_cvtepi32_pd(whole), v)) != 3) {
+            break;
+        }
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(to + j), whole);
+    }
+#endif
+    for (; j < count && PhaseBuffer::fits_whole(from[j]); ++j) {
+        to[j] = static_cast<std::int32_t>(from[j]);
+    }
+    return j;
+}
+
+}  // namespace
+
+void widen_whole(const std::int32_t* from, double* to, std::size_t count) {
+    std::size_t j = 0;
+#if defined(__SSE2__)
+    for (; j + 4 <= count; j += 4) {
+        const __m128i four = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + j));
+        _mm_storeu_pd(to + j, _mm_cvtepi32_pd(four));
+        _mm_storeu_pd(to + j + 2, _mm_cvtepi32_pd(_mm_srli_si128(four, 8)));
+    }
+#endif
+    for (; j < count; ++j) {
+        to[j] = static_cast<double>(from[j]);
+    }
+}
+
+PhaseBuffer::PhaseBuffer(std::size_t capacity)
+    : storage_(room_for(capacity)), capacity_(capacity) {}
+
+void PhaseBuffer::grow(std::size_t at_least) {
+    const std::size_t capacity = std::max(at_least, 2 * capacity_);
+    auto storage = room_for(capacity);
+    if (storage_) {
+        std::memcpy(storage.get(), storage_.get(),
+                    size_ * (whole_ ? sizeof(std::int32_t) : sizeof(double)));
+    }
+    storage_ = std::move(storage);
+    capacity_ = capacity;
+}
+
+void PhaseBuffer::append(const double* values, std::size_t count) {
+    if (size_ + count > capacity_) {
+        grow(size_ + count);
+    }
+    if (whole_) {
+        const std::size_t fit = narrow_whole(values, whole_data() + size_, count);
+        size_ += fit;
+        if (fit == count) {
+            return;
+        }
+        values += fit;
+        count -= fit;
+        make_fractional();
+    }
+    std::memcpy(fractional_data() + size_, values, count * sizeof(double));
+    size_ += count;
+}
+
+std::span<double> PhaseBuffer::make_fractional() {
+    if (whole_) {
+        // In place, from the back, a block at a time: the doubles of [first, end) take the bytes
+        // from 8·first on, and the values not yet read end at byte 4·first. memcpy, as the
+        // bytes change type.
+        constexpr std::size_t block = 512;
+        std::int32_t whole[block];
+        double fractional[block];
+        for (std::size_t end = size_; end > 0;) {
+            const std::size_t first = end > block ? end - block : 0;
+            const std::size_t count = end - first;
+            std::memcpy(whole, storage_.get() + first * sizeof(std::int32_t),
+                        count * sizeof(std::int32_t));
+            widen_whole(whole, fractional, count);
+            std::memcpy(storage_.get() + first * sizeof(double), fractional,
+                        count * sizeof(double));
+            end = first;
+        }
+        whole_ = false;
+    }
+    return {fractional_data(), size_};
+}
+
+std::vector<double> PhaseBuffer::to_doubles() const {
+    return visit([](auto values) { return std::vector<double>(values.begin(), values.end()); });
+}
+
+}  // namespace ppsbench::stats::detail
