@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ppsbench/stats/stability.hpp"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -41,17 +43,18 @@ std::size_t narrow_whole(const double* from, std::int32_t* to, std::size_t count
 
 }  // namespace
 
-void widen_whole(const std::int32_t* from, double* to, std::size_t count) {
+void widen_whole(const std::int32_t* from, double* to, std::size_t count, double reference) {
     std::size_t j = 0;
 #if defined(__SSE2__)
+    const __m128d r = _mm_set1_pd(reference);
     for (; j + 4 <= count; j += 4) {
         const __m128i four = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + j));
-        _mm_storeu_pd(to + j, _mm_cvtepi32_pd(four));
-        _mm_storeu_pd(to + j + 2, _mm_cvtepi32_pd(_mm_srli_si128(four, 8)));
+        _mm_storeu_pd(to + j, _mm_add_pd(_mm_cvtepi32_pd(four), r));
+        _mm_storeu_pd(to + j + 2, _mm_add_pd(_mm_cvtepi32_pd(_mm_srli_si128(four, 8)), r));
     }
 #endif
     for (; j < count; ++j) {
-        to[j] = static_cast<double>(from[j]);
+        to[j] = static_cast<double>(from[j]) + reference;
     }
 }
 
@@ -108,6 +111,51 @@ std::span<double> PhaseBuffer::make_fractional() {
         whole_ = false;
     }
     return {fractional_data(), size_};
+}
+
+bool PhaseBuffer::spread_onto_grid(const PulseIndex& index) {
+    if (!whole_ || on_grid() || size_ == 0 || index.size() != size_ || !index.strictly_rising()) {
+        return false;
+    }
+    // k_0 = 0 and k rising strictly: k_i >= i, so slot k_i lies at or after value i, and writing
+    // the slots from the last pulse back only ever overwrites values already read. 4 bytes a
+    // slot in room for 8 a value: at most two slots a pulse.
+    const auto length = static_cast<std::size_t>(index.back()) + 1;
+    if (length > 2 * capacity_) {
+        return false;
+    }
+    std::int32_t* x = whole_data();
+    const std::int32_t first = x[0];
+    std::int32_t lo = first;
+    std::int32_t hi = first;
+    for (std::size_t i = 0; i < size_; ++i) {
+        lo = std::min(lo, x[i]);
+        hi = std::max(hi, x[i]);
+    }
+    // As phase_grid(): offsets from the first value, centred where they reach past the limit.
+    constexpr std::int64_t limit = (std::int64_t{1} << 30) - 1;
+    const std::int64_t lowest = std::int64_t{lo} - first;
+    const std::int64_t highest = std::int64_t{hi} - first;
+    if (highest - lowest > 2 * limit) {
+        return false;
+    }
+    std::int64_t reference = first;
+    if (lowest < -limit || highest > limit) {
+        reference += lowest + (highest - lowest) / 2;
+    }
+    std::size_t filled = length;  // slots [filled, length) are written
+    index.for_each_run_from_last([&](std::size_t begin, std::size_t end, std::int64_t k_first) {
+        const auto slot = static_cast<std::size_t>(k_first);
+        const std::size_t run_end = slot + (end - begin);
+        std::fill(x + run_end, x + filled, PhaseGrid::hole);
+        for (std::size_t i = end; i-- > begin;) {
+            x[slot + (i - begin)] = static_cast<std::int32_t>(x[i] - reference);
+        }
+        filled = slot;
+    });
+    grid_length_ = length;
+    reference_ns_ = reference;
+    return true;
 }
 
 std::vector<double> PhaseBuffer::to_doubles() const {

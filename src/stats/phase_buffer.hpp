@@ -10,6 +10,11 @@
 // value by value, the conversion exact, so every figure is the same to the bit as from a
 // buffer of doubles.
 //
+// Before the summaries, a whole buffer whose values are the stability grid's (no clock step
+// removed, nothing folded) is spread onto that grid in place (spread_onto_grid()): the
+// summaries then read it there while the Allan family runs beside them on the same slots, and
+// the grid needs no memory of its own.
+//
 // A stage that makes a value fractional (a clock step removed, an offset folded back into the
 // window) or a value beyond ±2^31 turns the buffer into doubles, in place: its memory is sized
 // for doubles from the start, and only the bytes written become resident, so the conversion
@@ -21,10 +26,13 @@
 #include <span>
 #include <vector>
 
+#include "train_detail.hpp"
+
 namespace ppsbench::stats::detail {
 
-// to[j] = from[j] as double, j < count (SSE2 where the machine has it).
-void widen_whole(const std::int32_t* from, double* to, std::size_t count);
+// to[j] = from[j] + reference as double, j < count (SSE2 where the machine has it): exact for a
+// reference within ±2^52.
+void widen_whole(const std::int32_t* from, double* to, std::size_t count, double reference = 0);
 
 class PhaseBuffer {
   public:
@@ -64,6 +72,18 @@ class PhaseBuffer {
         return f(fractional_ns());
     }
 
+    // The values in place on the pulse grid: slot k holds the phase of the pulse with index k
+    // less reference_ns(), PhaseGrid::hole where there is none, every value within
+    // ±(2^30 − 1): the slots phase_grid() makes of the same phase (its reference, the first
+    // pulse's phase, moved to the middle of the values where they reach past that). False, and
+    // nothing changed, where the buffer is not whole, the index does not rise strictly, the grid
+    // has more than two slots a pulse (the buffer's room) or its values span 2^31 ns or more.
+    bool spread_onto_grid(const PulseIndex& index);
+    bool on_grid() const { return grid_length_ > 0; }
+    std::span<const std::int32_t> grid_ns() const { return {whole_data(), grid_length_}; }
+    std::int64_t reference_ns() const { return reference_ns_; }
+
+    // Not on the grid: the values in pulse order.
     std::vector<double> to_doubles() const;
     void release() { *this = PhaseBuffer(); }
 
@@ -83,6 +103,8 @@ class PhaseBuffer {
     std::size_t capacity_ = 0;
     std::size_t size_ = 0;
     bool whole_ = true;
+    std::size_t grid_length_ = 0;  // on the grid: its slots, in place of the values
+    std::int64_t reference_ns_ = 0;
 };
 
 }  // namespace ppsbench::stats::detail

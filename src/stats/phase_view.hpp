@@ -26,6 +26,8 @@ class PhaseView {
     PhaseView(const PhaseBuffer& values, const PulseIndex& index)
         : whole_(values.whole() ? values.whole_ns().data() : nullptr),
           fractional_(values.fractional_ns().data()),
+          on_grid_(values.on_grid()),
+          reference_(static_cast<double>(values.reference_ns())),
           size_(values.size()),
           index_(index) {}
     PhaseView(std::span<const double> values, const PulseIndex& index)
@@ -33,24 +35,31 @@ class PhaseView {
 
     std::size_t size() const { return size_; }
     double at(std::size_t i) const {
-        return whole_ != nullptr ? static_cast<double>(whole_[i]) : fractional_[i];
+        if (whole_ == nullptr) {
+            return fractional_[i];
+        }
+        const std::size_t at = on_grid_ ? static_cast<std::size_t>(index_.at(i)) : i;
+        return static_cast<double>(whole_[at]) + reference_;
     }
     const PulseIndex& index() const { return index_; }
 
     // f(values, count, first, k_first) for the pulses [first, first + count), in order. Whole
-    // nanoseconds are converted a block at a time on the stack, exactly.
+    // nanoseconds are converted a block at a time on the stack, exactly; on the grid a run of
+    // pulses is a run of slots.
     template <typename F>
     void for_each(F&& f) const {
         double block[kernel_block];
         index_.for_each_run([&](std::size_t first, std::size_t end, std::int64_t k_first) {
             for (std::size_t i = first; i < end; i += kernel_block) {
                 const std::size_t count = std::min(end - i, kernel_block);
+                const std::int64_t k = k_first + static_cast<std::int64_t>(i - first);
                 const double* values = fractional_ + i;
                 if (whole_ != nullptr) {
-                    widen_whole(whole_ + i, block, count);
+                    widen_whole(whole_ + (on_grid_ ? static_cast<std::size_t>(k) : i), block, count,
+                                reference_);
                     values = block;
                 }
-                f(values, count, i, k_first + static_cast<std::int64_t>(i - first));
+                f(values, count, i, k);
             }
         });
     }
@@ -58,6 +67,8 @@ class PhaseView {
   private:
     const std::int32_t* whole_ = nullptr;  // else fractional_
     const double* fractional_ = nullptr;
+    bool on_grid_ = false;  // whole_ is indexed by k, not by pulse
+    double reference_ = 0;  // what every whole value is stored less
     std::size_t size_;
     const PulseIndex& index_;
 };

@@ -17,10 +17,11 @@ void record_outliers(RunStatistics& r, const Selection& selection, const Outlier
     }
 }
 
-std::vector<double> kept(const ResidualView& residuals) {
+template <typename View>
+std::vector<double> kept(const View& view) {
     std::vector<double> values;
-    values.reserve(residuals.size());
-    residuals.for_each([&values](const double* v, std::size_t count, std::size_t, std::int64_t) {
+    values.reserve(view.size());
+    view.for_each([&values](const double* v, std::size_t count, std::size_t, std::int64_t) {
         values.insert(values.end(), v, v + count);
     });
     return values;
@@ -54,7 +55,7 @@ void summarize_run(RunStatistics& r, Series& series, const Selection& selection,
         r.offset_ns_without_outliers = summarize_without(phase, outliers, headline.summary);
         r.detrended_ns = summarize_view(residuals);
         if (options.keep_series) {
-            series.offset_ns = phase_ns.to_doubles();
+            series.offset_ns = kept(phase);
         }
     } else {
         r.detrended_ns = headline.summary;

@@ -55,12 +55,11 @@ void four_measures(Stability& s, std::span<const std::size_t> factors, std::size
 
 // A grid the whole-nanosecond kernels do not take (values past ±(2^30 − 1), 2^32 samples or
 // more; PhaseGrid's builder makes none), in seconds.
-std::vector<double> grid_seconds(const PhaseGrid& grid) {
-    std::vector<double> seconds(grid.ns.size());
+std::vector<double> grid_seconds(std::span<const std::int32_t> ns, std::int64_t reference_ns) {
+    std::vector<double> seconds(ns.size());
     for (std::size_t k = 0; k < seconds.size(); ++k) {
-        seconds[k] = grid.ns[k] == PhaseGrid::hole
-                         ? std::numeric_limits<double>::quiet_NaN()
-                         : static_cast<double>(grid.reference_ns + grid.ns[k]) * 1e-9;
+        seconds[k] = ns[k] == PhaseGrid::hole ? std::numeric_limits<double>::quiet_NaN()
+                                              : static_cast<double>(reference_ns + ns[k]) * 1e-9;
     }
     return seconds;
 }
@@ -92,14 +91,19 @@ Stability compute_stability(const PhaseGrid& grid, double tau0_s, StabilityThrea
     if (!grid.whole()) {
         return compute_stability(grid.seconds, tau0_s, threads);
     }
-    const auto factors = octave_factors(grid.ns.size());
+    return detail::whole_grid_stability(grid.ns, grid.reference_ns, tau0_s, threads);
+}
+
+Stability detail::whole_grid_stability(std::span<const std::int32_t> ns, std::int64_t reference_ns,
+                                       double tau0_s, StabilityThreads threads) {
+    const auto factors = octave_factors(ns.size());
     const detail::LanePath lanes = detail::widest_lanes();
-    if (grid.ns.size() >= (std::size_t{1} << 32)) {
-        return compute_stability(grid_seconds(grid), tau0_s, threads);
+    if (ns.size() >= (std::size_t{1} << 32)) {
+        return compute_stability(grid_seconds(ns, reference_ns), tau0_s, threads);
     }
-    const detail::WholeGrid g = detail::scan_whole(grid.ns, lanes);
+    const detail::WholeGrid g = detail::scan_whole(ns, lanes);
     if (!g.in_range) {
-        return compute_stability(grid_seconds(grid), tau0_s, threads);
+        return compute_stability(grid_seconds(ns, reference_ns), tau0_s, threads);
     }
     Stability s = at_taus(tau0_s, factors);
     // Half of ADEV's taus here, in whole octave groups of four (whole_adev.cpp).

@@ -139,6 +139,23 @@ class PulseIndex {
             f(starts_[r], r + 1 < starts_.size() ? starts_[r + 1] : n_, firsts_[r]);
         }
     }
+    // The same runs, the last first.
+    template <typename F>
+    void for_each_run_from_last(F f) const {
+        for (std::size_t r = starts_.size(); r-- > 0;) {
+            f(starts_[r], r + 1 < starts_.size() ? starts_[r + 1] : n_, firsts_[r]);
+        }
+    }
+    // Whether every pulse has an index above the one before (no clock stepped back, no two
+    // pulses in one period slot).
+    bool strictly_rising() const {
+        for (std::size_t r = 1; r < starts_.size(); ++r) {
+            if (firsts_[r] <= last_of_run(r - 1)) {
+                return false;
+            }
+        }
+        return true;
+    }
     std::vector<std::int64_t> dense() const {
         std::vector<std::int64_t> k(n_);
         for_each([&k](std::size_t i, std::int64_t value) { k[i] = value; });

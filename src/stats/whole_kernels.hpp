@@ -13,6 +13,8 @@
 #include <span>
 #include <vector>
 
+#include "ppsbench/stats/stability.hpp"
+
 namespace ppsbench::stats::detail {
 
 // The instruction sets the kernels have a path for. `base` is every machine's (SSE2 on
@@ -56,5 +58,11 @@ std::vector<double> whole_mdev(const WholeGrid& g, double tau0,
                                std::span<const std::size_t> factors, LanePath lanes);
 std::vector<double> whole_mtie(const WholeGrid& g, std::span<const std::size_t> factors,
                                LanePath lanes);
+
+// compute_stability() of the grid whose slots are `ns` (PhaseGrid::ns, with its holes) and
+// reference `reference_ns`, wherever the slots are held (analyze() spreads the phase buffer
+// onto the grid in place: PhaseBuffer::spread_onto_grid()).
+Stability whole_grid_stability(std::span<const std::int32_t> ns, std::int64_t reference_ns,
+                               double tau0_s, StabilityThreads threads);
 
 }  // namespace ppsbench::stats::detail

@@ -10,9 +10,11 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <random>
 #include <vector>
 
+#include "ppsbench/core/error.hpp"
 #include "ppsbench/core/packed_pulses.hpp"
 #include "ppsbench/core/pulse.hpp"
 #include "ppsbench/stats/events.hpp"
@@ -22,8 +24,10 @@
 #include "../../src/stats/drift.hpp"
 #include "../../src/stats/phase.hpp"
 #include "../../src/stats/phase_buffer.hpp"
+#include "../../src/stats/phase_view.hpp"
 #include "../../src/stats/selection.hpp"
 #include "../../src/stats/train_detail.hpp"
+#include "random_capture.hpp"
 
 namespace ppsbench::stats {
 namespace {
@@ -253,6 +257,117 @@ TEST(WholePhase, APhaseThatOutgrowsInt32CarriesOnInDoublesExactly) {
                 static_cast<double>(pulses[i].timestamp_ns - 17 - k * 1'000'000'000));
         });
         EXPECT_EQ(bits_of(phase.values_ns.to_doubles()), bits_of(expected)) << n;
+    }
+}
+
+std::vector<double> read_through_view(const detail::PhaseView& view) {
+    std::vector<double> values;
+    view.for_each([&](const double* v, std::size_t count, std::size_t, std::int64_t) {
+        values.insert(values.end(), v, v + count);
+    });
+    return values;
+}
+
+// Spread onto the pulse grid in place, the buffer is the grid phase_grid() makes of the same
+// capture, slot for slot with the same reference, and the summaries' view of it still gives
+// every pulse's phase to the bit; it refuses only for the reasons it names.
+TEST(WholePhase, SpreadOntoTheGridTheBufferIsPhaseGridsGridAndReadsAsBefore) {
+    std::mt19937_64 rng(27);
+    int spread = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+        const test::CaptureShape shape = test::random_shape(rng);
+        const auto pulses = test::random_capture(rng, shape);
+        const core::PackedPulses packed(pulses);
+        std::optional<detail::Selection> selected;
+        try {
+            selected = detail::select_pulses(packed, core::Edge::assert_edge, shape.period_ns,
+                                             false, true, nullptr);
+        } catch (const core::InputError&) {
+            continue;  // a negative timestamp: refused
+        }
+        const detail::Selection& selection = *selected;
+        if (selection.size == 0) {
+            continue;
+        }
+        const detail::TimestampColumn t{selection};
+        const detail::PulseIndex index(t, selection.size,
+                                       detail::estimate_period(t, selection.size, shape.period_ns));
+        for (const auto clock : {core::ClockId::realtime, core::ClockId::monotonic}) {
+            SCOPED_TRACE(::testing::Message() << "trial " << trial << ", period " << shape.period_ns
+                                              << ", slots " << shape.slots);
+            auto phase = detail::phase_series(selection, index, clock, shape.period_ns, 0);
+            const PhaseGrid grid = detail::phase_grid(phase.rule, selection, index, {});
+            const bool whole = phase.values_ns.whole();
+            const std::vector<double> before = phase.values_ns.to_doubles();
+            const auto length = static_cast<std::size_t>(index.back()) + 1;
+            const bool may = whole && index.strictly_rising() && length <= 2 * selection.size;
+            if (!phase.values_ns.spread_onto_grid(index)) {
+                EXPECT_FALSE(may && grid.whole()) << "refused a grid phase_grid() made whole";
+                EXPECT_FALSE(phase.values_ns.on_grid());
+                EXPECT_EQ(bits_of(phase.values_ns.to_doubles()), bits_of(before));
+                continue;
+            }
+            ++spread;
+            ASSERT_TRUE(may);
+            ASSERT_TRUE(grid.whole());
+            EXPECT_EQ(phase.values_ns.reference_ns(), grid.reference_ns);
+            const auto slots = phase.values_ns.grid_ns();
+            EXPECT_EQ(std::vector<std::int32_t>(slots.begin(), slots.end()), grid.ns);
+            const detail::PhaseView view(phase.values_ns, index);
+            EXPECT_EQ(bits_of(read_through_view(view)), bits_of(before));
+            for (std::size_t i = 0; i < before.size(); i += 1 + before.size() / 7) {
+                EXPECT_EQ(std::bit_cast<std::uint64_t>(view.at(i)),
+                          std::bit_cast<std::uint64_t>(before[i]))
+                    << "pulse " << i;
+            }
+        }
+    }
+    EXPECT_GT(spread, 200);
+}
+
+// A free-running clock 50 ppm fast with every 7th pulse missed: the phase reaches 1.5 s, past
+// the grid's ±(2^30 − 1) ns from the first pulse, so the reference moves to the middle, as
+// phase_grid() moves it. One 55 ppm slow, then fast, reaches −1.1 s and +1.1 s: whole in int32,
+// but too wide for the grid's int32 kernels, so not spread (phase_grid() makes it seconds).
+TEST(WholePhase, AGridPastTwoToTheThirtyIsCentredAsPhaseGridCentresIt) {
+    for (const bool v_shape : {false, true}) {
+        const std::size_t n = v_shape ? 60'000 : 30'000;
+        const auto offset = [&](std::size_t k) -> std::int64_t {
+            const auto x = static_cast<std::int64_t>(k);
+            if (!v_shape) {
+                return x * 50'000;
+            }
+            return x < 20'000 ? -x * 55'000 : -1'100'000'000 + (x - 20'000) * 55'000;
+        };
+        std::vector<core::Pulse> pulses;
+        for (std::size_t k = 0; k < n; ++k) {
+            if (k % 7 != 3) {
+                pulses.push_back(
+                    {k + 1,
+                     static_cast<std::int64_t>(k) * 1'000'000'000 + offset(k) + 5'000'000'000,
+                     {}});
+            }
+        }
+        const core::PackedPulses packed(pulses);
+        const auto selection = detail::select_pulses(packed, core::Edge::assert_edge, 1'000'000'000,
+                                                     false, true, nullptr);
+        const detail::PulseIndex index(detail::TimestampColumn{selection}, selection.size,
+                                       v_shape ? 1e9 : 1'000'050'000.0);
+        auto phase =
+            detail::phase_series(selection, index, core::ClockId::monotonic, 1'000'000'000, 0);
+        const PhaseGrid grid = detail::phase_grid(phase.rule, selection, index, {});
+        ASSERT_TRUE(phase.values_ns.whole());
+        const std::vector<double> before = phase.values_ns.to_doubles();
+        ASSERT_EQ(phase.values_ns.spread_onto_grid(index), !v_shape);
+        ASSERT_EQ(grid.whole(), !v_shape);
+        if (!v_shape) {
+            EXPECT_NE(grid.reference_ns, 0);  // centred
+            EXPECT_EQ(phase.values_ns.reference_ns(), grid.reference_ns);
+            const auto slots = phase.values_ns.grid_ns();
+            EXPECT_EQ(std::vector<std::int32_t>(slots.begin(), slots.end()), grid.ns);
+            EXPECT_EQ(bits_of(read_through_view(detail::PhaseView(phase.values_ns, index))),
+                      bits_of(before));
+        }
     }
 }
 
