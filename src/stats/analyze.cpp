@@ -34,15 +34,18 @@
 //   clock steps   (events.cpp)         found in the phase, removed from it
 //   summaries     (summaries.cpp)      headline summary, outliers, histogram; detrended
 //                 (detrend_detail.hpp)   residuals; every series without its outliers
-//   period jitter (period_jitter.cpp)  from the timestamps, on the one second thread
-//   stability     (phase.cpp, stability.cpp)  Allan family on the phase grid
+//   period jitter (period_jitter.cpp)  from the timestamps, on a second thread
+//   stability     (phase_buffer.cpp, phase_grid.cpp, stability.cpp)  Allan family on the
+//                 phase grid: beside the summaries on another thread where the phase buffer
+//                 holds the grid's values, else after them
 //
 // Memory: besides the caller's pulses, the phase buffer (phase_buffer.hpp: 4 bytes a pulse in
 // whole nanoseconds, the usual case, else 8), read in place by every stage up to the
-// summaries and freed before the stability grid (4 bytes a period slot, or 8) is made; the
-// pulse index as runs, the unusual intervals as a list (at most one in 16 pulses, else none),
-// and no copy per summary (order_statistics.hpp reads each series in place). At 10 M pulses
-// that is 40 MB plus MTIE's block buffers, beside 80 MB of packed timestamps.
+// summaries; spread onto the stability grid in place where it holds the grid's values, else
+// freed before the grid (4 bytes a period slot, or 8) is made. The pulse index as runs, the
+// unusual intervals as a list (at most one in 16 pulses, else none), and no copy per summary
+// (order_statistics.hpp reads each series in place). At 10 M pulses that is 40 MB plus MTIE's
+// block buffers, beside 80 MB of packed timestamps.
 
 namespace ppsbench::stats {
 

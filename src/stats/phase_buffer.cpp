@@ -6,9 +6,7 @@
 
 #include "ppsbench/stats/stability.hpp"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "four_values.hpp"
 
 namespace ppsbench::stats::detail {
 
@@ -48,9 +46,9 @@ void widen_whole(const std::int32_t* from, double* to, std::size_t count, double
 #if defined(__SSE2__)
     const __m128d r = _mm_set1_pd(reference);
     for (; j + 4 <= count; j += 4) {
-        const __m128i four = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + j));
-        _mm_storeu_pd(to + j, _mm_add_pd(_mm_cvtepi32_pd(four), r));
-        _mm_storeu_pd(to + j + 2, _mm_add_pd(_mm_cvtepi32_pd(_mm_srli_si128(four, 8)), r));
+        const FourValues four = four_values(from + j);
+        _mm_storeu_pd(to + j, _mm_add_pd(four.low, r));
+        _mm_storeu_pd(to + j + 2, _mm_add_pd(four.high, r));
     }
 #endif
     for (; j < count; ++j) {
