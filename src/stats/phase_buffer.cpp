@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "ppsbench/stats/stability.hpp"
 
@@ -70,7 +71,16 @@ void PhaseBuffer::grow(std::size_t at_least) {
     capacity_ = capacity;
 }
 
+void PhaseBuffer::refuse_on_grid() const {
+    if (on_grid()) {
+        throw std::logic_error(
+            "the phase buffer is on the stability grid: its values are no "
+            "longer in pulse order");
+    }
+}
+
 void PhaseBuffer::append(const double* values, std::size_t count) {
+    refuse_on_grid();
     if (size_ + count > capacity_) {
         grow(size_ + count);
     }
@@ -89,6 +99,7 @@ void PhaseBuffer::append(const double* values, std::size_t count) {
 }
 
 std::span<double> PhaseBuffer::make_fractional() {
+    refuse_on_grid();
     if (whole_) {
         // In place, from the back, a block at a time: the doubles of [first, end) take the bytes
         // from 8·first on, and the values not yet read end at byte 4·first. memcpy, as the

@@ -44,16 +44,19 @@ class PhaseBuffer {
     bool empty() const { return size_ == 0; }
     // Whole nanoseconds in int32 (whole_ns()), or doubles (fractional_ns()).
     bool whole() const { return whole_; }
-    std::span<const std::int32_t> whole_ns() const { return {whole_data(), whole_ ? size_ : 0}; }
+    // In pulse order; empty on the grid (grid_ns()), which holds them by slot instead.
+    std::span<const std::int32_t> whole_ns() const {
+        return {whole_data(), whole_ && !on_grid() ? size_ : 0};
+    }
     std::span<const double> fractional_ns() const {
         return {fractional_data(), whole_ ? 0 : size_};
     }
 
     // Appends values of the phase; the first that is not a whole number within int32 turns
-    // the buffer into doubles.
+    // the buffer into doubles. Not on the grid (std::logic_error), as make_fractional().
     void append(const double* values, std::size_t count);
     void push_back(double value) {
-        if (whole_ && size_ < capacity_ && fits_whole(value)) {
+        if (whole_ && size_ < capacity_ && !on_grid() && fits_whole(value)) {
             whole_data()[size_++] = static_cast<std::int32_t>(value);
             return;
         }
@@ -63,9 +66,11 @@ class PhaseBuffer {
     // The values as doubles from now on, for a stage that writes fractions.
     std::span<double> make_fractional();
 
-    // f(span<const int32_t>) or f(span<const double>), whichever the buffer holds.
+    // f(span<const int32_t>) or f(span<const double>), whichever the buffer holds, in pulse
+    // order (not on the grid: std::logic_error).
     template <typename F>
     decltype(auto) visit(F&& f) const {
+        refuse_on_grid();
         if (whole_) {
             return f(whole_ns());
         }
@@ -97,6 +102,8 @@ class PhaseBuffer {
     std::int32_t* whole_data() const { return reinterpret_cast<std::int32_t*>(storage_.get()); }
     double* fractional_data() const { return reinterpret_cast<double*>(storage_.get()); }
     void grow(std::size_t at_least);
+    // The stages before the spread (values in pulse order) after it: a bug, said at once.
+    void refuse_on_grid() const;
 
     // Uninitialized, for `capacity_` doubles: what is never written is never resident.
     std::unique_ptr<std::byte[]> storage_;

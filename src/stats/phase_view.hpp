@@ -24,7 +24,9 @@ namespace ppsbench::stats::detail {
 class PhaseView {
   public:
     PhaseView(const PhaseBuffer& values, const PulseIndex& index)
-        : whole_(values.whole() ? values.whole_ns().data() : nullptr),
+        : whole_(!values.whole()    ? nullptr
+                 : values.on_grid() ? values.grid_ns().data()
+                                    : values.whole_ns().data()),
           fractional_(values.fractional_ns().data()),
           on_grid_(values.on_grid()),
           reference_(static_cast<double>(values.reference_ns())),

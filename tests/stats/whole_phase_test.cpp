@@ -12,6 +12,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "ppsbench/core/error.hpp"
@@ -309,6 +310,9 @@ TEST(WholePhase, SpreadOntoTheGridTheBufferIsPhaseGridsGridAndReadsAsBefore) {
             }
             ++spread;
             ASSERT_TRUE(may);
+            // In slot order now: a stage that wants pulse order is a bug, said at once.
+            EXPECT_THROW((void)phase.values_ns.to_doubles(), std::logic_error);
+            EXPECT_TRUE(phase.values_ns.whole_ns().empty());
             ASSERT_TRUE(grid.whole());
             EXPECT_EQ(phase.values_ns.reference_ns(), grid.reference_ns);
             const auto slots = phase.values_ns.grid_ns();
