@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <span>
 
 #include "detrend_detail.hpp"
 #include "phase_buffer.hpp"
@@ -32,16 +31,14 @@ class PhaseView {
           reference_(static_cast<double>(values.reference_ns())),
           size_(values.size()),
           index_(index) {}
-    PhaseView(std::span<const double> values, const PulseIndex& index)
-        : fractional_(values.data()), size_(values.size()), index_(index) {}
 
     std::size_t size() const { return size_; }
     double at(std::size_t i) const {
         if (whole_ == nullptr) {
             return fractional_[i];
         }
-        const std::size_t at = on_grid_ ? static_cast<std::size_t>(index_.at(i)) : i;
-        return static_cast<double>(whole_[at]) + reference_;
+        const std::size_t slot = on_grid_ ? static_cast<std::size_t>(index_.at(i)) : i;
+        return static_cast<double>(whole_[slot]) + reference_;
     }
     const PulseIndex& index() const { return index_; }
 

@@ -17,16 +17,6 @@ void record_outliers(RunStatistics& r, const Selection& selection, const Outlier
     }
 }
 
-template <typename View>
-std::vector<double> kept(const View& view) {
-    std::vector<double> values;
-    values.reserve(view.size());
-    view.for_each([&values](const double* v, std::size_t count, std::size_t, std::int64_t) {
-        values.insert(values.end(), v, v + count);
-    });
-    return values;
-}
-
 }  // namespace
 
 // On a monotonic (or free-running) clock the headline is the residuals, whose outliers every
@@ -55,13 +45,13 @@ void summarize_run(RunStatistics& r, Series& series, const Selection& selection,
         r.offset_ns_without_outliers = summarize_without(phase, outliers, headline.summary);
         r.detrended_ns = summarize_view(residuals);
         if (options.keep_series) {
-            series.offset_ns = kept(phase);
+            series.offset_ns = values_of(phase);
         }
     } else {
         r.detrended_ns = headline.summary;
     }
     if (options.keep_series) {
-        series.detrended_ns = kept(residuals);
+        series.detrended_ns = values_of(residuals);
     }
     r.detrended_ns_without_outliers = summarize_without(residuals, outliers, r.detrended_ns);
     PeriodJitter period_jitter = jitter.get();

@@ -33,16 +33,6 @@ std::vector<double> sample_of(const View& view) {
     return sample;
 }
 
-template <typename View>
-std::vector<double> values_of(const View& view) {
-    std::vector<double> values;
-    values.reserve(view.size());
-    view.for_each([&values](const double* v, std::size_t count, std::size_t, std::int64_t) {
-        values.insert(values.end(), v, v + count);
-    });
-    return values;
-}
-
 // find_outliers() on a view: its rule, scanned a block at a time in lanes. Only a zero robust
 // σ (more than half the values equal) takes find_outliers' fallback, on a copy.
 template <typename View>

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "phase_view.hpp"
 #include "ppsbench/stats/analyze.hpp"
@@ -42,6 +43,18 @@ Summary summarize_without(const PhaseView& values, std::span<const std::size_t> 
                           const Summary& all);
 Summary summarize_without(const ResidualView& values, std::span<const std::size_t> outliers,
                           const Summary& all);
+
+// Every value of a view (PhaseView, ResidualView), in pulse order: the series a plot keeps, or
+// the copy a fallback sorts.
+template <typename View>
+std::vector<double> values_of(const View& view) {
+    std::vector<double> values;
+    values.reserve(view.size());
+    view.for_each([&values](const double* v, std::size_t count, std::size_t, std::int64_t) {
+        values.insert(values.end(), v, v + count);
+    });
+    return values;
+}
 
 // The summaries stage: fills r's offset, residual and period-jitter summaries, the outliers
 // and the fit, and `series` if options.keep_series. `phase_ns`: the phase buffer, steps removed
