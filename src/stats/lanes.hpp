@@ -107,4 +107,68 @@ template <typename Form>
 #endif
 }
 
+// The lanes set in a comparison's mask as bits 0–3.
+template <typename Form>
+[[gnu::always_inline]] inline unsigned lane_bits(LaneMask m) {
+#if PPSBENCH_LANES_AVX2
+    if constexpr (Form::avx2) {
+        return static_cast<unsigned>(__builtin_ia32_movmskpd256(reinterpret_cast<__v4df>(m)));
+    } else {
+        return static_cast<unsigned>(
+            _mm_movemask_pd(reinterpret_cast<__m128d>(__builtin_shufflevector(m, m, 0, 1))) |
+            (_mm_movemask_pd(reinterpret_cast<__m128d>(__builtin_shufflevector(m, m, 2, 3))) << 2));
+    }
+#else
+    return static_cast<unsigned>((m[0] & 1) | (m[1] & 2) | (m[2] & 4) | (m[3] & 8));
+#endif
+}
+
+namespace lanes_detail {
+// For each 4-bit mask, the 32-bit halves of its set lanes moved to the front (vpermd's indices).
+struct PackOrder {
+    alignas(32) std::int32_t index[16][8];
+    unsigned count[16];
+};
+inline constexpr PackOrder pack_order = [] {
+    PackOrder order{};
+    for (unsigned bits = 0; bits < 16; ++bits) {
+        unsigned k = 0;
+        for (unsigned lane = 0; lane < 4; ++lane) {
+            if ((bits >> lane & 1U) != 0) {
+                order.index[bits][2 * k] = static_cast<std::int32_t>(2 * lane);
+                order.index[bits][2 * k + 1] = static_cast<std::int32_t>(2 * lane + 1);
+                ++k;
+            }
+        }
+        order.count[bits] = k;
+    }
+    return order;
+}();
+}  // namespace lanes_detail
+
+// The lanes of v whose mask is set, in lane order, written at out[0, k); returns k. All four
+// lanes' room is written: out must have four values' room past what it keeps. No branch on the
+// mask: which lanes are inside a selector's window is as good as random.
+template <typename Form>
+[[gnu::always_inline]] inline std::size_t pack_lanes(double* out, Lanes v, LaneMask m) {
+    const unsigned bits = lane_bits<Form>(m);
+#if PPSBENCH_LANES_AVX2
+    if constexpr (Form::avx2) {
+        using Words = std::int32_t __attribute__((vector_size(32)));
+        Words order;
+        std::memcpy(&order, lanes_detail::pack_order.index[bits], sizeof order);
+        const Words packed = reinterpret_cast<Words>(__builtin_ia32_permvarsi256(
+            reinterpret_cast<__v8si>(v), reinterpret_cast<__v8si>(order)));
+        std::memcpy(out, &packed, sizeof packed);
+        return lanes_detail::pack_order.count[bits];
+    }
+#endif
+    std::size_t k = 0;
+    for (std::size_t lane = 0; lane < lane_count; ++lane) {
+        out[k] = v[lane];
+        k += (bits >> lane) & 1U;
+    }
+    return k;
+}
+
 }  // namespace ppsbench::stats::detail

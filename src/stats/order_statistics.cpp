@@ -42,10 +42,15 @@ void RankSelector::plan() {
         w.lo = lo_index < 0.0 ? -INFINITY : sample_[static_cast<std::size_t>(lo_index)];
         w.hi = hi_index >= s ? INFINITY : sample_[static_cast<std::size_t>(hi_index)];
         w.ranks.push_back(r);
+        // The sample values between the bounds, scaled to the whole series, and some more:
+        // room made at once rather than doubled (and copied) as the values come.
+        const double sampled = std::min(hi_index, s) - std::max(lo_index, 0.0);
+        w.expected = static_cast<std::size_t>(sampled / s * static_cast<double>(n_) * 1.125) + 256;
         if (!windows_.empty() && w.lo <= windows_.back().hi) {
             Window& last = windows_.back();
             last.hi = std::max(last.hi, w.hi);
             last.ranks.push_back(r);
+            last.expected += w.expected;
         } else {
             windows_.push_back(std::move(w));
         }
@@ -111,6 +116,9 @@ void RankSelector::flush() {
 void RankSelector::begin_pass() {
     for (Window& w : windows_) {
         w.values.clear();
+        if (w.lo < w.hi) {
+            w.values.reserve_more(w.expected);
+        }
     }
     std::fill(below_.begin(), below_.end(), std::size_t{0});
     std::fill(equal_.begin(), equal_.end(), std::size_t{0});
@@ -136,14 +144,14 @@ bool RankSelector::end_pass() {
             }
             const std::size_t local = r - below;
             if (local >= placed) {
-                auto first = w.values.begin() + static_cast<std::ptrdiff_t>(placed);
-                auto target = w.values.begin() + static_cast<std::ptrdiff_t>(local);
+                double* first = w.values.begin() + placed;
+                double* target = w.values.begin() + local;
                 std::nth_element(first, target, w.values.end());
                 placed = local + 1;
             }
             found_.emplace_back(r, w.values[local]);
         }
-        w.values = {};
+        w.values.release();
     }
     pending_ = std::move(missed);
     if (pending_.empty()) {

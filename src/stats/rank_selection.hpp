@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "gathered_values.hpp"
 #include "lanes.hpp"
 
 namespace ppsbench::stats::detail {
@@ -153,7 +154,8 @@ class RankSelector {
         double lo;
         double hi;
         std::vector<std::size_t> ranks;
-        std::vector<double> values;  // gathered when lo < hi
+        GatheredValues values;     // gathered when lo < hi
+        std::size_t expected = 0;  // values a pass should gather, from the sample
     };
     static constexpr std::size_t batch_size = 256;
     void flush();
@@ -184,6 +186,8 @@ class RankSelector {
             below_[j] += tail_below + lane_total(below);
             return;
         }
+        // Each append stores four lanes: room for every value of the block and one group more.
+        w.values.reserve_more(count + lane_count);
         for (; i + 4 * lane_count <= count; i += 4 * lane_count) {
             const Lanes a = load_lanes(v + i);
             const Lanes b = load_lanes(v + i + 4);
@@ -194,10 +198,15 @@ class RankSelector {
             below -= c < lo;
             below -= d < lo;
             // Ordered comparisons, false for NaN, as in flush().
-            const LaneMask inside = ((lo <= a) & (a <= hi)) | ((lo <= b) & (b <= hi)) |
-                                    ((lo <= c) & (c <= hi)) | ((lo <= d) & (d <= hi));
-            if (any_lane<Form>(inside)) [[unlikely]] {
-                gather(w, v + i, 4 * lane_count);
+            const LaneMask in_a = (lo <= a) & (a <= hi);
+            const LaneMask in_b = (lo <= b) & (b <= hi);
+            const LaneMask in_c = (lo <= c) & (c <= hi);
+            const LaneMask in_d = (lo <= d) & (d <= hi);
+            if (any_lane<Form>((in_a | in_b) | (in_c | in_d))) [[unlikely]] {
+                w.values.advance(pack_lanes<Form>(w.values.end(), a, in_a));
+                w.values.advance(pack_lanes<Form>(w.values.end(), b, in_b));
+                w.values.advance(pack_lanes<Form>(w.values.end(), c, in_c));
+                w.values.advance(pack_lanes<Form>(w.values.end(), d, in_d));
             }
         }
         for (; i < count; ++i) {
@@ -210,13 +219,6 @@ class RankSelector {
     }
     [[gnu::always_inline]] static std::size_t lane_total(LaneMask counts) {
         return static_cast<std::size_t>((counts[0] + counts[1]) + (counts[2] + counts[3]));
-    }
-    static void gather(Window& w, const double* v, std::size_t count) {
-        for (std::size_t k = 0; k < count; ++k) {
-            if (v[k] >= w.lo && v[k] <= w.hi) {
-                w.values.push_back(v[k]);
-            }
-        }
     }
     void plan();
 

@@ -4,15 +4,18 @@
 // runs), for every length around their block and lane boundaries.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <vector>
 
 #include "stats/detrend_detail.hpp"
 #include "stats/lanes.hpp"
+#include "stats/phase_buffer.hpp"
 #include "stats/train_detail.hpp"
 #include "stats/value_scans.hpp"
 
@@ -149,6 +152,74 @@ TEST(LaneKernels, TheOutlierScanFindsThePositionsOfThePlainTest) {
             std::vector<std::size_t> found;
             indices_beyond(v, 0, 3.0, 120.0, found);
             EXPECT_EQ(found, expected) << "n = " << n;
+        });
+    }
+}
+
+// A window's gathered values are appended four lanes at a time (pack_lanes): for each of the 16
+// masks the lanes set are written first, in lane order, whatever the form, and the count says
+// how many. NaN, −0 and infinities pass through as bits.
+// (By reference: a vector passed by value from a baseline function to an AVX2 one would travel
+// in memory on one side and in a register on the other.)
+template <typename Form>
+std::vector<double> packed(const Lanes& v, const LaneMask& m) {
+    double out[lane_count + 1];
+    std::fill(std::begin(out), std::end(out), 42.0);
+    const std::size_t k = pack_lanes<Form>(out, v, m);
+    EXPECT_EQ(out[lane_count], 42.0) << "wrote past four lanes";
+    return {out, out + k};
+}
+
+PPSBENCH_AVX2_TARGET std::vector<double> packed_avx2(const Lanes& v, const LaneMask& m) {
+    return packed<Avx2Form>(v, m);
+}
+
+TEST(LaneKernels, PackingKeepsTheMaskedLanesInOrder) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const Lanes v = {-0.0, 1.5, nan, -std::numeric_limits<double>::infinity()};
+    for (unsigned bits = 0; bits < 16; ++bits) {
+        SCOPED_TRACE(::testing::Message() << "mask " << bits);
+        LaneMask m = {};
+        std::vector<double> expected;
+        for (std::size_t lane = 0; lane < lane_count; ++lane) {
+            if ((bits >> lane & 1U) != 0) {
+                m[lane] = -1;
+                expected.push_back(v[lane]);
+            }
+        }
+        std::vector<std::vector<double>> forms = {packed<BaselineForm>(v, m)};
+        if (lanes_avx2()) {
+            forms.push_back(packed_avx2(v, m));
+        }
+        for (const auto& got : forms) {
+            ASSERT_EQ(got.size(), expected.size());
+            for (std::size_t k = 0; k < got.size(); ++k) {
+                EXPECT_TRUE(same_bits(got[k], expected[k])) << "value " << k;
+            }
+        }
+    }
+}
+
+// Whole nanoseconds (int32) widened to double with a reference added: the value of the scalar
+// conversion to the bit, for the int32 extremes and every count around the four lanes.
+TEST(LaneKernels, WideningWholeNanosecondsIsTheScalarConversion) {
+    std::mt19937_64 rng(5);
+    std::vector<std::int32_t> whole = {std::numeric_limits<std::int32_t>::min(),
+                                       std::numeric_limits<std::int32_t>::max(), 0, -1, 1};
+    for (std::size_t i = 0; i < 40; ++i) {
+        whole.push_back(static_cast<std::int32_t>(rng()));
+    }
+    for (const double reference : {0.0, -0.0, 123456789.0, -1.5e17, 0.25}) {
+        in_each_form([&] {
+            for (std::size_t count = 0; count <= whole.size(); ++count) {
+                std::vector<double> out(count + 1, 42.0);
+                widen_whole(whole.data(), out.data(), count, reference);
+                for (std::size_t i = 0; i < count; ++i) {
+                    ASSERT_TRUE(same_bits(out[i], static_cast<double>(whole[i]) + reference))
+                        << "count " << count << ", value " << i << ", reference " << reference;
+                }
+                EXPECT_EQ(out[count], 42.0) << "wrote past count " << count;
+            }
         });
     }
 }
