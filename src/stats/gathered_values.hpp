@@ -14,11 +14,24 @@
 #include <cstddef>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 namespace ppsbench::stats::detail {
 
 class GatheredValues {
   public:
+    GatheredValues() = default;
+    GatheredValues(GatheredValues&& other) noexcept
+        : data_(std::move(other.data_)),
+          size_(std::exchange(other.size_, 0)),
+          capacity_(std::exchange(other.capacity_, 0)) {}
+    GatheredValues& operator=(GatheredValues&& other) noexcept {
+        data_ = std::move(other.data_);
+        size_ = std::exchange(other.size_, 0);
+        capacity_ = std::exchange(other.capacity_, 0);
+        return *this;
+    }
+
     std::size_t size() const { return size_; }
     double* begin() { return data_.get(); }
     double* end() { return data_.get() + size_; }

@@ -42,18 +42,25 @@ void RankSelector::plan() {
         w.lo = lo_index < 0.0 ? -INFINITY : sample_[static_cast<std::size_t>(lo_index)];
         w.hi = hi_index >= s ? INFINITY : sample_[static_cast<std::size_t>(hi_index)];
         w.ranks.push_back(r);
-        // The sample values between the bounds, scaled to the whole series, and some more:
-        // room made at once rather than doubled (and copied) as the values come.
-        const double sampled = std::min(hi_index, s) - std::max(lo_index, 0.0);
-        w.expected = static_cast<std::size_t>(sampled / s * static_cast<double>(n_) * 1.125) + 256;
+        w.first_index = std::max(lo_index, 0.0);
+        w.last_index = std::min(hi_index, s);
         if (!windows_.empty() && w.lo <= windows_.back().hi) {
             Window& last = windows_.back();
             last.hi = std::max(last.hi, w.hi);
             last.ranks.push_back(r);
-            last.expected += w.expected;
+            last.first_index = std::min(last.first_index, w.first_index);
+            last.last_index = std::max(last.last_index, w.last_index);
         } else {
             windows_.push_back(std::move(w));
         }
+    }
+    for (Window& w : windows_) {
+        // The share of the sample inside the window, of the whole series, and some more: room
+        // made at once rather than doubled (and copied) as the values come. Never more than a
+        // pass can gather (a window over everything: n).
+        const double share = (w.last_index - w.first_index) / s * 1.125;
+        const double expected = std::min(share, 1.0) * static_cast<double>(n_);
+        w.expected = std::min(static_cast<std::size_t>(expected) + 256, n_ + lane_count);
     }
     below_.assign(windows_.size(), 0);
     equal_.assign(windows_.size(), 0);

@@ -154,7 +154,9 @@ class RankSelector {
         double lo;
         double hi;
         std::vector<std::size_t> ranks;
-        GatheredValues values;     // gathered when lo < hi
+        GatheredValues values;   // gathered when lo < hi
+        double first_index = 0;  // the sample positions it spans
+        double last_index = 0;
         std::size_t expected = 0;  // values a pass should gather, from the sample
     };
     static constexpr std::size_t batch_size = 256;

@@ -160,9 +160,11 @@ TEST(LaneKernels, TheOutlierScanFindsThePositionsOfThePlainTest) {
 // masks the lanes set are written first, in lane order, whatever the form, and the count says
 // how many. NaN, −0 and infinities pass through as bits.
 // (By reference: a vector passed by value from a baseline function to an AVX2 one would travel
-// in memory on one side and in a register on the other.)
+// in memory on one side and in a register on the other. Always inlined: the AVX2 form's
+// builtins compile only inside packed_avx2, which has the target; at -O0 a template of its own
+// would not be inlined there.)
 template <typename Form>
-std::vector<double> packed(const Lanes& v, const LaneMask& m) {
+[[gnu::always_inline]] inline std::vector<double> packed(const Lanes& v, const LaneMask& m) {
     double out[lane_count + 1];
     std::fill(std::begin(out), std::end(out), 42.0);
     const std::size_t k = pack_lanes<Form>(out, v, m);
