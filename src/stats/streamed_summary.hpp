@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "order_statistics.hpp"
+#include "sample_sort.hpp"
 #include "summary_passes.hpp"
 
 namespace ppsbench::stats::detail {
@@ -40,7 +41,7 @@ class StreamedSummary {
             whole_ = false;
             sample_.push_back(0.0);  // brackets nothing useful; the widening passes still find all
         }
-        std::sort(sample_.begin(), sample_.end());
+        sort_sample(sample_);
         x_.emplace(sample_, whole_, n_, median_and_quantile_ranks(n_, extra_qs_));
         abs_.emplace(sorted_distances(sample_, 0.0), whole_, n_, quantile_ranks(n_, abs_quantiles));
     }
