@@ -22,6 +22,7 @@ import argparse
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 NUMPY_SNIPPET = r"""
@@ -36,9 +37,25 @@ print(len(t), figures[0], figures[1])
 
 
 def timed(cmd):
+    """Wall seconds of `cmd`, to the millisecond.
+
+    Not subprocess.run(timeout=...): with a timeout, Popen.wait() polls with sleeps growing to
+    50 ms, so every time came out rounded up to the next poll (0.127 s read as 0.17), which
+    inflated the ratio most on the shortest runs. Here the wait blocks in waitpid(), and a
+    timer kills a run that hangs.
+    """
     start = time.monotonic()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, timeout=3600)
-    return time.monotonic() - start
+    process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    killer = threading.Timer(3600, process.kill)
+    killer.start()
+    try:
+        code = process.wait()
+    finally:
+        killer.cancel()
+    elapsed = time.monotonic() - start
+    if code != 0:
+        raise subprocess.CalledProcessError(code, cmd)
+    return elapsed
 
 
 def main():
@@ -58,9 +75,9 @@ def main():
             theirs.append(timed(["/usr/bin/python3", "-c", NUMPY_SNIPPET, path,
                                  str(args.period_ns)]))
         a, b = statistics.median(ours), statistics.median(theirs)
-        print(f"{path}: ppsbench {' '.join(f'{x:.2f}' for x in ours)} s (median {a:.2f}); "
-              f"numpy {' '.join(f'{x:.2f}' for x in theirs)} s (median {b:.2f}); "
-              f"ratio {a / b:.2f}")
+        print(f"{path}: ppsbench {' '.join(f'{x:.3f}' for x in ours)} s (median {a:.3f}); "
+              f"numpy {' '.join(f'{x:.3f}' for x in theirs)} s (median {b:.3f}); "
+              f"ratio {a / b:.3f}")
     return 0
 
 
