@@ -21,6 +21,7 @@
 #include "ppsbench/stats/quantile.hpp"
 #include "ppsbench/stats/summary.hpp"
 #include "rank_selection.hpp"
+#include "sample_sort.hpp"
 
 namespace ppsbench::stats::detail {
 
@@ -110,7 +111,7 @@ double visited_median(Visit visit, std::size_t n, std::vector<double> sample, Ma
     if (sample.empty()) {
         sample.push_back(0.0);
     }
-    std::sort(sample.begin(), sample.end());
+    sort_sample(sample);
     RankSelector select(std::move(sample), false, n, median_ranks(n));
     select.begin_pass();
     visit([&](double v) { select.add(map(v)); });

@@ -22,7 +22,6 @@
 #include <vector>
 
 #include "order_statistics.hpp"
-#include "sample_sort.hpp"
 #include "summary_passes.hpp"
 
 namespace ppsbench::stats::detail {
