@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Installs the .deb into a clean Debian 12 root made by mmdebstrap from the apt sources this
-# machine uses, the way a user would (apt-get install ./ppsbench_*.deb resolves the
+# Installs the .deb into a clean Debian 12 root (13 with PPSBENCH_RELEASE=trixie, release.sh)
+# made by mmdebstrap from the apt sources this machine uses, the way a user would (apt-get install ./ppsbench_*.deb resolves the
 # dependencies), and runs it there: ppsbench demo, man ppsbench, ppsbench doctor, the system
 # group from sysusers.d, the udev rule, bash completion, and systemd-analyze verify of the units.
 # Needs root (mmdebstrap's root mode: real chroot with /proc and /sys mounted for the hooks).
@@ -11,8 +11,8 @@ set -euo pipefail
 deb=$(realpath "$1")
 here=$(dirname "$(realpath "$0")")
 cache=$(realpath -m "${2:-$(dirname "$0")/.cache}")
-sources=/etc/apt/sources.list.d/debian.sources
-[ -r "$sources" ] || sources=/etc/apt/sources.list
+# shellcheck source=release.sh
+. "$here/release.sh"
 if [ "$(id -u)" -ne 0 ]; then
     echo "install-test.sh: needs root (mmdebstrap builds a chroot)" >&2
     exit 2
@@ -21,7 +21,7 @@ mkdir -p "$cache"
 root=$(mktemp -d /tmp/ppsbench-install-test.XXXXXX)
 trap 'rm -rf "$root"' EXIT
 
-echo "install-test.sh: building a Debian 12 root from $sources (cache $cache)"
+echo "install-test.sh: building a $release_name root from $sources (cache $cache)"
 mmdebstrap --variant=minbase --include=man-db,bash-completion --skip=essential/unlink \
     --setup-hook='mkdir -p "$1"/var/cache/apt/archives/' \
     --setup-hook="sync-in '$cache' /var/cache/apt/archives/" \
@@ -30,5 +30,5 @@ mmdebstrap --variant=minbase --include=man-db,bash-completion --skip=essential/u
     --customize-hook="sync-out /var/cache/apt/archives '$cache'" \
     --customize-hook="copy-in '$here/checks-in-root.sh' /tmp" \
     --customize-hook='chroot "$1" sh /tmp/checks-in-root.sh' \
-    bookworm "$root" "$sources"
-echo "install-test.sh: the package installs and works in a clean Debian 12"
+    "$release" "$root" "$sources"
+echo "install-test.sh: the package installs and works in a clean $release_name"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The units under a real systemd (issue 23): a clean Debian 12 root made by mmdebstrap, as in
-# install-test.sh, with systemd and the .deb installed, booted with systemd-nspawn --boot. A
+# The units under a real systemd (issue 23): a clean Debian 12 root (or PPSBENCH_RELEASE's,
+# release.sh) made by mmdebstrap, as in install-test.sh, with systemd and the .deb installed, booted with systemd-nspawn --boot. A
 # check unit in the root (systemd-checks-in-root.sh) then starts ppsbench-monitor.service on a
 # simulated source (set in /etc/default/ppsbench, the unit's EnvironmentFile, since there is no
 # /dev/pps0), waits for it to write and rotate its captures and its .prom file, lists the
@@ -15,8 +15,8 @@ set -euo pipefail
 deb=$(realpath "$1")
 here=$(dirname "$(realpath "$0")")
 cache=$(realpath -m "${2:-$(dirname "$0")/.cache}")
-sources=/etc/apt/sources.list.d/debian.sources
-[ -r "$sources" ] || sources=/etc/apt/sources.list
+# shellcheck source=release.sh
+. "$here/release.sh"
 skip() {
     echo "systemd-test.sh: SKIPPED: $*"
     exit 0
@@ -32,14 +32,14 @@ root=$(mktemp -d /tmp/ppsbench-systemd-test.XXXXXX)
 log=$(mktemp /tmp/ppsbench-systemd-test.XXXXXX.log)
 trap 'rm -rf "$root" "$log"' EXIT
 
-echo "systemd-test.sh: building a Debian 12 root with systemd from $sources (cache $cache)"
+echo "systemd-test.sh: building a $release_name root with systemd from $sources (cache $cache)"
 mmdebstrap --quiet --variant=minbase --include=systemd,systemd-sysv,dbus --skip=essential/unlink \
     --setup-hook='mkdir -p "$1"/var/cache/apt/archives/' \
     --setup-hook="sync-in '$cache' /var/cache/apt/archives/" \
     --customize-hook="copy-in '$deb' /tmp" \
     --customize-hook='chroot "$1" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q /tmp/'"$(basename "$deb")" \
     --customize-hook="sync-out /var/cache/apt/archives '$cache'" \
-    bookworm "$root" "$sources"
+    "$release" "$root" "$sources"
 
 # The check unit: runs once the system is up, then ends the container with the checks' status.
 install -D -m 0755 "$here/systemd-checks-in-root.sh" "$root/usr/local/lib/ppsbench-check/checks.sh"
