@@ -4,10 +4,13 @@
 #   ./dev.sh run    install what is needed, build, and run the main job: a capture on /dev/pps0
 #                   when it exists, otherwise the built-in (simulated) demo
 #   ./dev.sh test   install what is needed, build, and run every test: a warnings-as-errors
-#                   build, then the same tests under AddressSanitizer + UndefinedBehaviorSanitizer,
-#                   each fuzz harness briefly (fuzz/, clang) and, as root, the package check and
-#                   the real-kernel lab (below) at the end; its builds are unity builds
+#                   build, then the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#                   (as root in a Debian 13 root, tests/release/, so one leg covers the other
+#                   release), each fuzz harness briefly (fuzz/, clang) and, as root, the package
+#                   check and the real-kernel lab (below) at the end; its builds are unity builds
 #                   (PPSBENCH_UNITY_BUILD, CMakeLists.txt), and it prints each step's time
+#   ./dev.sh sanitize [DIR]
+#                   the sanitizer leg alone, on this machine (what ./dev.sh test runs in the root)
 #   ./dev.sh check  the rules the build cannot see: every #include against the module table
 #                   (docs/modules.txt), the size rule (no function over 80 lines, no file over 400
 #                   without a reason) and clang-format; ./dev.sh test runs it first
@@ -17,7 +20,9 @@
 #                   build the Debian package (dpkg-buildpackage, lintian), install it into a
 #                   clean Debian 12 root made by mmdebstrap and run it there, then boot such a
 #                   root with systemd-nspawn and run the monitor and nightly units under its
-#                   systemd (tests/package/); needs root, downloads ~100 MB of .debs once (cached)
+#                   systemd (tests/package/); the same for Debian 13, its package built in the
+#                   Debian 13 root (build-deb/trixie/); needs root, downloads ~100 MB of .debs
+#                   once (cached) and the Debian 13 root's ~700 MB
 #   ./dev.sh lab [run-lab.sh options]
 #                   build, then boot Debian's stock, threadirqs and PREEMPT_RT kernels under QEMU
 #                   with the lab's PPS module and run ppsbench in them (tests/lab/, docs/lab.md);
@@ -26,6 +31,8 @@
 #   PPSBENCH_SKIP_LAB=1 (test: skip the lab), PPSBENCH_LAB_CACHE (lab downloads; default
 #   tests/lab/.cache), PPSBENCH_SKIP_PACKAGE=1 (test: skip the package check),
 #   PPSBENCH_PACKAGE_CACHE (its .deb downloads; default tests/package/.cache),
+#   PPSBENCH_SKIP_DEBIAN13=1 (test, package: no Debian 13 root; the sanitizer leg runs here),
+#   PPSBENCH_RELEASE_CACHE (the Debian 13 root; default tests/release/.cache),
 #   PPSBENCH_SKIP_FUZZ=1 (test: skip the fuzz harnesses), PPSBENCH_FUZZ_SECONDS (test: seconds
 #   per fuzz harness, default 3), PPSBENCH_PROPERTY_CASES (test: after the fuzzers, the
 #   metamorphic property suite again with this many cases per property; CI's run has 200).
@@ -47,8 +54,11 @@ test_packages=(chrony python3-numpy python3-prometheus-client clang-format util-
 # ./dev.sh check: the architecture checker (Python) and Universal Ctags for the functions' ends.
 check_packages=(python3 universal-ctags clang-format)
 # The fuzz harnesses (fuzz/): Debian's clang with its libFuzzer/sanitizer runtimes (only
-# recommended by clang, so named here) and llvm-symbolizer for readable crash reports.
-fuzz_packages=(clang libclang-rt-14-dev llvm-14)
+# recommended by clang, so named here) and llvm-symbolizer for readable crash reports; the
+# release's own LLVM (Debian 12: 14, Debian 13: 19).
+llvm=14
+[ "$(. /etc/os-release 2>/dev/null && echo "${VERSION_ID:-}")" = 13 ] && llvm=19
+fuzz_packages=(clang "libclang-rt-$llvm-dev" "llvm-$llvm")
 
 # How long each step of a command took, one line each ("dev.sh: build 312 s"), so a CI log
 # shows where its time went; a failing step says so with its time too.
@@ -124,6 +134,9 @@ run_checks() {
 # The Debian package, built and installed for real; the tests have already run, so the package
 # build skips them (nocheck).
 package_packages=(debhelper dpkg-dev lintian mmdebstrap man-db bash-completion systemd-container)
+# What a release root (tests/release/) needs beside the build and test packages: the package
+# build (git lists the files it copies) and the Python checks of ./dev.sh check.
+root_packages=(debhelper dpkg-dev lintian git python3)
 run_package() {
   if [ "$(id -u)" -ne 0 ]; then
     echo "dev.sh: the package check needs root: mmdebstrap builds a Debian 12 chroot (sudo ./dev.sh package)" >&2
@@ -131,7 +144,7 @@ run_package() {
   fi
   local start=$SECONDS
   step package-build
-  DEB_BUILD_OPTIONS=nocheck PPSBENCH_JOBS=$jobs tests/package/build-deb.sh build-deb
+  DEB_BUILD_OPTIONS=nocheck PPSBENCH_JOBS=$jobs PPSBENCH_WERROR=ON tests/package/build-deb.sh build-deb
   took
   step package-install
   tests/package/install-test.sh build-deb/ppsbench_*.deb "${PPSBENCH_PACKAGE_CACHE:-tests/package/.cache}"
@@ -142,6 +155,29 @@ run_package() {
   tests/package/systemd-test.sh build-deb/ppsbench_*.deb "${PPSBENCH_PACKAGE_CACHE:-tests/package/.cache}"
   took
   echo "dev.sh: package: built, lintian clean, installed and run in a clean Debian 12 in $((SECONDS - start)) s"
+  if [ "${PPSBENCH_SKIP_DEBIAN13:-0}" = 1 ]; then
+    echo "dev.sh: package for Debian 13: SKIPPED because PPSBENCH_SKIP_DEBIAN13=1"
+    return 0
+  fi
+  # Debian 13's package: built in the Debian 13 root with its debhelper and lintian, then
+  # installed and run in a clean Debian 13 root and booted there, as the Debian 12 one.
+  start=$SECONDS
+  step debian13-root
+  local root
+  root=$(release_root trixie)
+  took
+  step package-debian13-build
+  tests/release/run-in-root.sh "$root" env DEB_BUILD_OPTIONS=nocheck PPSBENCH_JOBS="$jobs" \
+    PPSBENCH_WERROR=ON tests/package/build-deb.sh build-deb/trixie
+  took
+  local cache=${PPSBENCH_PACKAGE_CACHE:-tests/package/.cache}/trixie
+  step package-debian13-install
+  PPSBENCH_RELEASE=trixie tests/package/install-test.sh build-deb/trixie/ppsbench_*_amd64.deb "$cache"
+  took
+  step package-debian13-systemd
+  PPSBENCH_RELEASE=trixie tests/package/systemd-test.sh build-deb/trixie/ppsbench_*_amd64.deb "$cache"
+  took
+  echo "dev.sh: package: built, lintian clean, installed and run in a clean Debian 13 in $((SECONDS - start)) s"
 }
 
 # Each libFuzzer harness (fuzz/) for a few seconds over its committed corpus; new inputs go to a
@@ -149,7 +185,7 @@ run_package() {
 # PPSBENCH_FUZZ_SECONDS (3) and a hard timeout, 2 GB of memory and 100 MB of file output.
 run_fuzzers() {
   local start=$SECONDS clang
-  clang=$(command -v clang++-14 || command -v clang++ || true)
+  clang=$(command -v "clang++-$llvm" || command -v clang++ || true)
   if [ -z "$clang" ]; then
     echo "dev.sh: fuzz: clang++ is missing (apt-get install ${fuzz_packages[*]}; PPSBENCH_SKIP_FUZZ=1 skips the step)" >&2
     return 1
@@ -163,8 +199,8 @@ run_fuzzers() {
     -DPPSBENCH_UNITY_BUILD=ON
   took
   step fuzz-run
-  if [ -x /usr/lib/llvm-14/bin/llvm-symbolizer ]; then
-    export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
+  if [ -x "/usr/lib/llvm-$llvm/bin/llvm-symbolizer" ]; then
+    export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-$llvm/bin/llvm-symbolizer
   fi
   # A failing input is kept here (not in the checkout) to reproduce: HARNESS FILE.
   mkdir -p build-fuzz/artifacts
@@ -197,6 +233,28 @@ run_lab() {  # [run-lab.sh options]
     return 1
   fi
   tests/lab/run-lab.sh --ppsbench build/ppsbench "$@"
+}
+
+# The tests again under AddressSanitizer + UndefinedBehaviorSanitizer, warnings as errors, in
+# DIR: on this machine, or in the Debian 13 root (./dev.sh sanitize DIR is what runs there).
+run_sanitizer_leg() {  # DIR
+  echo "dev.sh: now the same tests under AddressSanitizer + UndefinedBehaviorSanitizer ($(
+    . /etc/os-release && echo "$PRETTY_NAME"), $(c++ --version | head -n 1))"
+  step sanitizer-build
+  configure_and_build "$1" -DCMAKE_BUILD_TYPE=Debug -DPPSBENCH_SANITIZE=ON -DPPSBENCH_WERROR=ON \
+    -DPPSBENCH_BUILD_BENCH=OFF -DPPSBENCH_UNITY_BUILD=ON
+  took
+  step sanitizer-ctest
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir "$1" --output-on-failure -j "$jobs"
+  took
+}
+
+# A root of another Debian release (tests/release/) with what a build, every test and the
+# package build need there; made once and kept in PPSBENCH_RELEASE_CACHE.
+release_root() {  # RELEASE: prints the root's path
+  tests/release/release-root.sh "$1" "${PPSBENCH_RELEASE_CACHE:-tests/release/.cache}" \
+    "${build_packages[@]}" "${test_packages[@]}" "${root_packages[@]}"
 }
 
 case "${1:-}" in
@@ -233,15 +291,22 @@ case "${1:-}" in
     step ctest
     ctest --test-dir build --output-on-failure -j "$jobs"
     took
-    echo "dev.sh: now the same tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-    step sanitizer-build
-    configure_and_build build-sanitize -DCMAKE_BUILD_TYPE=Debug -DPPSBENCH_SANITIZE=ON \
-      -DPPSBENCH_BUILD_BENCH=OFF -DPPSBENCH_UNITY_BUILD=ON
-    took
-    step sanitizer-ctest
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-      ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
-    took
+    # The sanitizer leg is also the Debian 13 leg: the same tests under ASan/UBSan, built with
+    # Debian 13's g++ 14, libgpiod 2, fmt 10 and Boost 1.83 and run against its chrony 4.6, in a
+    # root of its own; one leg covers both (Debian 12's compilers and libraries had the build
+    # and tests above). Without root (no chroot) it runs here, on this machine's release.
+    if [ "${PPSBENCH_SKIP_DEBIAN13:-0}" = 1 ] || [ "$(id -u)" -ne 0 ]; then
+      echo "dev.sh: debian13: SKIPPED because $([ "$(id -u)" -ne 0 ] && echo "it needs root (chroot)" ||
+        echo PPSBENCH_SKIP_DEBIAN13=1); the sanitizer leg runs on this machine's release instead"
+      run_sanitizer_leg build-sanitize
+    else
+      step debian13-root
+      debian13_root=$(release_root trixie)
+      took
+      echo "dev.sh: now the tests under AddressSanitizer + UndefinedBehaviorSanitizer in Debian 13 ($debian13_root)"
+      tests/release/run-in-root.sh "$debian13_root" env PPSBENCH_JOBS="$jobs" \
+        ./dev.sh sanitize build-debian13-sanitize
+    fi
     if [ "${PPSBENCH_SKIP_FUZZ:-0}" = 1 ]; then
       echo "dev.sh: fuzz: SKIPPED because PPSBENCH_SKIP_FUZZ=1"
     else
@@ -288,6 +353,10 @@ case "${1:-}" in
   package)
     install_packages "${build_packages[@]}" "${package_packages[@]}"
     run_package
+    ;;
+  sanitize)  # [DIR]: the sanitizer leg alone (./dev.sh test runs it in the Debian 13 root)
+    install_packages "${build_packages[@]}" "${test_packages[@]}"
+    run_sanitizer_leg "${2:-build-sanitize}"
     ;;
   check)
     install_packages "${check_packages[@]}"
