@@ -43,10 +43,16 @@ std::optional<double> window_value(const std::string& text, const std::string& n
     return std::stod(match[1]);
 }
 
+// A deleter type, not decltype(&std::fclose): glibc declares fclose nonnull, and g++ 14 warns
+// that a template argument drops the attribute.
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
 struct PolledMonitor {
     capture::SourceInfo pps = pps_source();
     capture::SourceInfo poll;
-    std::unique_ptr<std::FILE, decltype(&std::fclose)> progress{std::tmpfile(), &std::fclose};
+    std::unique_ptr<std::FILE, FileCloser> progress{std::tmpfile()};
     std::unique_ptr<LiveMetrics> live;
 
     explicit PolledMonitor(capture::SourceInfo reference) : poll(std::move(reference)) {
