@@ -28,6 +28,8 @@ std::map<std::string, Severity> severities(const std::vector<Verdict>& verdicts)
     return map;
 }
 
+// Callers keep a copy: with a std::string made from a literal as `check`, g++ 14 cannot tell
+// that the reference returned is into `verdicts`, not into the temporary (-Wdangling-reference).
 const Verdict& verdict_named(const std::vector<Verdict>& verdicts, const std::string& check) {
     for (const auto& verdict : verdicts) {
         if (verdict.check == check) {
@@ -72,7 +74,7 @@ TEST(Diagnose, RtWithOldHandlerFailsNamingThreadAndBothFixes) {
     EXPECT_EQ(severities(verdicts), expected);
     EXPECT_TRUE(has_failure(verdicts));
     EXPECT_EQ(timestamp_context(fp), TimestampContext::thread);
-    const auto& verdict = verdict_named(verdicts, "pps-timestamp-context");
+    const Verdict verdict = verdict_named(verdicts, "pps-timestamp-context");
     EXPECT_THAT(verdict.message, HasSubstr("irq/41-pps@12.-1 (PID 98, SCHED_FIFO 50"));
     EXPECT_THAT(verdict.message, HasSubstr("last ran on CPU 3"));
     EXPECT_THAT(verdict.message, HasSubstr("PREEMPT_RT force-threads"));
@@ -92,7 +94,7 @@ TEST(Diagnose, RtWithSplitHandlerIsOkAlthoughTheThreadExists) {
     EXPECT_EQ(severities(verdicts).at("pps-timestamp-context"), S::ok);
     EXPECT_FALSE(has_failure(verdicts));
     EXPECT_EQ(timestamp_context(fp), TimestampContext::hard_irq);
-    const auto& verdict = verdict_named(verdicts, "pps-timestamp-context");
+    const Verdict verdict = verdict_named(verdicts, "pps-timestamp-context");
     EXPECT_THAT(verdict.message, HasSubstr("split handler"));
     EXPECT_THAT(verdict.message, HasSubstr("irq/41-pps@12.-1"));
     EXPECT_THAT(verdict.message, HasSubstr("only runs pps_event()"));
@@ -116,7 +118,7 @@ TEST(Diagnose, ThreadirqsX86WithLdiscFailsAndFlagsPowerManagement) {
         // Issue 24: both edges captured, the assert edge on the second and chrony on it.
         {"chrony-refclock-edge", S::ok}};
     EXPECT_EQ(severities(verdicts), expected);
-    const auto& context = verdict_named(verdicts, "pps-timestamp-context");
+    const Verdict context = verdict_named(verdicts, "pps-timestamp-context");
     EXPECT_THAT(context.message, HasSubstr("irq/4-ttyS0"));
     EXPECT_THAT(context.message, HasSubstr("threadirqs"));
     EXPECT_THAT(context.fix, HasSubstr("no split handler"));
@@ -148,7 +150,7 @@ TEST(Diagnose, ThreadirqsWithOldPpsGpioHandlerFailsToo) {
     fp.kernel.preemption = "PREEMPT_DYNAMIC";
     fp.kernel.threadirqs = true;
     const auto verdicts = diagnose(fp);
-    const auto& verdict = verdict_named(verdicts, "pps-timestamp-context");
+    const Verdict verdict = verdict_named(verdicts, "pps-timestamp-context");
     EXPECT_EQ(verdict.severity, S::fail);
     EXPECT_THAT(verdict.message, HasSubstr("the threadirqs boot option force-threads"));
 }
@@ -157,7 +159,7 @@ TEST(Diagnose, ForcedThreadingWithOldHandlerButNoThreadIsUnknown) {
     auto fp = load_fixture("rpi-rt-old");
     fp.pps->irq->thread.reset();
     const auto verdicts = diagnose(fp);
-    const auto& verdict = verdict_named(verdicts, "pps-timestamp-context");
+    const Verdict verdict = verdict_named(verdicts, "pps-timestamp-context");
     EXPECT_EQ(verdict.severity, S::warn);
     EXPECT_THAT(verdict.message, HasSubstr("IRQF_NO_THREAD"));
     EXPECT_THAT(verdict.message, HasSubstr("not RT-safe"));
@@ -169,7 +171,7 @@ TEST(Diagnose, ThreadWithoutHandlerSymbolsProvesNothing) {
     fp.pps->handler = HandlerKind::unknown;
     fp.pps->handler_symbols.clear();
     const auto verdicts = diagnose(fp);
-    const auto& verdict = verdict_named(verdicts, "pps-timestamp-context");
+    const Verdict verdict = verdict_named(verdicts, "pps-timestamp-context");
     EXPECT_EQ(verdict.severity, S::warn);
     EXPECT_THAT(verdict.message, HasSubstr("proves nothing"));
     EXPECT_EQ(timestamp_context(fp), TimestampContext::unknown);
@@ -202,7 +204,7 @@ TEST(Diagnose, NamedDeviceMissingListsTheOthers) {
     options.device = "/dev/pps2";
     options.pulse_wait = std::chrono::milliseconds(0);
     const auto verdicts = diagnose(read_fingerprint(options));
-    const auto& verdict = verdict_named(verdicts, "pps-device");
+    const Verdict verdict = verdict_named(verdicts, "pps-device");
     EXPECT_EQ(verdict.severity, S::fail);
     EXPECT_THAT(verdict.message, HasSubstr("/dev/pps2"));
     EXPECT_THAT(verdict.message, HasSubstr("/dev/pps0"));
