@@ -15,20 +15,24 @@
 
 namespace ppsbench::capture {
 
-namespace {
-
-struct V1Line {
+// One line's libgpiod handles, the line released before the chip closes: the gpio: source's
+// (with its event reader) and the poll: level reader's. Outside the anonymous namespace: the
+// source holds it (a unity build compiles this file into a batch, not as its own unit).
+struct GpioSource::Impl {
     gpiod::chip chip;
     gpiod::line line;
-    V1Line() = default;
-    V1Line(const V1Line&) = delete;
-    V1Line& operator=(const V1Line&) = delete;
-    ~V1Line() {
+    std::optional<GpioEventReader> reader;
+    Impl() = default;
+    Impl(const Impl&) = delete;
+    Impl& operator=(const Impl&) = delete;
+    ~Impl() {
         if (line && line.is_requested()) {
             line.release();
         }
     }
 };
+
+namespace {
 
 std::bitset<32> v1_bias_flags(GpioBias bias) {
     switch (bias) {
@@ -58,7 +62,7 @@ int v1_request_type(core::EdgeSelection edges) {
 
 // The chip and line `where` names, refused with the fix when absent or already in use. libgpiod
 // 1.6 looks a chip up by name, path, number or label itself (OPEN_LOOKUP).
-void open_free_line(V1Line& line, const GpioLineSpec& where, const std::string& spec,
+void open_free_line(GpioSource::Impl& line, const GpioLineSpec& where, const std::string& spec,
                     const std::string& who) {
     try {
         line.chip.open(where.chip, gpiod::chip::OPEN_LOOKUP);
@@ -100,15 +104,10 @@ class GpioLevelReader final : public detail::LevelReader {
     bool level() override { return line_.line.get_value() != 0; }
 
   private:
-    V1Line line_;
+    GpioSource::Impl line_;  // its reader unused: levels are read, not events
 };
 
 }  // namespace
-
-struct GpioSource::Impl {
-    V1Line line;
-    std::optional<GpioEventReader> reader;
-};
 
 GpioSource::GpioSource(std::string spec, const GpioLineSpec& where, const SourceOptions& options)
     : impl_(std::make_unique<Impl>()) {
@@ -120,7 +119,7 @@ GpioSource::GpioSource(std::string spec, const GpioLineSpec& where, const Source
     info_.paced = true;
     info_.host_hardware = true;
     const auto flags = v1_bias_flags(parse_gpio_bias(options.bias, info_.spec));
-    V1Line& line = impl_->line;
+    GpioSource::Impl& line = *impl_;
     open_free_line(line, where, info_.spec, "gpio:" + where.chip);
     try {
         line.line.request({"ppsbench", v1_request_type(options.edges), flags});

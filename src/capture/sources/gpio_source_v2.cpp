@@ -18,34 +18,47 @@
 
 namespace ppsbench::capture {
 
-namespace {
+// libgpiod's handles, each freed by its own function. In a named namespace, not an anonymous one:
+// the source's Impl holds them (a unity build compiles this file into a batch, not as its own
+// unit, and GCC refuses an external class with members of internal types there).
+namespace gpiod_v2 {
 
 template <auto Free>
-struct GpiodFree {
+struct Freed {
     template <typename T>
     void operator()(T* handle) const {
         Free(handle);
     }
 };
-using Chip = std::unique_ptr<gpiod_chip, GpiodFree<gpiod_chip_close>>;
-using ChipInfo = std::unique_ptr<gpiod_chip_info, GpiodFree<gpiod_chip_info_free>>;
-using LineInfo = std::unique_ptr<gpiod_line_info, GpiodFree<gpiod_line_info_free>>;
-using LineSettings = std::unique_ptr<gpiod_line_settings, GpiodFree<gpiod_line_settings_free>>;
-using LineConfig = std::unique_ptr<gpiod_line_config, GpiodFree<gpiod_line_config_free>>;
-using RequestConfig = std::unique_ptr<gpiod_request_config, GpiodFree<gpiod_request_config_free>>;
-using LineRequest = std::unique_ptr<gpiod_line_request, GpiodFree<gpiod_line_request_release>>;
+using Chip = std::unique_ptr<gpiod_chip, Freed<gpiod_chip_close>>;
+using ChipInfo = std::unique_ptr<gpiod_chip_info, Freed<gpiod_chip_info_free>>;
+using LineInfo = std::unique_ptr<gpiod_line_info, Freed<gpiod_line_info_free>>;
+using LineSettings = std::unique_ptr<gpiod_line_settings, Freed<gpiod_line_settings_free>>;
+using LineConfig = std::unique_ptr<gpiod_line_config, Freed<gpiod_line_config_free>>;
+using RequestConfig = std::unique_ptr<gpiod_request_config, Freed<gpiod_request_config_free>>;
+using LineRequest = std::unique_ptr<gpiod_line_request, Freed<gpiod_line_request_release>>;
 
-// An open chip and the free line on it that a spec names.
-struct V2Line {
-    Chip chip;
+}  // namespace gpiod_v2
+
+// An open chip and the free line on it that a spec names, then its request: the gpio:
+// source's (with its event reader) and the poll: level reader's. The request is released
+// before the chip closes (members go in reverse order).
+struct GpioSource::Impl {
+    gpiod_v2::Chip chip;
     std::string chip_name;  // "gpiochip0", as gpiodetect and gpioinfo name it
     std::string chip_label;
     unsigned int offset = 0;
     std::string line_name;
+    gpiod_v2::LineRequest request;
+    std::optional<GpioV2EventReader> reader;
 };
 
+namespace {
+
+using V2Line = GpioSource::Impl;
+
 void check_line_free(gpiod_chip* chip, V2Line& line, const std::string& spec) {
-    const LineInfo info(gpiod_chip_get_line_info(chip, line.offset));
+    const gpiod_v2::LineInfo info(gpiod_chip_get_line_info(chip, line.offset));
     if (!info) {
         throw core::InputError(gpio_request_error(spec, "the line's state", errno));
     }
@@ -66,14 +79,14 @@ int line_offset_on(gpiod_chip* chip, const std::string& line, std::size_t lines)
 }
 
 // The chip and line `where` names, refused with the fix when absent or already in use.
-V2Line open_free_line(const GpioLineSpec& where, const std::string& spec, const std::string& who) {
+void open_free_line(V2Line& line, const GpioLineSpec& where, const std::string& spec,
+                    const std::string& who) {
     const GpioChipLookup found = find_gpio_chip(where.chip);
     if (found.node.empty()) {
         throw core::InputError(gpio_chip_error(who, found.error));
     }
-    V2Line line;
     line.chip.reset(gpiod_chip_open(found.node.c_str()));
-    const ChipInfo info(line.chip ? gpiod_chip_get_info(line.chip.get()) : nullptr);
+    const gpiod_v2::ChipInfo info(line.chip ? gpiod_chip_get_info(line.chip.get()) : nullptr);
     if (!info) {
         throw core::InputError(gpio_chip_error(who, errno));
     }
@@ -86,30 +99,29 @@ V2Line open_free_line(const GpioLineSpec& where, const std::string& spec, const 
     }
     line.offset = static_cast<unsigned int>(offset);
     check_line_free(line.chip.get(), line, spec);
-    return line;
 }
 
 // One line requested with `settings`, or no request and the errno that refused it.
 struct Requested {
-    LineRequest request;
+    gpiod_v2::LineRequest request;
     int error = 0;
 };
 Requested request_line(const V2Line& line, gpiod_line_settings* settings, const char* consumer) {
-    const LineConfig config(gpiod_line_config_new());
-    const RequestConfig request_config(gpiod_request_config_new());
+    const gpiod_v2::LineConfig config(gpiod_line_config_new());
+    const gpiod_v2::RequestConfig request_config(gpiod_request_config_new());
     if (!config || !request_config ||
         gpiod_line_config_add_line_settings(config.get(), &line.offset, 1, settings) != 0) {
         return {nullptr, errno};
     }
     gpiod_request_config_set_consumer(request_config.get(), consumer);
-    LineRequest request(
+    gpiod_v2::LineRequest request(
         gpiod_chip_request_lines(line.chip.get(), request_config.get(), config.get()));
     const int error = request ? 0 : errno;
     return {std::move(request), error};
 }
 
-LineSettings new_settings(const std::string& spec) {
-    LineSettings settings(gpiod_line_settings_new());
+gpiod_v2::LineSettings new_settings(const std::string& spec) {
+    gpiod_v2::LineSettings settings(gpiod_line_settings_new());
     if (!settings) {
         throw core::InputError(gpio_request_error(spec, "line settings", errno));
     }
@@ -174,18 +186,19 @@ Requested request_edge_events(const V2Line& line, gpiod_line_settings* settings,
 class GpioLevelReader final : public detail::LevelReader {
   public:
     // The line's bias is left as it is: the PPS signal driving it needs none.
-    GpioLevelReader(const std::string& spec, const GpioLineSpec& where)
-        : spec_(spec), line_(open_free_line(where, spec, spec)) {
-        const LineSettings settings = new_settings(spec);
+    GpioLevelReader(const std::string& spec, const GpioLineSpec& where) : spec_(spec) {
+        open_free_line(line_, where, spec, spec);
+        const gpiod_v2::LineSettings settings = new_settings(spec);
         Requested requested = request_line(line_, settings.get(), "ppsbench-poll");
         if (!requested.request) {
             throw core::InputError(
                 gpio_request_error(spec, "the line as an input", requested.error));
         }
-        request_ = std::move(requested.request);
+        line_.request = std::move(requested.request);
     }
     bool level() override {
-        const gpiod_line_value value = gpiod_line_request_get_value(request_.get(), line_.offset);
+        const gpiod_line_value value =
+            gpiod_line_request_get_value(line_.request.get(), line_.offset);
         if (value == GPIOD_LINE_VALUE_ERROR) {
             throw core::MeasurementError(
                 fmt::format("{}: reading the line's level failed mid-run: {}", spec_,
@@ -196,17 +209,10 @@ class GpioLevelReader final : public detail::LevelReader {
 
   private:
     std::string spec_;
-    V2Line line_;
-    LineRequest request_;
+    V2Line line_;  // its reader unused: levels are read, not events
 };
 
 }  // namespace
-
-struct GpioSource::Impl {
-    V2Line line;
-    LineRequest request;
-    std::optional<GpioV2EventReader> reader;
-};
 
 GpioSource::GpioSource(std::string spec, const GpioLineSpec& where, const SourceOptions& options)
     : impl_(std::make_unique<Impl>()) {
@@ -217,13 +223,12 @@ GpioSource::GpioSource(std::string spec, const GpioLineSpec& where, const Source
     info_.paced = true;
     info_.host_hardware = true;
     const GpioBias bias = parse_gpio_bias(options.bias, info_.spec);
-    impl_->line = open_free_line(where, info_.spec, "gpio:" + where.chip);
-    const LineSettings settings = new_settings(info_.spec);
+    open_free_line(*impl_, where, info_.spec, "gpio:" + where.chip);
+    const gpiod_v2::LineSettings settings = new_settings(info_.spec);
     gpiod_line_settings_set_edge_detection(settings.get(), v2_edge_detection(options.edges));
     gpiod_line_settings_set_bias(settings.get(), v2_bias(bias));
-    impl_->request =
-        request_edge_events(impl_->line, settings.get(), info_.spec, info_.clock).request;
-    const V2Line& line = impl_->line;
+    impl_->request = request_edge_events(*impl_, settings.get(), info_.spec, info_.clock).request;
+    const V2Line& line = *impl_;
     const bool realtime = info_.clock == core::ClockId::realtime;
     info_.details = {
         {"chip", line.chip_name},
