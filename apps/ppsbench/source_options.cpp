@@ -13,8 +13,9 @@ namespace ppsbench::app {
 const char* const source_specs_help =
     "Sources (--source SPEC):\n"
     "  pps:/dev/ppsN           RFC 2783 PPS device\n"
-    "  gpio:CHIP:LINE          edge events of a GPIO line (libgpiod), e.g.\n"
-    "                          gpio:gpiochip0:17 (monotonic clock: detrended figures)\n"
+    "  gpio:CHIP:LINE          edge events of a GPIO line, e.g. gpio:gpiochip0:17;\n"
+    "                          libgpiod 2 stamps them on CLOCK_REALTIME (as pps:),\n"
+    "                          1.6 on CLOCK_MONOTONIC (detrended figures)\n"
     "  ptp:/dev/ptpN[,extts=K][,pin=P]\n"
     "                          a PTP hardware clock's external timestamps (channel K,\n"
     "                          pin P assigned for the run and restored), moved to\n"

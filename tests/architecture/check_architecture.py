@@ -4,7 +4,8 @@
 
 1. Includes follow docs/modules.txt: a file of src/MODULE/ or include/ppsbench/MODULE/ includes
    only its own module and the modules listed for it; apps/ includes only public headers.
-   Eigen stays out of public headers, and only the GPIO source includes <gpiod.hpp>.
+   Eigen stays out of public headers, and libgpiod is included only by its backend files
+   (gpio_*_v1.cpp, gpio_*_v2.cpp; the C++ bindings <gpiod.hpp> by v1's only).
 2. docs/architecture.md quotes docs/modules.txt word for word, so the doc cannot drift.
 3. The size rule: no function over 80 lines (Universal Ctags finds their ends) and no file
    over 400 lines unless a line near its top says `size:` and why.
@@ -27,6 +28,10 @@ import sys
 MAX_FUNCTION_LINES = 80
 MAX_FILE_LINES = 400
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+# A libgpiod backend file: one API's, of which CMakeLists.txt builds one set (libgpiod 1.6: v1,
+# 2.x: v2). A backend-neutral file (gpio_v2_event_reader.cpp needs only <linux/gpio.h>) does not
+# end in the API.
+GPIOD_BACKEND = re.compile(r"^src/.+/gpio_[a-z_]+_(v1|v2)\.cpp$")
 
 
 def read_modules(path):
@@ -110,9 +115,14 @@ def check_includes(root, files, modules):
             if target.startswith("Eigen/") and relative.parts[0] == "include":
                 problems.append(f"{where}: a public header includes <{target}>: keep Eigen in "
                                 "src/stats/*.cpp")
-            if target == "gpiod.hpp" and relative.stem != "gpio_source":
-                problems.append(f"{where}: only src/capture/sources/gpio_source.* includes "
-                                "<gpiod.hpp>")
+            if target in ("gpiod.h", "gpiod.hpp"):
+                backend = GPIOD_BACKEND.match(relative.as_posix())
+                if not backend:
+                    problems.append(f"{where}: only a libgpiod backend file (src/MODULE/…/"
+                                    f"gpio_*_v1.cpp or gpio_*_v2.cpp) includes <{target}>")
+                elif target == "gpiod.hpp" and backend.group(1) != "v1":
+                    problems.append(f"{where}: the v2 backends use libgpiod's C API <gpiod.h> "
+                                    "(the C++ bindings allocate per get/set_value)")
             dep, public = included_module(target, modules)
             if dep is None:
                 continue
@@ -214,9 +224,13 @@ def own_names(root, sources):
 
 
 def unity_targets(root, files):
-    """The .cpp files of each target: the library, the app, each tests/MODULE/ program."""
-    targets = [[str(f) for f in files if str(f).startswith(top) and f.suffix == ".cpp"]
-               for top in ("src/", "apps/")]
+    """The .cpp files of each target: the library (with either libgpiod API's backend files,
+    never both), the app, each tests/MODULE/ program."""
+    library = [str(f) for f in files if str(f).startswith("src/") and f.suffix == ".cpp"]
+    targets = [[f for f in library
+                if (m := GPIOD_BACKEND.match(f)) is None or m.group(1) == api]
+               for api in ("v1", "v2")]
+    targets.append([str(f) for f in files if str(f).startswith("apps/") and f.suffix == ".cpp"])
     tests = root / "tests"
     if tests.is_dir():
         targets += [[str(p.relative_to(root)) for p in sorted(d.glob("*_test.cpp"))]

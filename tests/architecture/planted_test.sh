@@ -59,7 +59,10 @@ expect "Eigen in a public header" 1 "include/ppsbench/stats/planted.hpp:2: a pub
 
 fresh_copy
 printf '#include <gpiod.hpp>\n' >"$scratch/tree/src/capture/planted.cpp"
-expect "gpiod outside the GPIO source" 1 "src/capture/planted.cpp:1: only src/capture/sources/gpio_source.*"
+expect "gpiod outside the GPIO backends" 1 "src/capture/planted.cpp:1: only a libgpiod backend file"
+fresh_copy
+printf '#include <gpiod.hpp>\n' >"$scratch/tree/src/latency/gpio_planted_v2.cpp"
+expect "the C++ bindings in a v2 backend" 1 "src/latency/gpio_planted_v2.cpp:1: the v2 backends use"
 
 fresh_copy
 function_of planted 80 >"$scratch/tree/src/core/planted.cpp"

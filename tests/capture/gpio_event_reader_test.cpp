@@ -8,9 +8,6 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "../../src/capture/sources/gpio_source.hpp"
-#include "ppsbench/core/error.hpp"
-
 namespace ppsbench::capture {
 namespace {
 
@@ -103,25 +100,6 @@ TEST(GpioEventReader, TimesOutWhenTheLineIsQuiet) {
     Pipe pipe;
     GpioEventReader reader(pipe.reader(), core::EdgeSelection::both);
     EXPECT_EQ(reader.wait(20ms), WaitResult::timeout);
-}
-
-TEST(GpioSpec, ParsesChipAndLineAndRejectsHalfSpecs) {
-    const auto spec = parse_gpio_spec("/dev/gpiochip0:17");
-    EXPECT_EQ(spec.chip, "/dev/gpiochip0");
-    EXPECT_EQ(spec.line, "17");
-    EXPECT_EQ(parse_gpio_spec("pinctrl-bcm2711:GPIO18").line, "GPIO18");
-    EXPECT_THROW(parse_gpio_spec("17"), core::UsageError);
-    EXPECT_THROW(parse_gpio_spec("gpiochip0:"), core::UsageError);
-}
-
-TEST(GpioSource, AMissingChipSaysHowToListChips) {
-    try {
-        GpioSource source("gpio:gpiochip99:1", {"gpiochip99", "1"}, {});
-        FAIL();
-    } catch (const core::InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("no such GPIO chip"), std::string::npos);
-        EXPECT_NE(std::string(e.what()).find("gpiodetect"), std::string::npos);
-    }
 }
 
 }  // namespace

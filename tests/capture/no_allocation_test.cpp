@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The capture loop must not allocate per pulse: an allocation can page-fault or take a lock at
 // the worst moment. Counted by replacing the global allocator for this test program.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <type_traits>
 
+#include "../../src/capture/sources/gpio_event_reader.hpp"
+#include "../../src/capture/sources/gpio_v2_event_reader.hpp"
 #include "../../src/capture/sources/ptp_source.hpp"
 #include "cli.hpp"
 #include "ppsbench/capture/capture_loop.hpp"
@@ -172,6 +177,82 @@ TEST(CaptureLoop, ThePtpSourceAllocatesNothingPerPulse) {
     const std::size_t small = ptp_allocations_for(1'000);
     const std::size_t large = ptp_allocations_for(20'000);
     EXPECT_EQ(small, large) << "allocations grew with the number of pulses";
+}
+
+// A GPIO line's event fd stood in for by a pipe that each wait() refills with eight rising
+// edges, one a second, as uAPI v1 or v2 records made on the fly: the gpio: source's reader of
+// either libgpiod backend, in the capture loop, without a chip.
+template <typename Record>
+Record line_event(std::uint64_t edge) {
+    const std::uint64_t stamp = 1'780'000'000'000'000'000 + edge * 1'000'000'000;
+    Record event{};
+    if constexpr (std::is_same_v<Record, gpioevent_data>) {
+        event.timestamp = stamp;
+        event.id = GPIOEVENT_EVENT_RISING_EDGE;
+    } else {
+        event.timestamp_ns = stamp;
+        event.id = GPIO_V2_LINE_EVENT_RISING_EDGE;
+        event.seqno = static_cast<std::uint32_t>(edge);
+        event.line_seqno = static_cast<std::uint32_t>(edge);
+    }
+    return event;
+}
+
+template <typename Reader, typename Record>
+class PipedGpioLine final : public PulseSource {
+  public:
+    PipedGpioLine() : fds_(open_pipe()), reader_(fds_[0], core::EdgeSelection::assert_only) {
+        info_.spec = "gpio:pipe:0";
+        info_.kind = "gpio";
+    }
+    ~PipedGpioLine() override {
+        ::close(fds_[0]);
+        ::close(fds_[1]);
+    }
+    WaitResult wait(core::Duration timeout) override {
+        std::array<Record, 8> batch{};
+        for (Record& record : batch) {
+            record = line_event<Record>(++edges_);
+        }
+        EXPECT_EQ(::write(fds_[1], batch.data(), sizeof batch), static_cast<ssize_t>(sizeof batch));
+        return reader_.wait(timeout);
+    }
+    std::size_t read(std::span<core::Pulse> out) override { return reader_.read(out, info_.spec); }
+    const SourceInfo& info() const override { return info_; }
+
+  private:
+    static std::array<int, 2> open_pipe() {
+        std::array<int, 2> fds{-1, -1};
+        if (::pipe2(fds.data(), O_CLOEXEC) != 0) {
+            throw std::runtime_error("pipe2");
+        }
+        return fds;
+    }
+    std::array<int, 2> fds_;
+    Reader reader_;
+    SourceInfo info_;
+    std::uint64_t edges_ = 0;
+};
+
+template <typename Line>
+std::size_t gpio_allocations_for(std::uint64_t count) {
+    testing::TempDir dir;
+    Line source;
+    store::CaptureWriter writer(dir.file("gpio.csv"), {{"label", "alloc"}}, false);
+    CaptureLimits limits;
+    limits.count = count;
+    const std::size_t before = allocations.load();
+    run_capture(source, writer, limits, nullptr, {});
+    return allocations.load() - before;
+}
+
+TEST(CaptureLoop, TheGpioEventReadersAllocateNothingPerPulse) {
+    using V1Line = PipedGpioLine<GpioEventReader, gpioevent_data>;
+    using V2Line = PipedGpioLine<GpioV2EventReader, gpio_v2_line_event>;
+    EXPECT_EQ(gpio_allocations_for<V1Line>(1'000), gpio_allocations_for<V1Line>(20'000))
+        << "uAPI v1 (libgpiod 1.6): allocations grew with the number of pulses";
+    EXPECT_EQ(gpio_allocations_for<V2Line>(1'000), gpio_allocations_for<V2Line>(20'000))
+        << "uAPI v2 (libgpiod 2): allocations grew with the number of pulses";
 }
 
 }  // namespace

@@ -120,6 +120,10 @@ TEST(RunCommand, BadInputGetsOneLineNamingTheFixAndExitTwo) {
     const std::vector<BadInput> cases = {
         {{"--source", "pps:/dev/pps-missing"}, "/dev/pps-missing: no such PPS device"},
         {{"--source", "pps:/dev/null"}, "/dev/null: not a PPS device"},
+        {{"--source", "gpio:gpiochip9:17"}, "gpio:gpiochip9: no such GPIO chip"},
+        {{"--source", "gpio:no-such-chip-label:GPIO17"}, "list chips with 'gpiodetect'"},
+        {{"--source", "gpio:gpiochip9:17", "--bias", "up"},
+         "gpio:gpiochip9:17: --bias up: use as-is, pull-up, pull-down or disable"},
         {{"--duration", "-3"}, "--duration: '-3' is not a duration"},
         {{"--count", "0"}, "--count 0"},
         {{"--source", "gps:/dev/ttyS0"}, "unknown scheme 'gps'"},

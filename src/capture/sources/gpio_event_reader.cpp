@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <poll.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 
 #include "ppsbench/core/error.hpp"
@@ -11,16 +12,18 @@
 
 namespace ppsbench::capture {
 
-WaitResult GpioEventReader::wait(core::Duration timeout) {
+namespace detail {
+
+WaitResult wait_for_line_events(int fd, core::Duration timeout) {
     // POLLHUP/POLLERR with nothing to read is the end of the stream.
-    return detail::wait_readable(fd_, POLLIN | POLLPRI, timeout);
+    return wait_readable(fd, POLLIN | POLLPRI, timeout);
 }
 
-std::size_t GpioEventReader::read(std::span<core::Pulse> out, const std::string& what) {
-    const std::size_t want = std::min(out.size(), raw_.size());
+std::size_t read_line_events(int fd, void* into, std::size_t records, std::size_t size,
+                             const std::string& what) {
     ssize_t n = 0;
     do {
-        n = ::read(fd_, raw_.data(), want * sizeof(gpioevent_data));
+        n = ::read(fd, into, records * size);
     } while (n < 0 && errno == EINTR);
     if (n < 0) {
         if (errno == EAGAIN) {
@@ -32,7 +35,18 @@ std::size_t GpioEventReader::read(std::span<core::Pulse> out, const std::string&
                         what, core::errno_message(errno)));
     }
     // The kernel only hands out whole events.
-    const std::size_t events = static_cast<std::size_t>(n) / sizeof(gpioevent_data);
+    return static_cast<std::size_t>(n) / size;
+}
+
+}  // namespace detail
+
+WaitResult GpioEventReader::wait(core::Duration timeout) {
+    return detail::wait_for_line_events(fd_, timeout);
+}
+
+std::size_t GpioEventReader::read(std::span<core::Pulse> out, const std::string& what) {
+    const std::size_t events = detail::read_line_events(
+        fd_, raw_.data(), std::min(out.size(), raw_.size()), sizeof(gpioevent_data), what);
     std::size_t written = 0;
     for (std::size_t i = 0; i < events; ++i) {
         const bool rising = raw_[i].id == GPIOEVENT_EVENT_RISING_EDGE;

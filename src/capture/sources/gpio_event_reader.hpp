@@ -33,4 +33,15 @@ class GpioEventReader {
     std::array<gpioevent_data, 64> raw_{};
 };
 
+namespace detail {
+
+// What both event readers (uAPI v1 and v2) do with a line's fd: ppoll() for events, and one
+// read(2) of up to `records` whole records of `size` bytes into `into`, returning how many came
+// (0 when none were ready). Throws core::MeasurementError naming `what` if the line goes away.
+WaitResult wait_for_line_events(int fd, core::Duration timeout);
+std::size_t read_line_events(int fd, void* into, std::size_t records, std::size_t size,
+                             const std::string& what);
+
+}  // namespace detail
+
 }  // namespace ppsbench::capture

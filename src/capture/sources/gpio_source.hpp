@@ -4,23 +4,18 @@
 #include <memory>
 #include <string>
 
-#include "gpio_event_reader.hpp"
+#include "gpio_spec.hpp"
 #include "level_reader.hpp"
 #include "ppsbench/capture/source_factory.hpp"
 
 namespace ppsbench::capture {
 
-// Where "gpio:CHIP:LINE" points: a chip by name (gpiochip0), path (/dev/gpiochip0) or label,
-// and a line by offset (17) or name (GPIO17).
-struct GpioLineSpec {
-    std::string chip;
-    std::string line;
-};
-GpioLineSpec parse_gpio_spec(std::string_view rest);
-
-// Edge events from one GPIO line through libgpiod (Debian 12: libgpiod 1.6, uAPI v1). The
-// kernel timestamps each event in the hard-IRQ part of its handler, on CLOCK_MONOTONIC (since
-// Linux 5.7), which has no top of the second: reports use detrended figures for these runs.
+// Edge events from one GPIO line through libgpiod, one backend per API, chosen at configure
+// time (CMakeLists.txt): gpio_source_v1.cpp for libgpiod 1.6 (Debian 12; uAPI v1: stamps on
+// CLOCK_MONOTONIC, which has no top of the second, so reports use detrended figures, and no
+// sequence numbers), gpio_source_v2.cpp for libgpiod 2 (Debian 13; uAPI v2: stamps on
+// CLOCK_REALTIME like /dev/pps, and the kernel's per-line sequence numbers). Either way the
+// kernel stamps each event in the hard-IRQ part of its handler.
 class GpioSource final : public PulseSource {
   public:
     GpioSource(std::string spec, const GpioLineSpec& line, const SourceOptions& options);
@@ -30,16 +25,15 @@ class GpioSource final : public PulseSource {
     std::size_t read(std::span<core::Pulse> out) override;
     const SourceInfo& info() const override { return info_; }
 
-    struct Line;  // the libgpiod handles: only this source's .cpp includes <gpiod.hpp>
+    struct Impl;  // the libgpiod handles and the event reader: defined by the backend
 
   private:
     SourceInfo info_;
-    std::unique_ptr<Line> line_;
-    std::unique_ptr<GpioEventReader> reader_;
+    std::unique_ptr<Impl> impl_;
 };
 
-// A line's level, read as an input (poll:CHIP:LINE, the polled-edge reference): here because
-// only this file includes <gpiod.hpp>. Throws core::InputError as GpioSource does.
+// A line's level, read as an input (poll:CHIP:LINE, the polled-edge reference): defined by the
+// backend, as only it includes libgpiod. Throws core::InputError as GpioSource does.
 std::unique_ptr<detail::LevelReader> open_gpio_level_reader(const std::string& spec,
                                                             const GpioLineSpec& line);
 
