@@ -22,17 +22,14 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
+#include "ppsbench/core/simd_target.hpp"
 
 // The AVX2 path is GCC's: clang refuses a kernel template's calls into AVX2 helpers unless the
 // template itself is compiled for AVX2 (an ABI error), so a clang build (the fuzz harnesses)
-// has the base path only, as the summaries' lanes (lanes.hpp) do.
-#if defined(__x86_64__) && !defined(__clang__)
-#define PPSBENCH_WHOLE_AVX2 1
-#else
-#define PPSBENCH_WHOLE_AVX2 0
+// has the base path only, as the summaries' lanes (lanes.hpp) do, and so does a
+// PPSBENCH_PORTABLE_SIMD build (simd_target.hpp decides).
+#if PPSBENCH_HAVE_AVX2_DISPATCH
+#include <immintrin.h>
 #endif
 
 // The helpers pass 32-byte vectors by value, which GCC notes as an ABI change when the caller
@@ -172,7 +169,7 @@ struct BaseLanes {
     }
 };
 
-#if PPSBENCH_WHOLE_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
 // Every member is compiled for AVX2; only code itself compiled for AVX2 may call them.
 struct Avx2Lanes {
     using F = f64x4;
