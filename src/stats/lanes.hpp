@@ -92,6 +92,49 @@ struct Avx2Form {
     static constexpr bool avx2 = true;
 };
 
+// Lane-by-lane comparisons as masks (all ones where true). In a function not compiled for AVX,
+// GCC 12 runs a 32-byte vector's arithmetic as two 16-byte halves but lowers its comparisons to
+// four scalar compares and sets (about ten instructions a lane, most of the baseline's first
+// pass): the baseline form compares the halves itself (SSE2's cmppd, NEON's fcm*), the same
+// masks.
+using HalfLanes = double __attribute__((vector_size(16)));
+using HalfMask = std::int64_t __attribute__((vector_size(16)));
+enum class Compare { less, less_equal, equal };
+
+template <Compare C, typename V>
+[[gnu::always_inline]] inline auto compared(V a, V b) {
+    if constexpr (C == Compare::less) {
+        return a < b;
+    } else if constexpr (C == Compare::less_equal) {
+        return a <= b;
+    } else {
+        return a == b;
+    }
+}
+
+template <typename Form, Compare C>
+[[gnu::always_inline]] inline LaneMask compare_lanes(Lanes a, Lanes b) {
+    if constexpr (Form::avx2) {
+        return compared<C>(a, b);
+    } else {
+        const HalfMask low = compared<C>(HalfLanes{a[0], a[1]}, HalfLanes{b[0], b[1]});
+        const HalfMask high = compared<C>(HalfLanes{a[2], a[3]}, HalfLanes{b[2], b[3]});
+        return __builtin_shufflevector(low, high, 0, 1, 2, 3);
+    }
+}
+template <typename Form>
+[[gnu::always_inline]] inline LaneMask lanes_less(Lanes a, Lanes b) {
+    return compare_lanes<Form, Compare::less>(a, b);
+}
+template <typename Form>
+[[gnu::always_inline]] inline LaneMask lanes_less_equal(Lanes a, Lanes b) {
+    return compare_lanes<Form, Compare::less_equal>(a, b);
+}
+template <typename Form>
+[[gnu::always_inline]] inline LaneMask lanes_equal(Lanes a, Lanes b) {
+    return compare_lanes<Form, Compare::equal>(a, b);
+}
+
 // Whether any lane of a comparison's mask is set.
 template <typename Form>
 [[gnu::always_inline]] inline bool any_lane(LaneMask m) {

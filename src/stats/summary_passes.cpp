@@ -3,26 +3,43 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace ppsbench::stats::detail {
 
 namespace {
 
+template <typename Form>
 [[gnu::always_inline]] inline void extremes(const double* v, std::size_t count, double& lo,
                                             double& hi) {
-    Lanes low = splat(lo);
-    Lanes high = splat(hi);
     std::size_t i = 0;
-    for (; i + lane_count <= count; i += lane_count) {
-        const Lanes x = load_lanes(v + i);
-        low = lanes_min(low, x);
-        high = lanes_max(high, x);
-    }
     // Which lane holds the extreme does not matter: the series holds no NaN and no −0 (its
-    // values are integers in double or differences of them), so min and max are one value.
-    for (std::size_t k = 0; k < lane_count; ++k) {
-        lo = std::min(lo, low[k]);
-        hi = std::max(hi, high[k]);
+    // values are integers in double or differences of them), so min and max are one value, and
+    // the baseline form may take two lanes (16 bytes: GCC 12 would keep a 32-byte vector of a
+    // function not compiled for AVX in memory, and compare its lanes one by one).
+    if constexpr (Form::avx2) {
+        Lanes low = splat(lo);
+        Lanes high = splat(hi);
+        for (; i + lane_count <= count; i += lane_count) {
+            const Lanes x = load_lanes(v + i);
+            low = lanes_min(low, x);
+            high = lanes_max(high, x);
+        }
+        for (std::size_t k = 0; k < lane_count; ++k) {
+            lo = std::min(lo, low[k]);
+            hi = std::max(hi, high[k]);
+        }
+    } else {
+        HalfLanes low = {lo, lo};
+        HalfLanes high = {hi, hi};
+        for (; i + 2 <= count; i += 2) {
+            HalfLanes x;
+            std::memcpy(&x, v + i, sizeof x);
+            low = x < low ? x : low;
+            high = high < x ? x : high;
+        }
+        lo = std::min(lo, std::min(low[0], low[1]));
+        hi = std::max(hi, std::max(high[0], high[1]));
     }
     for (; i < count; ++i) {
         lo = std::min(lo, v[i]);
@@ -52,7 +69,7 @@ template <typename Form>
     for (std::size_t at = 0; at < total; at += kernel_block) {
         const double* v = values + at;
         const std::size_t count = std::min(total - at, kernel_block);
-        extremes(v, count, *parts.lo, *parts.hi);
+        extremes<Form>(v, count, *parts.lo, *parts.hi);
         parts.sum->add_block(v, count);
         if (parts.x != nullptr) {
             parts.x->add_block<Form>(v, count);
