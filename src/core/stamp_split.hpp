@@ -10,8 +10,9 @@
 #include <cstdint>
 
 #include "ppsbench/core/packed_pulses.hpp"
+#include "ppsbench/core/simd_target.hpp"
 
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -35,7 +36,7 @@ inline StampEdges split_stamps_one_by_one(const std::uint64_t* stamps, std::int6
     return edges;
 }
 
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
 inline StampEdges split_stamps_sse2(const std::uint64_t* stamps, std::int64_t* timestamps,
                                     std::size_t n) {
     const __m128i timestamp_bits = _mm_set1_epi64x(static_cast<long long>(~clear_stamp_bit));
@@ -63,7 +64,7 @@ inline StampEdges split_stamps_sse2(const std::uint64_t* stamps, std::int64_t* t
 
 inline StampEdges split_stamps(const std::uint64_t* stamps, std::int64_t* timestamps,
                                std::size_t n) {
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
     return split_stamps_sse2(stamps, timestamps, n);
 #else
     return split_stamps_one_by_one(stamps, timestamps, n);

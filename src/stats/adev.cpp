@@ -6,8 +6,9 @@
 #include <limits>
 
 #include "allan.hpp"
+#include "ppsbench/core/simd_target.hpp"
 
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -23,7 +24,7 @@ template <std::size_t G>
                                                 std::size_t first, std::size_t stop,
                                                 double (&sum)[max_group]) {
     std::size_t q0 = 0;
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
     constexpr std::size_t pairs = G / 2;
     if constexpr (pairs > 0) {
         q0 = 2 * pairs;
@@ -75,7 +76,7 @@ template <std::size_t G>
                                                     std::span<const std::size_t> ms,
                                                     std::size_t start,
                                                     double (&lanes)[max_group][2]) {
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
     const double* raw = x.raw.data();
     const __m128d reference = _mm_set1_pd(x.reference);
     const __m128d two = _mm_set1_pd(2.0);

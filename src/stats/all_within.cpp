@@ -2,6 +2,7 @@
 #include "all_within.hpp"
 
 #include "four_values.hpp"
+#include "ppsbench/core/simd_target.hpp"
 
 namespace ppsbench::stats::detail {
 
@@ -20,7 +21,7 @@ bool within_scalar(std::span<const T> values, double lo, double hi) {
 
 template <typename T>
 bool within(std::span<const T> values, double lo, double hi) {
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
     const T* v = values.data();
     const std::size_t n = values.size();
     const __m128d lo2 = _mm_set1_pd(lo);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "four_values.hpp"
+#include "ppsbench/core/simd_target.hpp"
 
 namespace ppsbench::stats::detail {
 
@@ -24,7 +25,7 @@ std::size_t departure_scalar(std::span<const T> phase, std::size_t from, std::si
 template <typename T>
 std::size_t departure(std::span<const T> phase, std::size_t from, std::size_t to, double slope,
                       double bound) {
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
     const T* x = phase.data();
     const __m128d slope2 = _mm_set1_pd(slope);
     const __m128d bound2 = _mm_set1_pd(bound);

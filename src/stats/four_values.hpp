@@ -7,7 +7,9 @@
 
 #include <cstdint>
 
-#if defined(__SSE2__)
+#include "ppsbench/core/simd_target.hpp"
+
+#if PPSBENCH_HAVE_SSE2
 #include <emmintrin.h>
 
 namespace ppsbench::stats::detail {

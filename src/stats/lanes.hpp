@@ -16,17 +16,16 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
-// (GCC only: clang 14 refuses a 32-byte vector argument in a baseline function that calls an
-// AVX2 one, so a clang build, the fuzzers', runs the baseline alone.)
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define PPSBENCH_LANES_AVX2 1
+#include "ppsbench/core/simd_target.hpp"
+
+// The AVX2 forms where simd_target.hpp compiles them (x86-64 with GCC: clang 14 refuses a
+// 32-byte vector argument in a baseline function that calls an AVX2 one, so a clang build, the
+// fuzzers', runs the baseline alone; as does a PPSBENCH_PORTABLE_SIMD build, as ARM does).
+#if PPSBENCH_HAVE_AVX2_DISPATCH
+#include <immintrin.h>
 #define PPSBENCH_AVX2_TARGET [[gnu::target("avx2")]]
 #else
-#define PPSBENCH_LANES_AVX2 0
 #define PPSBENCH_AVX2_TARGET
 #endif
 
@@ -45,7 +44,12 @@ using LaneMask = std::int64_t __attribute__((vector_size(32)));
 
 inline constexpr std::size_t lane_count = 4;
 
-// Whether the kernels run their AVX2 form: the CPU has it, and no test asked for the baseline.
+// The one switch both dispatchers consult (lanes_avx2() here, lanes_available() of
+// whole_kernels.hpp): whether AVX2 kernels may run in this process. False where the build has
+// none (simd_target.hpp), the CPU lacks AVX2, or the environment says PPSBENCH_SIMD=portable
+// (read once, at the first call, like the CPU probe).
+bool avx2_dispatch();
+// Whether the kernels run their AVX2 form: avx2_dispatch(), and no test asked for the baseline.
 bool lanes_avx2();
 // For the tests: run the baseline form from now on (true) or as the CPU allows (false).
 void force_baseline_lanes(bool baseline);
@@ -88,10 +92,53 @@ struct Avx2Form {
     static constexpr bool avx2 = true;
 };
 
+// Lane-by-lane comparisons as masks (all ones where true). In a function not compiled for AVX,
+// GCC 12 runs a 32-byte vector's arithmetic as two 16-byte halves but lowers its comparisons to
+// four scalar compares and sets (about ten instructions a lane, most of the baseline's first
+// pass): the baseline form compares the halves itself (SSE2's cmppd, NEON's fcm*), the same
+// masks.
+using HalfLanes = double __attribute__((vector_size(16)));
+using HalfMask = std::int64_t __attribute__((vector_size(16)));
+enum class Compare { less, less_equal, equal };
+
+template <Compare C, typename V>
+[[gnu::always_inline]] inline auto compared(V a, V b) {
+    if constexpr (C == Compare::less) {
+        return a < b;
+    } else if constexpr (C == Compare::less_equal) {
+        return a <= b;
+    } else {
+        return a == b;
+    }
+}
+
+template <typename Form, Compare C>
+[[gnu::always_inline]] inline LaneMask compare_lanes(Lanes a, Lanes b) {
+    if constexpr (Form::avx2) {
+        return compared<C>(a, b);
+    } else {
+        const HalfMask low = compared<C>(HalfLanes{a[0], a[1]}, HalfLanes{b[0], b[1]});
+        const HalfMask high = compared<C>(HalfLanes{a[2], a[3]}, HalfLanes{b[2], b[3]});
+        return __builtin_shufflevector(low, high, 0, 1, 2, 3);
+    }
+}
+template <typename Form>
+[[gnu::always_inline]] inline LaneMask lanes_less(Lanes a, Lanes b) {
+    return compare_lanes<Form, Compare::less>(a, b);
+}
+template <typename Form>
+[[gnu::always_inline]] inline LaneMask lanes_less_equal(Lanes a, Lanes b) {
+    return compare_lanes<Form, Compare::less_equal>(a, b);
+}
+template <typename Form>
+[[gnu::always_inline]] inline LaneMask lanes_equal(Lanes a, Lanes b) {
+    return compare_lanes<Form, Compare::equal>(a, b);
+}
+
 // Whether any lane of a comparison's mask is set.
 template <typename Form>
 [[gnu::always_inline]] inline bool any_lane(LaneMask m) {
-#if PPSBENCH_LANES_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
     if constexpr (Form::avx2) {
         // The builtin, not _mm256_testz_si256(): an intrinsic is a function of its own that
         // refuses to be inlined here, while a builtin is only expanded in the AVX2 wrapper.
@@ -110,7 +157,7 @@ template <typename Form>
 // The lanes set in a comparison's mask as bits 0–3.
 template <typename Form>
 [[gnu::always_inline]] inline unsigned lane_bits(LaneMask m) {
-#if PPSBENCH_LANES_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
     if constexpr (Form::avx2) {
         return static_cast<unsigned>(__builtin_ia32_movmskpd256(reinterpret_cast<__v4df>(m)));
     } else {
@@ -152,7 +199,7 @@ inline constexpr PackOrder pack_order = [] {
 template <typename Form>
 [[gnu::always_inline]] inline std::size_t pack_lanes(double* out, Lanes v, LaneMask m) {
     const unsigned bits = lane_bits<Form>(m);
-#if PPSBENCH_LANES_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
     if constexpr (Form::avx2) {
         using Words = std::int32_t __attribute__((vector_size(32)));
         Words order;

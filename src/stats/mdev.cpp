@@ -6,8 +6,9 @@
 #include <limits>
 
 #include "allan.hpp"
+#include "ppsbench/core/simd_target.hpp"
 
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -63,7 +64,7 @@ template <std::size_t G>
     return s;
 }
 
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
 // mdev_stretch() for P pairs of taus, (0, 1), (2, 3): lane l of pair p is tau 2p + l.
 template <std::size_t P>
 [[gnu::always_inline]] inline void mdev_stretch_pairs(const Prepared& x, const std::size_t* ms,
@@ -132,7 +133,7 @@ template <std::size_t G>
         }
     }
     std::size_t q0 = 0;
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
     q0 = G - G % 2;
     if constexpr (G >= 2) {
         mdev_stretch_pairs<G / 2>(x, ms.data(), s.missing_in_span, inner, sum, begin, stop);

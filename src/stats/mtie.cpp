@@ -6,7 +6,9 @@
 #include <limits>
 #include <vector>
 
-#if defined(__SSE2__)
+#include "ppsbench/core/simd_target.hpp"
+
+#if PPSBENCH_HAVE_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -27,7 +29,7 @@ namespace {
 // high[i], low[i] = the sample's extremes (a missing one never chosen), i < length.
 void fill_extremes(const double* x, std::size_t length, double* high, double* low) {
     std::size_t i = 0;
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
     const __m128d minus_inf = _mm_set1_pd(-INFINITY);
     const __m128d plus_inf = _mm_set1_pd(INFINITY);
     for (; i + 2 <= length; i += 2) {
@@ -48,7 +50,7 @@ void fill_extremes(const double* x, std::size_t length, double* high, double* lo
 // step reads ahead of what it writes, so two at a time read the same values as one at a time.
 void double_span(double* high, double* low, std::size_t span, std::size_t length) {
     std::size_t i = 0;
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
     for (; i + 1 + 2 * span <= length; i += 2) {  // i and i + 1 both in range
         _mm_storeu_pd(high + i, _mm_max_pd(_mm_loadu_pd(high + i + span), _mm_loadu_pd(high + i)));
         _mm_storeu_pd(low + i, _mm_min_pd(_mm_loadu_pd(low + i + span), _mm_loadu_pd(low + i)));
@@ -66,7 +68,7 @@ double widest(const double* high, const double* low, std::size_t shift, std::siz
               double best) {
     double lanes[4] = {best, best, best, best};
     std::size_t i = 0;
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
     __m128d lane01 = _mm_set1_pd(best);
     __m128d lane23 = lane01;
     for (; i + 4 <= starts; i += 4) {

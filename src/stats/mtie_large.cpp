@@ -5,7 +5,9 @@
 #include <cmath>
 #include <vector>
 
-#if defined(__SSE2__)
+#include "ppsbench/core/simd_target.hpp"
+
+#if PPSBENCH_HAVE_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -107,7 +109,7 @@ namespace {
     double low_b = std::min(reduce_low[0], reduce_low[1]);
     std::size_t ja = first;
     std::size_t jb = split;
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
     // Parts A and B as the two lanes of one register: _mm_max_pd(v, h) is raised(h, v) and
     // _mm_min_pd(v, l) lowered(l, v) (NaN v: the running extreme), _mm_max_pd(b, a) is
     // std::max(a, b), _mm_min_pd(b, a) std::min(a, b): the same values as the scalar loop.
@@ -170,7 +172,7 @@ void segment_suffix_extremes(const double* b, std::size_t width, std::size_t len
         double high[2] = {seg_high[s + 1], -INFINITY};
         double low[2] = {seg_low[s + 1], INFINITY};
         std::size_t i = begin;
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
         // _mm_max_pd(v, h) is raised(h, v), _mm_min_pd(v, l) lowered(l, v): lane k takes the
         // samples i + k, as the scalar loop's high[k] does.
         __m128d h = _mm_loadu_pd(high);

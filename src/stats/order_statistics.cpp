@@ -4,7 +4,10 @@
 #include "ppsbench/stats/confidence.hpp"
 
 #include <cstdint>
-#if defined(__SSE2__)
+
+#include "ppsbench/core/simd_target.hpp"
+
+#if PPSBENCH_HAVE_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -87,7 +90,7 @@ void RankSelector::flush() {
         // Few values fall inside a window (a few percent): count those below it and flag those
         // inside two at a time, and append only the flagged ones.
         std::size_t i = 0;
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
         const __m128d lo2 = _mm_set1_pd(lo);
         const __m128d hi2 = _mm_set1_pd(hi);
         __m128i below2 = _mm_setzero_si128();

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "phase_blocks.hpp"
 
-#if defined(__SSE2__)
+#include "ppsbench/core/simd_target.hpp"
+
+#if PPSBENCH_HAVE_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -18,7 +20,7 @@ void usual_phase_block_scalar(const std::int64_t* t, std::size_t count, std::uin
 
 void usual_phase_block(const std::int64_t* t, std::size_t count, std::uint64_t& base,
                        std::uint64_t period_ns, double* out) {
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
     // SSE2 has no int64 → double conversion; an integer |v| < 2^51 added to the bits of
     // 1.5·2^52 gives the double 1.5·2^52 + v exactly (no carry out of the mantissa), and
     // subtracting 1.5·2^52 leaves v exactly, as cvtsi2sd would (0 as +0).

@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
-#if defined(__SSE2__)
+
+#include "ppsbench/core/simd_target.hpp"
+
+#if PPSBENCH_HAVE_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -27,7 +30,7 @@ std::unique_ptr<std::byte[]> room_for(std::size_t values) {
 // unchanged exactly when it is one (NaN and values beyond int32 come back as −2^31 or NaN).
 std::size_t narrow_whole(const double* from, std::int32_t* to, std::size_t count) {
     std::size_t j = 0;
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
     for (; j + 2 <= count; j += 2) {
         const __m128d v = _mm_loadu_pd(from + j);
         const __m128i whole = _mm_cvttpd_epi32(v);

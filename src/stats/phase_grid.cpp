@@ -6,8 +6,9 @@
 #include <limits>
 
 #include "phase.hpp"
+#include "ppsbench/core/simd_target.hpp"
 
-#if defined(__x86_64__)
+#if PPSBENCH_HAVE_AVX2_DISPATCH
 #include <immintrin.h>
 #endif
 
@@ -107,7 +108,7 @@ std::uint64_t straight_base(const std::int64_t* t, std::size_t count, std::int64
                     : straight_scalar<false>(t, count, p, run, out);
 }
 
-#if defined(__x86_64__)
+#if PPSBENCH_HAVE_AVX2_DISPATCH
 // Four pulses an AVX2 instruction.
 [[gnu::target("avx2")]] std::uint64_t straight_avx2(const std::int64_t* t, std::size_t count,
                                                     std::int64_t p, bool realtime, StraightRun& run,
@@ -348,7 +349,7 @@ PhaseGrid phase_grid(const PhaseRule& rule, const Selection& selection, const Pu
     const auto length = static_cast<std::size_t>(index.back()) + 1;
     if (whole_steps(removed) && length < (std::size_t{1} << 32)) {
         StraightKernel kernel = straight_base;
-#if defined(__x86_64__)
+#if PPSBENCH_HAVE_AVX2_DISPATCH
         kernel = lanes == LanePath::avx2 ? straight_avx2 : kernel;
 #endif
         (void)lanes;

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <span>
 #include <utility>
@@ -67,6 +68,7 @@ class BlockedSum {
     // The terms v[0, count) as add() would take them one by one, the same sums to the bit: within
     // a block the k-th term of each group of four goes to lane k, so whole groups are one Lanes
     // addition. Inlined into the kernels (summary_passes.cpp), which are compiled per CPU.
+    template <typename Form>
     [[gnu::always_inline]] void add_block(const double* v, std::size_t count) {
         std::size_t i = 0;
         while (i < count && grouped_ != 0) {
@@ -76,11 +78,7 @@ class BlockedSum {
             // grouped_ is 0 here, so the block holds whole groups and its room is a multiple of 4.
             const std::size_t room = block - in_block_;
             const std::size_t take = std::min(room, (count - i) / lane_count * lane_count);
-            Lanes lanes = load_lanes(lanes_);
-            for (std::size_t g = 0; g < take; g += lane_count) {
-                lanes += load_lanes(v + i + g);
-            }
-            store_lanes(lanes_, lanes);
+            add_groups<Form>(v + i, take);
             i += take;
             in_block_ += take;
             if (in_block_ == block) {
@@ -100,6 +98,34 @@ class BlockedSum {
 
   private:
     static constexpr std::size_t block = 1024;
+    // take / 4 whole groups of four into the lanes. The baseline form adds in 16-byte halves,
+    // lanes 0–1 and 2–3, each lane the same additions in the same order: GCC 12 would keep a
+    // 32-byte vector of a function not compiled for AVX in memory (a load and a store an add).
+    template <typename Form>
+    [[gnu::always_inline]] void add_groups(const double* v, std::size_t take) {
+        if constexpr (Form::avx2) {
+            Lanes lanes = load_lanes(lanes_);
+            for (std::size_t g = 0; g < take; g += lane_count) {
+                lanes += load_lanes(v + g);
+            }
+            store_lanes(lanes_, lanes);
+        } else {
+            HalfLanes low;
+            HalfLanes high;
+            std::memcpy(&low, lanes_, sizeof low);
+            std::memcpy(&high, lanes_ + 2, sizeof high);
+            for (std::size_t g = 0; g < take; g += lane_count) {
+                HalfLanes a;
+                HalfLanes b;
+                std::memcpy(&a, v + g, sizeof a);
+                std::memcpy(&b, v + g + 2, sizeof b);
+                low += a;
+                high += b;
+            }
+            std::memcpy(lanes_, &low, sizeof low);
+            std::memcpy(lanes_ + 2, &high, sizeof high);
+        }
+    }
     void flush() {
         for (std::size_t i = 0; i < grouped_; ++i) {
             lanes_[0] += group_[i];
@@ -176,8 +202,8 @@ class RankSelector {
             LaneMask equal = {};
             for (; i + lane_count <= count; i += lane_count) {
                 const Lanes x = load_lanes(v + i);
-                below -= x < lo;
-                equal -= x == lo;
+                below -= lanes_less<Form>(x, lo);
+                equal -= lanes_equal<Form>(x, lo);
             }
             std::size_t inside = lane_total(equal);
             for (; i < count; ++i) {
@@ -190,20 +216,23 @@ class RankSelector {
         }
         // Each append stores four lanes: room for every value of the block and one group more.
         w.values.reserve_more(count + lane_count);
+        if constexpr (!Form::avx2) {
+            i = count_in_halves(w, v, count, tail_below);
+        }
         for (; i + 4 * lane_count <= count; i += 4 * lane_count) {
             const Lanes a = load_lanes(v + i);
             const Lanes b = load_lanes(v + i + 4);
             const Lanes c = load_lanes(v + i + 8);
             const Lanes d = load_lanes(v + i + 12);
-            below -= a < lo;
-            below -= b < lo;
-            below -= c < lo;
-            below -= d < lo;
+            below -= lanes_less<Form>(a, lo);
+            below -= lanes_less<Form>(b, lo);
+            below -= lanes_less<Form>(c, lo);
+            below -= lanes_less<Form>(d, lo);
             // Ordered comparisons, false for NaN, as in flush().
-            const LaneMask in_a = (lo <= a) & (a <= hi);
-            const LaneMask in_b = (lo <= b) & (b <= hi);
-            const LaneMask in_c = (lo <= c) & (c <= hi);
-            const LaneMask in_d = (lo <= d) & (d <= hi);
+            const LaneMask in_a = lanes_less_equal<Form>(lo, a) & lanes_less_equal<Form>(a, hi);
+            const LaneMask in_b = lanes_less_equal<Form>(lo, b) & lanes_less_equal<Form>(b, hi);
+            const LaneMask in_c = lanes_less_equal<Form>(lo, c) & lanes_less_equal<Form>(c, hi);
+            const LaneMask in_d = lanes_less_equal<Form>(lo, d) & lanes_less_equal<Form>(d, hi);
             if (any_lane<Form>((in_a | in_b) | (in_c | in_d))) [[unlikely]] {
                 w.values.advance(pack_lanes<Form>(w.values.end(), a, in_a));
                 w.values.advance(pack_lanes<Form>(w.values.end(), b, in_b));
@@ -218,6 +247,39 @@ class RankSelector {
             }
         }
         below_[j] += tail_below + lane_total(below);
+    }
+    // The baseline form's groups of sixteen in 16-byte halves: GCC 12 keeps a 32-byte vector of
+    // a function not compiled for AVX in memory, a load and a store about every operation (the
+    // portable path's first pass took three times the instructions of this loop). The same
+    // counts; a group with a value inside is packed as count_window() packs it, so the same
+    // values are gathered in the same order. Returns where it stopped.
+    [[gnu::always_inline]] static std::size_t count_in_halves(Window& w, const double* v,
+                                                              std::size_t count,
+                                                              std::size_t& below) {
+        const HalfLanes lo = {w.lo, w.lo};
+        const HalfLanes hi = {w.hi, w.hi};
+        HalfMask under = {};
+        std::size_t i = 0;
+        for (; i + 4 * lane_count <= count; i += 4 * lane_count) {
+            HalfMask inside = {};
+#pragma GCC unroll 8
+            for (std::size_t h = 0; h < 2 * lane_count; ++h) {
+                HalfLanes x;
+                std::memcpy(&x, v + i + 2 * h, sizeof x);
+                under -= x < lo;
+                inside |= (lo <= x) & (x <= hi);  // ordered: false for NaN, as in flush()
+            }
+            if ((inside[0] | inside[1]) != 0) [[unlikely]] {
+                for (std::size_t q = 0; q < lane_count; ++q) {
+                    const Lanes x = load_lanes(v + i + q * lane_count);
+                    const LaneMask in = lanes_less_equal<BaselineForm>(splat(w.lo), x) &
+                                        lanes_less_equal<BaselineForm>(x, splat(w.hi));
+                    w.values.advance(pack_lanes<BaselineForm>(w.values.end(), x, in));
+                }
+            }
+        }
+        below += static_cast<std::size_t>(under[0] + under[1]);
+        return i;
     }
     [[gnu::always_inline]] static std::size_t lane_total(LaneMask counts) {
         return static_cast<std::size_t>((counts[0] + counts[1]) + (counts[2] + counts[3]));

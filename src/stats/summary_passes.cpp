@@ -3,26 +3,43 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace ppsbench::stats::detail {
 
 namespace {
 
+template <typename Form>
 [[gnu::always_inline]] inline void extremes(const double* v, std::size_t count, double& lo,
                                             double& hi) {
-    Lanes low = splat(lo);
-    Lanes high = splat(hi);
     std::size_t i = 0;
-    for (; i + lane_count <= count; i += lane_count) {
-        const Lanes x = load_lanes(v + i);
-        low = lanes_min(low, x);
-        high = lanes_max(high, x);
-    }
     // Which lane holds the extreme does not matter: the series holds no NaN and no −0 (its
-    // values are integers in double or differences of them), so min and max are one value.
-    for (std::size_t k = 0; k < lane_count; ++k) {
-        lo = std::min(lo, low[k]);
-        hi = std::max(hi, high[k]);
+    // values are integers in double or differences of them), so min and max are one value, and
+    // the baseline form may take two lanes (16 bytes: GCC 12 would keep a 32-byte vector of a
+    // function not compiled for AVX in memory, and compare its lanes one by one).
+    if constexpr (Form::avx2) {
+        Lanes low = splat(lo);
+        Lanes high = splat(hi);
+        for (; i + lane_count <= count; i += lane_count) {
+            const Lanes x = load_lanes(v + i);
+            low = lanes_min(low, x);
+            high = lanes_max(high, x);
+        }
+        for (std::size_t k = 0; k < lane_count; ++k) {
+            lo = std::min(lo, low[k]);
+            hi = std::max(hi, high[k]);
+        }
+    } else {
+        HalfLanes low = {lo, lo};
+        HalfLanes high = {hi, hi};
+        for (; i + 2 <= count; i += 2) {
+            HalfLanes x;
+            std::memcpy(&x, v + i, sizeof x);
+            low = x < low ? x : low;
+            high = high < x ? x : high;
+        }
+        lo = std::min(lo, std::min(low[0], low[1]));
+        hi = std::max(hi, std::max(high[0], high[1]));
     }
     for (; i < count; ++i) {
         lo = std::min(lo, v[i]);
@@ -52,8 +69,8 @@ template <typename Form>
     for (std::size_t at = 0; at < total; at += kernel_block) {
         const double* v = values + at;
         const std::size_t count = std::min(total - at, kernel_block);
-        extremes(v, count, *parts.lo, *parts.hi);
-        parts.sum->add_block(v, count);
+        extremes<Form>(v, count, *parts.lo, *parts.hi);
+        parts.sum->add_block<Form>(v, count);
         if (parts.x != nullptr) {
             parts.x->add_block<Form>(v, count);
         }
@@ -65,28 +82,49 @@ template <typename Form>
     }
 }
 
+// deviations[i] = (v[i] − mean)², squares[i] = v[i]², lane by lane (the baseline form in
+// 16-byte halves, which GCC 12 keeps in registers: the same operations on each value).
+template <typename Form>
+[[gnu::always_inline]] inline void squares_of(const double* v, std::size_t count, double mean,
+                                              double* deviations, double* squares) {
+    std::size_t i = 0;
+    if constexpr (Form::avx2) {
+        const Lanes m = splat(mean);
+        for (; i + lane_count <= count; i += lane_count) {
+            const Lanes x = load_lanes(v + i);
+            const Lanes d = x - m;
+            store_lanes(deviations + i, d * d);
+            store_lanes(squares + i, x * x);
+        }
+    } else {
+        const HalfLanes m = {mean, mean};
+        for (; i + 2 <= count; i += 2) {
+            HalfLanes x;
+            std::memcpy(&x, v + i, sizeof x);
+            const HalfLanes d = x - m;
+            const HalfLanes dd = d * d;
+            const HalfLanes xx = x * x;
+            std::memcpy(deviations + i, &dd, sizeof dd);
+            std::memcpy(squares + i, &xx, sizeof xx);
+        }
+    }
+    for (; i < count; ++i) {
+        deviations[i] = (v[i] - mean) * (v[i] - mean);
+        squares[i] = v[i] * v[i];
+    }
+}
+
 template <typename Form>
 [[gnu::always_inline]] inline void second_pass_body(const SecondPassParts& parts,
                                                     const double* values, std::size_t total) {
-    const Lanes mean = splat(parts.mean);
     for (std::size_t at = 0; at < total; at += kernel_block) {
         const double* v = values + at;
         const std::size_t count = std::min(total - at, kernel_block);
         double deviations[kernel_block];
         double squares[kernel_block];
-        std::size_t i = 0;
-        for (; i + lane_count <= count; i += lane_count) {
-            const Lanes x = load_lanes(v + i);
-            const Lanes d = x - mean;
-            store_lanes(deviations + i, d * d);
-            store_lanes(squares + i, x * x);
-        }
-        for (; i < count; ++i) {
-            deviations[i] = (v[i] - parts.mean) * (v[i] - parts.mean);
-            squares[i] = v[i] * v[i];
-        }
-        parts.squared_deviations->add_block(deviations, count);
-        parts.squares->add_block(squares, count);
+        squares_of<Form>(v, count, parts.mean, deviations, squares);
+        parts.squared_deviations->add_block<Form>(deviations, count);
+        parts.squares->add_block<Form>(squares, count);
         if (parts.distance != nullptr) {
             distances(v, count, parts.median, deviations);
             parts.distance->add_block<Form>(deviations, count);

@@ -3,7 +3,9 @@
 
 #include <limits>
 
-#if defined(__SSE2__)
+#include "ppsbench/core/simd_target.hpp"
+
+#if PPSBENCH_HAVE_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -54,7 +56,7 @@ std::size_t first_unusual_scalar(std::span<const std::int64_t> t, std::size_t fr
 
 std::size_t first_unusual(std::span<const std::int64_t> t, std::size_t from, std::size_t to,
                           std::uint64_t low, std::uint64_t width, std::uint64_t& signs) {
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
     if (width < (std::uint64_t{1} << 31)) {
         // Four intervals a step. x = t_i − t_{i−1} − low lies in [0, width] when its high half
         // is 0 and its low half at most `width`: with the sign bit of each half flipped, one

@@ -20,10 +20,10 @@ template <typename Form>
     std::size_t i = 0;
     // Outliers are rare: sixteen values a test, and a scalar look where one is.
     for (; i + 4 * lane_count <= n; i += 4 * lane_count) {
-        const LaneMask far = (t < lanes_abs(load_lanes(v + i) - c)) |
-                             (t < lanes_abs(load_lanes(v + i + 4) - c)) |
-                             (t < lanes_abs(load_lanes(v + i + 8) - c)) |
-                             (t < lanes_abs(load_lanes(v + i + 12) - c));
+        const LaneMask far = lanes_less<Form>(t, lanes_abs(load_lanes(v + i) - c)) |
+                             lanes_less<Form>(t, lanes_abs(load_lanes(v + i + 4) - c)) |
+                             lanes_less<Form>(t, lanes_abs(load_lanes(v + i + 8) - c)) |
+                             lanes_less<Form>(t, lanes_abs(load_lanes(v + i + 12) - c));
         if (any_lane<Form>(far)) [[unlikely]] {
             for (std::size_t j = i; j < i + 4 * lane_count; ++j) {
                 if (std::abs(v[j] - centre) > threshold) {

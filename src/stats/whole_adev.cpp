@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ppsbench/core/simd_target.hpp"
 #include "ppsbench/stats/stability.hpp"
 #include "whole_kernels.hpp"
 #include "whole_lanes.hpp"
@@ -149,7 +150,7 @@ template <std::size_t G>
                                   std::size_t end, const std::size_t* dirty, std::size_t ranges) {
     blocks_body<BaseLanes, G>(x, g, i, end, dirty, ranges);
 }
-#if PPSBENCH_WHOLE_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
 template <std::size_t G>
 [[gnu::flatten, gnu::target("avx2")]] void blocks_avx2(const std::int32_t* x, TauGroup& g,
                                                        std::size_t i, std::size_t end,
@@ -161,7 +162,7 @@ template <std::size_t G>
 
 template <std::size_t G>
 BlockKernel kernel_of(LanePath lanes) {
-#if PPSBENCH_WHOLE_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
     if (lanes == LanePath::avx2) {
         return blocks_avx2<G>;
     }

@@ -18,10 +18,12 @@
 namespace ppsbench::stats::detail {
 
 // The instruction sets the kernels have a path for. `base` is every machine's (SSE2 on
-// x86-64); `avx2` is taken where the CPU has it. Both give the same bits (tested).
+// x86-64, NEON on aarch64); `avx2` is taken where avx2_dispatch() (lanes.hpp) allows it: the
+// build has it, the CPU has it, and PPSBENCH_SIMD is not `portable`. Both give the same bits
+// (tested).
 enum class LanePath { base, avx2 };
-LanePath widest_lanes();               // the one the report uses: avx2 where there is AVX2
-bool lanes_available(LanePath lanes);  // whether this machine can run `lanes`
+LanePath widest_lanes();               // the one the report uses: avx2 where it is allowed
+bool lanes_available(LanePath lanes);  // whether `lanes` may run here (avx2_dispatch())
 
 // A whole-nanosecond grid as the kernels read it: the samples, and where they are missing.
 struct WholeGrid {

@@ -18,21 +18,22 @@
 // kernel gives the same bits on either path.
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
+#include "ppsbench/core/simd_target.hpp"
 
 // The AVX2 path is GCC's: clang refuses a kernel template's calls into AVX2 helpers unless the
 // template itself is compiled for AVX2 (an ABI error), so a clang build (the fuzz harnesses)
-// has the base path only, as the summaries' lanes (lanes.hpp) do.
-#if defined(__x86_64__) && !defined(__clang__)
-#define PPSBENCH_WHOLE_AVX2 1
-#else
-#define PPSBENCH_WHOLE_AVX2 0
+// has the base path only, as the summaries' lanes (lanes.hpp) do, and so does a
+// PPSBENCH_PORTABLE_SIMD build (simd_target.hpp decides).
+#if PPSBENCH_HAVE_AVX2_DISPATCH
+#include <immintrin.h>
+#elif PPSBENCH_HAVE_SSE2
+#include <emmintrin.h>
 #endif
 
 // The helpers pass 32-byte vectors by value, which GCC notes as an ABI change when the caller
@@ -43,7 +44,6 @@ namespace ppsbench::stats::detail {
 
 using f64x2 [[gnu::vector_size(16)]] = double;
 using i64x2 [[gnu::vector_size(16)]] = std::int64_t;
-using i32x2 [[gnu::vector_size(8)]] = std::int32_t;
 using i32x4 [[gnu::vector_size(16)]] = std::int32_t;
 using f64x4 [[gnu::vector_size(32)]] = double;
 using i32x8 [[gnu::vector_size(32)]] = std::int32_t;
@@ -61,19 +61,47 @@ struct BaseLanes {
 
     static F splat(double v) { return {f64x2{v, v}, f64x2{v, v}}; }
     static F zero() { return splat(0.0); }
-    static f64x2 to_f64(i32x4 v, bool high) {
-        const i32x2 two =
-            high ? __builtin_shufflevector(v, v, 2, 3) : __builtin_shufflevector(v, v, 0, 1);
-        return __builtin_convertvector(two, f64x2);
+    // Four int32 as doubles, exact. GCC 12 converts a generic two-int32 vector one scalar at a
+    // time on x86 (cvtsi2sd with its pxor: most of the base path's ADEV and MDEV), so: cvtdq2pd
+    // where SSE2 is; elsewhere, little-endian, each value put below the exponent of 2^52 (a
+    // double whose words are 0x43300000 and x ^ 2^31 is 2^52 + 2^31 + x; an interleave) and the
+    // bias subtracted: exact for every int32 (both within 2^52..2^53, the difference whole;
+    // +0.0 for 0, as the conversion gives), in plain vector instructions.
+    static F to_f64(i32x4 v) {
+#if PPSBENCH_HAVE_SSE2
+        const __m128i w = reinterpret_cast<__m128i>(v);
+        return {reinterpret_cast<f64x2>(_mm_cvtepi32_pd(w)),
+                reinterpret_cast<f64x2>(_mm_cvtepi32_pd(_mm_unpackhi_epi64(w, w)))};
+#else
+        if constexpr (std::endian::native == std::endian::little) {
+            constexpr std::int32_t sign = std::numeric_limits<std::int32_t>::min();
+            constexpr std::int32_t top = 0x43300000;  // the high word of 2^52
+            const i32x4 signs = {sign, sign, sign, sign};
+            const i32x4 tops = {top, top, top, top};
+            const i32x4 biased = v ^ signs;
+            const i32x4 low = __builtin_shufflevector(biased, tops, 0, 4, 1, 5);
+            const i32x4 high = __builtin_shufflevector(biased, tops, 2, 6, 3, 7);
+            constexpr double bias = 0x1p52 + 0x1p31;
+            const f64x2 biases = {bias, bias};
+            return {reinterpret_cast<f64x2>(low) - biases, reinterpret_cast<f64x2>(high) - biases};
+        } else {
+            return {__builtin_convertvector(__builtin_shufflevector(v, v, 0, 1), f64x2),
+                    __builtin_convertvector(__builtin_shufflevector(v, v, 2, 3), f64x2)};
+        }
+#endif
     }
     // Four int32 at p, as doubles (exact).
     static F load_ns(const std::int32_t* p) {
         i32x4 v;
         std::memcpy(&v, p, sizeof v);
-        return {to_f64(v, false), to_f64(v, true)};
+        return to_f64(v);
     }
-    static F low_f64(I v) { return {to_f64(v.lo, false), to_f64(v.lo, true)}; }
-    static F high_f64(I v) { return {to_f64(v.hi, false), to_f64(v.hi, true)}; }
+    static F low_f64(I v) {
+        return to_f64(v.lo);
+    }
+    static F high_f64(I v) {
+        return to_f64(v.hi);
+    }
     static F load(const double* p) {
         F v;
         std::memcpy(&v.lo, p, sizeof v.lo);
@@ -102,12 +130,24 @@ struct BaseLanes {
         std::memcpy(&v, p, sizeof v);
         return v;
     }
-    static void store_i(std::int32_t* p, I v) { std::memcpy(p, &v, sizeof v); }
-    static I splat_i(std::int32_t v) { return {i32x4{v, v, v, v}, i32x4{v, v, v, v}}; }
-    static I max(I a, I b) { return {a.lo > b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi}; }
-    static I min(I a, I b) { return {a.lo < b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi}; }
-    static I sub(I a, I b) { return {a.lo - b.lo, a.hi - b.hi}; }
-    static I add(I a, I b) { return {a.lo + b.lo, a.hi + b.hi}; }
+    static void store_i(std::int32_t* p, I v) {
+        std::memcpy(p, &v, sizeof v);
+    }
+    static I splat_i(std::int32_t v) {
+        return {i32x4{v, v, v, v}, i32x4{v, v, v, v}};
+    }
+    static I max(I a, I b) {
+        return {a.lo > b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+    }
+    static I min(I a, I b) {
+        return {a.lo < b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi};
+    }
+    static I sub(I a, I b) {
+        return {a.lo - b.lo, a.hi - b.hi};
+    }
+    static I add(I a, I b) {
+        return {a.lo + b.lo, a.hi + b.hi};
+    }
     // Inclusive prefix sums across the eight lanes (wrapping, as int32 does in SIMD).
     static I prefix_i(I v) {
         const i32x4 zero{0, 0, 0, 0};
@@ -119,9 +159,15 @@ struct BaseLanes {
         return {lo, half(v.hi) + __builtin_shufflevector(lo, lo, 3, 3, 3, 3)};
     }
     // All ones where a == b, else zero.
-    static I eq(I a, I b) { return {a.lo == b.lo, a.hi == b.hi}; }
-    static I or_i(I a, I b) { return {a.lo | b.lo, a.hi | b.hi}; }
-    static I andnot(I mask, I v) { return {~mask.lo & v.lo, ~mask.hi & v.hi}; }
+    static I eq(I a, I b) {
+        return {a.lo == b.lo, a.hi == b.hi};
+    }
+    static I or_i(I a, I b) {
+        return {a.lo | b.lo, a.hi | b.hi};
+    }
+    static I andnot(I mask, I v) {
+        return {~mask.lo & v.lo, ~mask.hi & v.hi};
+    }
     static I select(I mask, I a, I b) {  // mask ? a : b
         return {(mask.lo & a.lo) | (~mask.lo & b.lo), (mask.hi & a.hi) | (~mask.hi & b.hi)};
     }
@@ -172,7 +218,7 @@ struct BaseLanes {
     }
 };
 
-#if PPSBENCH_WHOLE_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
 // Every member is compiled for AVX2; only code itself compiled for AVX2 may call them.
 struct Avx2Lanes {
     using F = f64x4;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ppsbench/core/simd_target.hpp"
 #include "ppsbench/stats/stability.hpp"
 #include "whole_kernels.hpp"
 #include "whole_lanes.hpp"
@@ -165,7 +166,7 @@ template <class L>
     mdev_narrow_body<BaseLanes>(x, m, a, last, sums);
 }
 
-#if PPSBENCH_WHOLE_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
 [[gnu::flatten, gnu::target("avx2")]] void mdev_stretch_avx2(const std::int32_t* x, std::size_t m,
                                                              std::size_t a, std::size_t last,
                                                              double* sums) {
@@ -181,7 +182,7 @@ template <class L>
 using MdevStretch = void (*)(const std::int32_t*, std::size_t, std::size_t, std::size_t, double*);
 
 MdevStretch mdev_kernel(LanePath lanes, bool narrow) {
-#if PPSBENCH_WHOLE_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
     if (lanes == LanePath::avx2) {
         return narrow ? mdev_narrow_avx2 : mdev_stretch_avx2;
     }

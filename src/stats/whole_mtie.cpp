@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 
+#include "ppsbench/core/simd_target.hpp"
 #include "ppsbench/stats/stability.hpp"
 #include "whole_kernels.hpp"
 #include "whole_lanes.hpp"
@@ -106,7 +107,7 @@ template <class L>
     return pass_body<BaseLanes>(high, low, shift, starts, best, span, length);
 }
 
-#if PPSBENCH_WHOLE_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
 [[gnu::flatten, gnu::target("avx2")]] void fill_avx2(const std::int32_t* x, std::size_t length,
                                                      std::int32_t* high, std::int32_t* low) {
     fill_body<Avx2Lanes>(x, length, high, low);
@@ -126,7 +127,7 @@ struct TableKernels {
 };
 
 TableKernels table_kernels(LanePath lanes) {
-#if PPSBENCH_WHOLE_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
     if (lanes == LanePath::avx2) {
         return {fill_avx2, pass_avx2};
     }

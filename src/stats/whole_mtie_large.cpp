@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "ppsbench/core/simd_target.hpp"
 #include "ppsbench/stats/stability.hpp"
 #include "whole_lanes.hpp"
 #include "whole_mtie.hpp"
@@ -64,7 +65,7 @@ template <class L>
     finest_body<BaseLanes>(x, n, high, low);
 }
 
-#if PPSBENCH_WHOLE_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
 [[gnu::flatten, gnu::target("avx2")]] void finest_avx2(const std::int32_t* x, std::size_t n,
                                                        std::int32_t* high, std::int32_t* low) {
     finest_body<Avx2Lanes>(x, n, high, low);
@@ -200,7 +201,7 @@ template <class L>
     return block_best_body<BaseLanes>(b, a, s1);
 }
 
-#if PPSBENCH_WHOLE_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
 [[gnu::flatten, gnu::target("avx2")]] std::int64_t block_best_avx2(const BlockScan& b,
                                                                    std::size_t a, std::size_t s1) {
     return block_best_body<Avx2Lanes>(b, a, s1);
@@ -225,7 +226,7 @@ void LargeWindowBlocks::at(std::size_t size, const std::int32_t*& high, const st
         size_ = finest;
         high_.resize((n + finest - 1) / finest);
         low_.resize(high_.size());
-#if PPSBENCH_WHOLE_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
         if (lanes_ == LanePath::avx2) {
             finest_avx2(g_.x.data(), n, high_.data(), low_.data());
         } else {
@@ -282,7 +283,7 @@ std::int64_t large_window(const WholeGrid& g, std::size_t width, std::int64_t fl
     std::vector<std::int32_t> suffix(2 * size);
     const BlockScan scan{g.x.data(), width, size, bh, bl, suffix.data(), suffix.data() + size};
     auto exact = block_best_base;
-#if PPSBENCH_WHOLE_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
     exact = blocks.lanes() == LanePath::avx2 ? block_best_avx2 : exact;
 #endif
     for (const Candidate& c : candidates) {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "lanes.hpp"
+#include "ppsbench/core/simd_target.hpp"
 #include "ppsbench/stats/stability.hpp"
 #include "whole_kernels.hpp"
 #include "whole_lanes.hpp"
@@ -16,12 +18,10 @@ LanePath widest_lanes() {
     return chosen;
 }
 
+// The summaries' switch (lanes.hpp): the same CPU probe and the same PPSBENCH_SIMD, so the two
+// dispatchers never disagree.
 bool lanes_available(LanePath lanes) {
-#if PPSBENCH_WHOLE_AVX2
-    return lanes == LanePath::base || __builtin_cpu_supports("avx2");
-#else
-    return lanes == LanePath::base;
-#endif
+    return lanes == LanePath::base || avx2_dispatch();
 }
 
 namespace {
@@ -100,7 +100,7 @@ template <class L>
     scan_body<BaseLanes>(x, n, g);
 }
 
-#if PPSBENCH_WHOLE_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
 [[gnu::flatten, gnu::target("avx2")]] void scan_avx2(const std::int32_t* x, std::size_t n,
                                                      WholeGrid& g) {
     scan_body<Avx2Lanes>(x, n, g);
@@ -112,7 +112,7 @@ template <class L>
 WholeGrid scan_whole(std::span<const std::int32_t> x, LanePath lanes) {
     WholeGrid g;
     g.x = x;
-#if PPSBENCH_WHOLE_AVX2
+#if PPSBENCH_HAVE_AVX2_DISPATCH
     if (lanes == LanePath::avx2) {
         scan_avx2(x.data(), x.size(), g);
     } else {

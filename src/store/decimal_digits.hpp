@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__SSE2__)
+#include "ppsbench/core/simd_target.hpp"
+
+#if PPSBENCH_HAVE_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -64,7 +66,7 @@ inline bool sixteen_digits_by_words(const char* p, std::uint64_t& out) {
     return true;
 }
 
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
 // The same in one 16-byte register (SSE2, every x86-64): the digits paired, the pairs to four
 // digits, those to eight, by the steps of eight_digit_value; integer products, exact, so both
 // give the same value.
@@ -96,7 +98,7 @@ inline bool sixteen_digits_sse2(const char* p, std::uint64_t& out) {
 
 // The value of the 16 digits at p into `out`; false when a byte is not a digit.
 inline bool sixteen_digits(const char* p, std::uint64_t& out) {
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
     return sixteen_digits_sse2(p, out);
 #else
     return sixteen_digits_by_words(p, out);

@@ -15,6 +15,12 @@
    macros are not declared by another .cpp file of the target in the same namespace. A unity
    build (PPSBENCH_UNITY_BUILD) compiles a target's files together in batches, so such a second
    declaration breaks it, or does once the batches move.
+5. One SIMD switch: no file but include/ppsbench/core/simd_target.hpp tests the compiler's
+   instruction-set macros (__SSE2__, __AVX2__, __x86_64__ ...); every SIMD site tests its
+   PPSBENCH_HAVE_SSE2 or
+   PPSBENCH_HAVE_AVX2_DISPATCH, and includes it first (an undefined macro reads as 0 in #if,
+   which would silently build the portable path), so the CMake option PPSBENCH_PORTABLE_SIMD
+   reaches every site.
 
 Prints one line per violation (FILE:LINE: what and the fix) and exits 1 if there is any.
 """
@@ -254,6 +260,35 @@ def check_unity_names(root, files):
     return problems
 
 
+SIMD_TARGET = "include/ppsbench/core/simd_target.hpp"
+COMPILER_SIMD = re.compile(r"^\s*#\s*(?:el)?if\b.*\b(__SSE\w*__|__AVX\w*__|__x86_64__|__i386__|"
+                           r"__aarch64__|__ARM_NEON\w*)")
+SWITCH_INCLUDE = re.compile(r'^\s*#\s*include\s*"ppsbench/core/simd_target\.hpp"')
+SWITCH_USE = re.compile(r"^\s*#\s*(?:el)?if\b.*\b(PPSBENCH_HAVE_\w+)")
+
+
+def check_simd_switch(root, files):
+    problems = []
+    for relative in files:
+        if relative.as_posix() == SIMD_TARGET:
+            continue
+        included = False
+        lines = (root / relative).read_text(encoding="utf-8", errors="replace").splitlines()
+        for number, line in enumerate(lines, 1):
+            included = included or SWITCH_INCLUDE.match(line)
+            compiler = COMPILER_SIMD.match(line)
+            if compiler:
+                problems.append(f"{relative}:{number}: tests {compiler.group(1)}: test "
+                                f"PPSBENCH_HAVE_SSE2 or PPSBENCH_HAVE_AVX2_DISPATCH of "
+                                f"{SIMD_TARGET} instead, so PPSBENCH_PORTABLE_SIMD reaches it")
+            switch = SWITCH_USE.match(line)
+            if switch and not included:
+                problems.append(f"{relative}:{number}: tests {switch.group(1)} before including "
+                                f'"{SIMD_TARGET[len("include/"):]}" (undefined, it reads as 0): '
+                                "include it")
+    return problems
+
+
 def source_files(root):
     files = []
     for top in ("src", "include", "apps"):
@@ -280,13 +315,14 @@ def main():
     problems += check_includes(root, files, modules)
     problems += check_sizes(root, files)
     problems += check_unity_names(root, files)
+    problems += check_simd_switch(root, files)
     for problem in problems:
         print(problem)
     if problems:
         print(f"check_architecture: {len(problems)} problem(s)", file=sys.stderr)
         return 1
-    print(f"check_architecture: {len(files)} files hold to docs/modules.txt, the size rule and "
-          "unique file-local names")
+    print(f"check_architecture: {len(files)} files hold to docs/modules.txt, the size rule, "
+          "unique file-local names and the one SIMD switch")
     return 0
 
 

@@ -99,5 +99,17 @@ own_name ppsbench::core >"$scratch/tree/src/core/planted_b.cpp"
 expect "one name twice in a namespace" 1 \
   "src/core/planted_b.cpp:3: planted is also declared in src/core/planted_a.cpp"
 
+# One SIMD switch (include/ppsbench/core/simd_target.hpp): the compiler's macros nowhere else,
+# and the switch's macros only after its header.
+fresh_copy
+printf '#if defined(__SSE2__)\n#endif\n' >"$scratch/tree/src/stats/planted.cpp"
+expect "a raw instruction-set test" 1 "src/stats/planted.cpp:1: tests __SSE2__"
+printf '#if PPSBENCH_HAVE_SSE2\n#endif\n' >"$scratch/tree/src/stats/planted.cpp"
+expect "the switch without its header" 1 \
+  "src/stats/planted.cpp:1: tests PPSBENCH_HAVE_SSE2 before including"
+printf '#include "ppsbench/core/simd_target.hpp"\n#if PPSBENCH_HAVE_SSE2\n#endif\n' \
+  >"$scratch/tree/src/stats/planted.cpp"
+expect "the switch with its header" 0 "hold to docs/modules.txt"
+
 echo "architecture check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

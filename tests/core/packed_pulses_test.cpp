@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "core/stamp_split.hpp"
+#include "ppsbench/core/simd_target.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -341,7 +342,7 @@ TEST(PackedPulses, TheStampSplitGivesTheSameOnEveryPath) {
             }
             EXPECT_EQ(plain.any, any);
             EXPECT_EQ(plain.all, all);
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
             std::vector<std::int64_t> two(n + offset, -1);
             const detail::StampEdges lanes =
                 detail::split_stamps_sse2(stamps.data() + offset, two.data() + offset, n);

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "ppsbench/core/simd_target.hpp"
+
 #include <charconv>
 #include <random>
 #include <string>
@@ -60,7 +62,7 @@ TEST(DecimalDigits, SixteenDigitsGiveTheSameOnEveryPath) {
         if (!spoiled) {
             EXPECT_EQ(words, std::stoull(text)) << text;
         }
-#if defined(__SSE2__)
+#if PPSBENCH_HAVE_SSE2
         std::uint64_t lanes = 7;
         EXPECT_EQ(sixteen_digits_sse2(text.data(), lanes), by_words) << text;
         if (by_words) {
