@@ -288,7 +288,8 @@ TEST(WholeStability, KernelsMatchExactReferencesAtEveryBoundary) {
 // bounds, with outliers (most blocks skipped) and a drift (none skipped).
 TEST(WholeStability, LongGridsMatchExactReferences) {
     std::uint64_t seed = 100;
-    for (const std::size_t n : {detail::whole_chunk + detail::whole_small_window, 140001UL}) {
+    for (const std::size_t n :
+         {detail::whole_chunk + detail::whole_small_window, std::size_t{140001}}) {
         for (const Shape shape : {Shape::spikes, Shape::ramp}) {
             for (const Holes holes : {Holes::sparse, Holes::boundaries, Holes::long_runs}) {
                 SCOPED_TRACE(::testing::Message()
