@@ -61,8 +61,10 @@ took() {  # STEP: one line a step, so a CI log shows where the time went
 
 # The root: amd64 with ARCH as a foreign architecture (multiarch), so the build tools run
 # natively and only the built program needs the emulator. Arch-all packages take no suffix.
-packages=(crossbuild-essential-"$arch" cmake ninja-build pkgconf pkgconf:"$arch" help2man qemu-user ccache python3 git
-    debhelper dpkg-dev lintian
+# pkgconf:ARCH brings ARCH's TRIPLET-pkg-config (debhelper's cross builds call it); python3-numpy
+# is the stats tests' oracle (tests/stats/numpy_oracle.hpp); git tells build-deb.sh the tree.
+packages=(crossbuild-essential-"$arch" cmake ninja-build pkgconf pkgconf:"$arch" help2man qemu-user
+    ccache python3 python3-numpy git debhelper dpkg-dev lintian
     libgpiod-dev:"$arch" libboost-program-options-dev:"$arch" libfmt-dev:"$arch"
     zlib1g-dev:"$arch" pps-tools:"$arch" libgtest-dev:"$arch" libgmock-dev:"$arch"
     libeigen3-dev nlohmann-json3-dev)
@@ -86,7 +88,7 @@ else
 fi
 mounts=()
 cleanup() {
-    local m
+    local i
     for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
         umount -l "${mounts[i]}" 2>/dev/null || true
     done
@@ -152,12 +154,13 @@ for step in $steps; do
                 echo "cross-test.sh: no amd64 reference at $reference (./dev.sh build, or PPSBENCH_REFERENCE)" >&2
                 exit 1
             fi
-            figures=$(mktemp -d)
-            mount_bind "$figures" /figures
-            PPSBENCH=$reference tests/cross/figures.sh "$figures/amd64"
+            # In the root's /tmp, where both sides can write (kept there for a look).
+            figures=/tmp/ppsbench-figures
+            rm -rf "${root:?}$figures"
+            PPSBENCH=$reference tests/cross/figures.sh "$root$figures/amd64"
             # The build's wrapper that starts ppsbench under qemu-user (CMakeLists.txt).
-            in_root env PPSBENCH="$build/emulated/ppsbench" tests/cross/figures.sh "/figures/$arch"
-            python3 tests/cross/same_figures.py "$figures/amd64" "$figures/$arch"
+            in_root env PPSBENCH="$build/emulated/ppsbench" tests/cross/figures.sh "$figures/$arch"
+            python3 tests/cross/same_figures.py "$root$figures/amd64" "$root$figures/$arch"
             took figures
             ;;
         deb)

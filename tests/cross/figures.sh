@@ -25,4 +25,4 @@ for fixture in tests/sysinfo/fixtures/*/; do
     name=$(basename "$fixture")
     run "doctor-$name.json" doctor --format json --pulse-wait 0 --sysroot "$fixture"
 done
-echo "figures.sh: $(ls "$out" | grep -vc '\.status$\|\.stderr$') outputs in $out"
+echo "figures.sh: $(find "$out" -name '*.status' | wc -l) outputs in $out"
