@@ -147,12 +147,12 @@ run_package() {
   DEB_BUILD_OPTIONS=nocheck PPSBENCH_JOBS=$jobs PPSBENCH_WERROR=ON tests/package/build-deb.sh build-deb
   took
   step package-install
-  tests/package/install-test.sh build-deb/ppsbench_*.deb "${PPSBENCH_PACKAGE_CACHE:-tests/package/.cache}"
+  tests/package/install-test.sh build-deb/ppsbench_*_"$(dpkg --print-architecture)".deb "${PPSBENCH_PACKAGE_CACHE:-tests/package/.cache}"
   took
   # The units under a real systemd: the same root with systemd, booted by systemd-nspawn
   # (SKIPPED, exit 0, where the machine cannot boot a container).
   step package-systemd
-  tests/package/systemd-test.sh build-deb/ppsbench_*.deb "${PPSBENCH_PACKAGE_CACHE:-tests/package/.cache}"
+  tests/package/systemd-test.sh build-deb/ppsbench_*_"$(dpkg --print-architecture)".deb "${PPSBENCH_PACKAGE_CACHE:-tests/package/.cache}"
   took
   echo "dev.sh: package: built, lintian clean, installed and run in a clean Debian 12 in $((SECONDS - start)) s"
   if [ "${PPSBENCH_SKIP_DEBIAN13:-0}" = 1 ]; then

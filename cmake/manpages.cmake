@@ -28,7 +28,7 @@ foreach(include ${PPSBENCH_MAN_INCLUDES})
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/man
     COMMAND ${CMAKE_COMMAND} -E env HELP2MAN=${HELP2MAN_EXECUTABLE}
       sh ${PROJECT_SOURCE_DIR}/dist/man/help2man-page.sh
-      $<TARGET_FILE:ppsbench> ${page} ${include} ${output} ${PROJECT_VERSION}
+      ${PPSBENCH_RUN} ${page} ${include} ${output} ${PROJECT_VERSION}
     DEPENDS ppsbench ${include} ${PROJECT_SOURCE_DIR}/dist/man/help2man-page.sh
     COMMENT "help2man: ${page}(1)" VERBATIM)
   list(APPEND PPSBENCH_MAN_PAGE_FILES ${output})

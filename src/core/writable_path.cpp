@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <array>
 #include <cerrno>
+#include <cstdint>
 #include <filesystem>
 
 #include "ppsbench/core/error.hpp"
@@ -16,8 +17,11 @@ namespace ppsbench::core {
 
 namespace {
 
+// A file system's magic number is 32 bits (statfs(2)); f_type's type is long on 64-bit targets
+// but a 32-bit int on 32-bit ARM, so the two are compared as 32-bit unsigned values: 0xcafe4a11
+// (bpf) does not fit in a 32-bit long, and a signed f_type would hold it negative.
 struct VirtualFs {
-    long magic;
+    std::uint32_t magic;
     const char* name;
 };
 
@@ -75,7 +79,7 @@ void check_writable_path(const std::string& path, std::string_view option) {
     struct statfs fs {};
     if (::statfs(folder.c_str(), &fs) == 0) {
         for (const auto& v : virtual_file_systems) {
-            if (static_cast<long>(fs.f_type) == v.magic) {
+            if (static_cast<std::uint32_t>(fs.f_type) == v.magic) {
                 refuse(option, path,
                        fmt::format("{} is on the virtual file system {}, which cannot hold "
                                    "files; choose a path on a disk",

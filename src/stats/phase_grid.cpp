@@ -347,7 +347,9 @@ class WholeGridFill {
 PhaseGrid phase_grid(const PhaseRule& rule, const Selection& selection, const PulseIndex& index,
                      std::span<const Step> removed, LanePath lanes) {
     const auto length = static_cast<std::size_t>(index.back()) + 1;
-    if (whole_steps(removed) && length < (std::size_t{1} << 32)) {
+    // Below 2^32 slots (the kernels' 32-bit indices); asked in 64 bits, as size_t is 32 bits
+    // on 32-bit ARM, where a shift by 32 is undefined and every length fits.
+    if (whole_steps(removed) && (std::uint64_t{length} >> 32) == 0) {
         StraightKernel kernel = straight_base;
 #if PPSBENCH_HAVE_AVX2_DISPATCH
         kernel = lanes == LanePath::avx2 ? straight_avx2 : kernel;

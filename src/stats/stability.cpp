@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <future>
 #include <limits>
 #include <utility>
@@ -98,7 +99,9 @@ Stability detail::whole_grid_stability(std::span<const std::int32_t> ns, std::in
                                        double tau0_s, StabilityThreads threads) {
     const auto factors = octave_factors(ns.size());
     const detail::LanePath lanes = detail::widest_lanes();
-    if (ns.size() >= (std::size_t{1} << 32)) {
+    // 2^32 slots or more (in 64 bits: size_t is 32 bits on 32-bit ARM, where a shift by 32 is
+    // undefined and no grid is that long).
+    if ((std::uint64_t{ns.size()} >> 32) != 0) {
         return compute_stability(grid_seconds(ns, reference_ns), tau0_s, threads);
     }
     const detail::WholeGrid g = detail::scan_whole(ns, lanes);

@@ -3,18 +3,31 @@
 # Builds the Debian package from the working tree with dpkg-buildpackage, in a copy of the tree
 # under OUT (the build writes next to the source, so the tree and its parent stay clean), then
 # runs lintian on the result.
-# Usage: tests/package/build-deb.sh [OUT]     (default build-deb; the .deb lands in OUT)
+# Usage: tests/package/build-deb.sh [--host-arch ARCH] [OUT]   (default build-deb; the .deb lands in OUT)
+#   --host-arch ARCH cross-builds for ARCH (dpkg-buildpackage -a ARCH -Pcross,nocheck), in a root
+#   with the cross toolchain and ARCH's build dependencies (tests/cross/cross-test.sh)
 # DEB_BUILD_OPTIONS may add nocheck: dev.sh does, its earlier steps ran every test already.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+cross=()
+arch=$(dpkg --print-architecture)
+source_dir=src
+if [ "${1:-}" = --host-arch ]; then
+    arch=$2
+    cross=(--host-arch "$arch" "--build-profiles=cross,nocheck")
+    source_dir=src-$arch
+    shift 2
+fi
 out=$(realpath -m "${1:-build-deb}")
 version=$(dpkg-parsechangelog -S Version)
 # dpkg-buildpackage writes the packages next to the source directory (OUT/src), then they move
-# to OUT. The copy's path never changes, so ccache finds a rebuild's objects.
-src=$out/src/ppsbench-$version
+# to OUT. The copy's path never changes, so ccache finds a rebuild's objects. Only this
+# architecture's packages are replaced: OUT may hold the others'.
+src=$out/$source_dir/ppsbench-$version
 
 mkdir -p "$out"
-rm -rf "$out/src" "$out"/ppsbench_* "$out"/ppsbench-dbgsym_*
+rm -rf "${out:?}/$source_dir" "$out"/ppsbench_"$version"_"$arch".* \
+    "$out"/ppsbench-dbgsym_"$version"_"$arch".*
 mkdir -p "$src"
 # What git tracks plus new files not ignored: the tree as it would be committed.
 git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
@@ -27,15 +40,16 @@ if command -v ccache >/dev/null 2>&1; then
     export CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=$src CCACHE_NOHASHDIR=1
 fi
 export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-} parallel=${PPSBENCH_JOBS:-$(nproc)}"
-(cd "$src" && dpkg-buildpackage --build=binary --no-sign) >"$out/build.log" 2>&1 || {
-    tail -n 40 "$out/build.log" >&2
-    echo "build-deb.sh: dpkg-buildpackage failed; the log is $out/build.log" >&2
+log=$out/build-$arch.log
+(cd "$src" && dpkg-buildpackage --build=binary --no-sign "${cross[@]}") >"$log" 2>&1 || {
+    tail -n 40 "$log" >&2
+    echo "build-deb.sh: dpkg-buildpackage failed; the log is $log" >&2
     exit 1
 }
-mv "$out"/src/ppsbench_"$version"_* "$out"/src/ppsbench-dbgsym_"$version"_* "$out"/
-deb=$(ls "$out"/ppsbench_"$version"_*.deb)
+mv "$out/$source_dir/ppsbench_${version}_"* "$out/$source_dir/ppsbench-dbgsym_${version}_"* "$out"/
+deb=$(ls "$out"/ppsbench_"$version"_"$arch".deb)
 echo "build-deb.sh: built $deb"
 dpkg-deb --field "$deb" Depends
 # Lintian on the binary package and the .changes: any error or warning fails the build.
-lintian --fail-on error,warning --info --display-info "$out"/ppsbench_"$version"_*.changes
+lintian --fail-on error,warning --info --display-info "$out"/ppsbench_"$version"_"$arch".changes
 echo "build-deb.sh: lintian clean"

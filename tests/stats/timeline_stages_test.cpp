@@ -456,7 +456,9 @@ TEST(TimelineStages, TheIndexTheMissedPulsesAndThePhaseFromTheListAreThoseOfEver
 TEST(TimelineStages, AOneBreakCaptureGivesThePhaseOfEveryIntervalAtEveryBlockBoundary) {
     std::mt19937_64 rng(4);
     for (const std::size_t n : {255UL, 256UL, 257UL, 511UL, 513UL, 1000UL}) {
-        for (const std::size_t at : {1UL, 2UL, 255UL, 256UL, 257UL, n - 1}) {
+        // size_t{…}: n − 1 is a size_t, not an unsigned long on 32-bit ARM.
+        for (const std::size_t at : {std::size_t{1}, std::size_t{2}, std::size_t{255},
+                                     std::size_t{256}, std::size_t{257}, n - 1}) {
             test::CaptureShape shape;
             shape.slots = n;
             auto pulses = test::random_capture(rng, shape);

@@ -18,6 +18,7 @@
 
 #include "../../src/stats/whole_kernels.hpp"
 #include "../../src/stats/whole_mtie.hpp"
+#include "ppsbench/core/wide_int.hpp"
 #include "ppsbench/stats/stability.hpp"
 
 namespace ppsbench::stats {
@@ -25,7 +26,10 @@ namespace {
 
 using detail::LanePath;
 constexpr std::int32_t hole = PhaseGrid::hole;
-__extension__ using Wide = __int128;  // exact sums of squares of inner sums
+
+std::uint64_t magnitude(std::int64_t v) {
+    return v < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+}
 
 std::vector<LanePath> paths() {
     std::vector<LanePath> out;
@@ -38,14 +42,14 @@ std::vector<LanePath> paths() {
 }
 
 double reference_adev(const std::vector<std::int32_t>& x, std::size_t m, double tau0) {
-    Wide sum = 0;
+    core::UInt128 sum;  // exact (32-bit ARM has no __int128)
     std::size_t terms = 0;
     for (std::size_t i = 0; i + 2 * m < x.size(); ++i) {
         if (x[i] == hole || x[i + m] == hole || x[i + 2 * m] == hole) {
             continue;
         }
         const std::int64_t d = std::int64_t{x[i + 2 * m]} - 2 * std::int64_t{x[i + m]} + x[i];
-        sum += Wide{d} * d;
+        sum = core::add_wide(sum, core::multiply_wide(magnitude(d), magnitude(d)));
         ++terms;
     }
     if (terms == 0) {
@@ -53,7 +57,7 @@ double reference_adev(const std::vector<std::int32_t>& x, std::size_t m, double 
     }
     const long double tau = static_cast<long double>(m) * tau0;
     return static_cast<double>(
-        std::sqrt(static_cast<long double>(sum) * 1e-18L / terms / (2 * tau * tau)));
+        std::sqrt(core::to_long_double(sum) * 1e-18L / terms / (2 * tau * tau)));
 }
 
 // MDEV from prefix sums (holes as zero) and a prefix count of holes: not the kernels' running
@@ -66,14 +70,14 @@ double reference_mdev(const std::vector<std::int32_t>& x, std::size_t m, double 
         sum[i + 1] = sum[i] + (x[i] == hole ? 0 : x[i]);
         holes[i + 1] = holes[i] + (x[i] == hole ? 1 : 0);
     }
-    Wide total = 0;
+    core::UInt128 total;  // exact
     std::size_t terms = 0;
     for (std::size_t j = 0; j + 3 * m <= n; ++j) {
         if (holes[j + 3 * m] != holes[j]) {
             continue;
         }
         const std::int64_t inner = sum[j + 3 * m] - 3 * sum[j + 2 * m] + 3 * sum[j + m] - sum[j];
-        total += Wide{inner} * inner;
+        total = core::add_wide(total, core::multiply_wide(magnitude(inner), magnitude(inner)));
         ++terms;
     }
     if (terms == 0) {
@@ -82,7 +86,7 @@ double reference_mdev(const std::vector<std::int32_t>& x, std::size_t m, double 
     const long double tau = static_cast<long double>(m) * tau0;
     const long double md = m;
     return static_cast<double>(
-        std::sqrt(static_cast<long double>(total) * 1e-18L / terms / (2 * md * md * tau * tau)));
+        std::sqrt(core::to_long_double(total) * 1e-18L / terms / (2 * md * md * tau * tau)));
 }
 
 // The largest max − min of the samples present in any m + 1 consecutive slots, by the classic
@@ -284,7 +288,8 @@ TEST(WholeStability, KernelsMatchExactReferencesAtEveryBoundary) {
 // bounds, with outliers (most blocks skipped) and a drift (none skipped).
 TEST(WholeStability, LongGridsMatchExactReferences) {
     std::uint64_t seed = 100;
-    for (const std::size_t n : {detail::whole_chunk + detail::whole_small_window, 140001UL}) {
+    for (const std::size_t n :
+         {detail::whole_chunk + detail::whole_small_window, std::size_t{140001}}) {
         for (const Shape shape : {Shape::spikes, Shape::ramp}) {
             for (const Holes holes : {Holes::sparse, Holes::boundaries, Holes::long_runs}) {
                 SCOPED_TRACE(::testing::Message()

@@ -129,6 +129,8 @@ class CaptureText {
   private:
     bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(random_) < p; }
     std::size_t pick(std::size_t n) { return static_cast<std::size_t>(random_() % n); }
+    // Beyond 2^32: size_t is 32 bits on armhf.
+    std::uint64_t pick_wide(std::uint64_t n) { return random_() % n; }
     std::string end_of_line() { return crlf_ || chance(0.02) ? "\r\n" : "\n"; }
 
     std::string body_line() {
@@ -185,11 +187,12 @@ class CaptureText {
             case 1:
                 return "0";
             case 2:
-                return std::to_string(pick(1'000'000'000'000));  // a monotonic clock
+                return std::to_string(pick_wide(1'000'000'000'000));  // a monotonic clock
             case 3:
                 return "0" + std::to_string(timestamp_);  // 20 digits, a leading zero
             case 4:
-                return std::to_string(4'600'000'000'000'000'000 + pick(10'000'000'000'000'000));
+                return std::to_string(4'600'000'000'000'000'000 +
+                                      pick_wide(10'000'000'000'000'000));
             default:
                 timestamp_ += 1'000'000'000 + static_cast<std::int64_t>(pick(20'000)) - 10'000;
                 return std::to_string(timestamp_);

@@ -11,6 +11,11 @@
 
 namespace ppsbench::testing {
 
+bool under_emulator() {
+    const char* value = std::getenv("PPSBENCH_UNDER_EMULATOR");
+    return value != nullptr && std::string(value) == "1";
+}
+
 CommandResult run_program(const std::vector<std::string>& argv) {
     TempDir scratch;
     const std::string out_path = scratch.file("stdout");

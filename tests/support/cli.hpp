@@ -19,6 +19,13 @@ CommandResult run_ppsbench(const std::vector<std::string>& args);
 // Runs any program the same way (for python3 oracles, setpriv, chronyc).
 CommandResult run_program(const std::vector<std::string>& argv);
 
+// True when this test program runs under a user-mode emulator (qemu-user, a cross build's
+// CMAKE_CROSSCOMPILING_EMULATOR, cmake/toolchains/, sets PPSBENCH_UNDER_EMULATOR=1): system
+// calls then reach the host kernel through the emulator, which does not pass on some of them
+// (e.g. madvise) and shows its own view of /proc/self. A test of such a kernel feature skips
+// there, saying why, only when the feature is indeed missing.
+bool under_emulator();
+
 // A fresh directory under the system temp dir, removed with everything in it on destruction.
 class TempDir {
   public:

@@ -5,12 +5,11 @@
 #include <cstdlib>
 #include <limits>
 
+#include "ppsbench/core/wide_int.hpp"
+
 namespace ppsbench::capture {
 
 namespace {
-
-// GCC's 128-bit integer; __extension__ keeps -Wpedantic quiet about a non-ISO type.
-__extension__ using Wide = __int128;
 
 // One PHC read bracketed by two system reads.
 CrossTimestamp bracketed(std::int64_t before_ns, std::int64_t phc_ns, std::int64_t after_ns) {
@@ -20,12 +19,10 @@ CrossTimestamp bracketed(std::int64_t before_ns, std::int64_t phc_ns, std::int64
 }
 
 // a + (b − a)·num/den, rounded to nearest, without overflow: offsets differ by at most a few
-// ms over max_span_ns, but num can be ~10¹⁰ and the product must not wrap.
+// ms over max_span_ns, but num can be ~10¹⁰ and the product must not wrap (held in 128 bits,
+// portably: 32-bit ARM has no __int128).
 std::int64_t along_line(std::int64_t a, std::int64_t b, std::int64_t num, std::int64_t den) {
-    const Wide scaled = static_cast<Wide>(b - a) * num;
-    const Wide half = den / 2;
-    const Wide q = scaled >= 0 ? (scaled + half) / den : (scaled - half) / den;
-    return a + static_cast<std::int64_t>(q);
+    return a + core::multiply_divide_rounded(b - a, num, den);
 }
 
 }  // namespace
