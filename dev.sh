@@ -23,6 +23,12 @@
 #                   systemd (tests/package/); the same for Debian 13, its package built in the
 #                   Debian 13 root (build-deb/trixie/); needs root, downloads ~100 MB of .debs
 #                   once (cached) and the Debian 13 root's ~700 MB
+#   ./dev.sh cross [ARCH...]
+#                   the ARM legs by hand (tests/cross/cross-test.sh; arm64 and armhf by default,
+#                   Debian 12, PPSBENCH_CROSS_RELEASE=trixie for 13): a cross build with warnings
+#                   as errors, the unit tests under qemu-user, the figures against this machine's
+#                   build, a lintian-clean .deb in build-deb/; needs root; not in ./dev.sh test
+#                   (CI's time: docs/install.md)
 #   ./dev.sh lab [run-lab.sh options]
 #                   build, then boot Debian's stock, threadirqs and PREEMPT_RT kernels under QEMU
 #                   with the lab's PPS module and run ppsbench in them (tests/lab/, docs/lab.md);
@@ -358,6 +364,23 @@ case "${1:-}" in
     install_packages "${build_packages[@]}" "${test_packages[@]}"
     run_sanitizer_leg "${2:-build-sanitize}"
     ;;
+  cross)  # [ARCH...]: the ARM legs (tests/cross/cross-test.sh), arm64 and armhf by default
+    shift
+    if [ "$(id -u)" -ne 0 ]; then
+      echo "dev.sh: the cross legs need root (mmdebstrap, chroot): sudo ./dev.sh cross" >&2
+      exit 2
+    fi
+    install_packages mmdebstrap qemu-user "${build_packages[@]}"
+    # The figures are compared with this machine's own build of the same tree.
+    configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    arches=("$@")
+    [ ${#arches[@]} -eq 0 ] && arches=(arm64 armhf)
+    for arch in "${arches[@]}"; do
+      step "cross-$arch"
+      tests/cross/cross-test.sh "$arch" "${PPSBENCH_CROSS_RELEASE:-bookworm}"
+      took
+    done
+    ;;
   check)
     install_packages "${check_packages[@]}"
     run_checks
@@ -367,7 +390,7 @@ case "${1:-}" in
     configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
     ;;
   *)
-    echo "usage: ./dev.sh run|test|check|build|package|lab" >&2
+    echo "usage: ./dev.sh run|test|check|build|package|cross|lab|sanitize" >&2
     exit 2
     ;;
 esac

@@ -16,6 +16,7 @@
 # Usage: tests/cross/cross-test.sh ARCH [RELEASE]      ARCH arm64|armhf, RELEASE bookworm|trixie
 # Needs root (chroot, bind mounts). Environment:
 #   PPSBENCH_CROSS_STEPS      the steps to run, default "build test figures deb"
+#   PPSBENCH_JOBS             parallel jobs (default nproc)
 #   PPSBENCH_CROSS_CACHE      root tarballs and ccache (default tests/cross/.cache)
 #   PPSBENCH_CROSS_ROOT       where the root is unpacked (default a temporary directory,
 #                             removed at the end; a given one is kept and reused)
@@ -47,6 +48,7 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 2
 fi
 steps=${PPSBENCH_CROSS_STEPS:-build test figures deb}
+jobs=${PPSBENCH_JOBS:-$(nproc)}
 cache=$(realpath -m "${PPSBENCH_CROSS_CACHE:-tests/cross/.cache}")
 out=$(realpath -m "${PPSBENCH_CROSS_OUT:-build-deb}")
 reference=$(realpath -m "${PPSBENCH_REFERENCE:-build/ppsbench}")
@@ -140,13 +142,13 @@ for step in $steps; do
                 -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_BUILD_TYPE=RelWithDebInfo \
                 -DPPSBENCH_WERROR=ON -DPPSBENCH_UNITY_BUILD=ON -DPPSBENCH_BUILD_BENCH=OFF
             # The program, its man pages and the test programs run here, no more (CI's time).
-            in_root cmake --build "$build" -j1 --target ppsbench man_pages \
+            in_root cmake --build "$build" -j "$jobs" --target ppsbench man_pages \
                 core_tests store_tests stats_tests import_tests analysis_tests
             took build
             ;;
         test)
             in_root ctest --test-dir "$build" -L '^(core|store|stats|import|analysis)$' \
-                --output-on-failure -j1
+                --output-on-failure -j "$jobs"
             took test
             ;;
         figures)
@@ -164,7 +166,7 @@ for step in $steps; do
             took figures
             ;;
         deb)
-            in_root env DEB_BUILD_OPTIONS="nocheck parallel=1" \
+            in_root env DEB_BUILD_OPTIONS="nocheck parallel=$jobs" \
                 tests/package/build-deb.sh --host-arch "$arch" /out
             took deb
             ;;
