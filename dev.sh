@@ -142,7 +142,7 @@ run_checks() {
 package_packages=(debhelper dpkg-dev lintian mmdebstrap man-db bash-completion systemd-container)
 # What a release root (tests/release/) needs beside the build and test packages: the package
 # build (git lists the files it copies) and the Python checks of ./dev.sh check.
-root_packages=(debhelper dpkg-dev lintian git python3)
+root_packages=(build-essential debhelper dpkg-dev lintian git python3)
 run_package() {
   if [ "$(id -u)" -ne 0 ]; then
     echo "dev.sh: the package check needs root: mmdebstrap builds a Debian 12 chroot (sudo ./dev.sh package)" >&2
