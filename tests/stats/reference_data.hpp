@@ -3,8 +3,10 @@
 
 // Helpers for tests that read the shared reference data (Stable32 results, real PPS captures).
 // That data lives beside the repository (../shared/data), not in it: users' clones do not have
-// it, so every test using it must GTEST_SKIP() when it is absent.
+// it, so every test using it must GTEST_SKIP() when it is absent. A build from a copy of the tree
+// (the ARM legs' package build, tests/cross/cross-test.sh) names it in PPSBENCH_REFERENCE_DATA.
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -15,6 +17,10 @@
 namespace ppsbench::test {
 
 inline std::filesystem::path reference_data_dir() {
+    if (const char* named = std::getenv("PPSBENCH_REFERENCE_DATA");
+        named != nullptr && *named != 0) {
+        return named;
+    }
     return std::filesystem::path(PPSBENCH_SOURCE_DIR) / ".." / "shared" / "data";
 }
 
