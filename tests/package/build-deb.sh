@@ -4,9 +4,11 @@
 # under OUT (the build writes next to the source, so the tree and its parent stay clean), then
 # runs lintian on the result.
 # Usage: tests/package/build-deb.sh [--host-arch ARCH] [OUT]   (default build-deb; the .deb lands in OUT)
-#   --host-arch ARCH cross-builds for ARCH (dpkg-buildpackage -a ARCH -Pcross,nocheck), in a root
-#   with the cross toolchain and ARCH's build dependencies (tests/cross/cross-test.sh)
-# DEB_BUILD_OPTIONS may add nocheck: dev.sh does, its earlier steps ran every test already.
+#   --host-arch ARCH cross-builds for ARCH (dpkg-buildpackage -a ARCH -Pcross), in a root with the
+#   cross toolchain and ARCH's build dependencies (tests/cross/cross-test.sh); its tests are the
+#   unit tests, run under qemu-user (debian/rules)
+# DEB_BUILD_OPTIONS may add nocheck (then also the nocheck build profile): dev.sh's native
+# package builds do, its earlier steps ran every test already.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cross=()
@@ -14,7 +16,9 @@ arch=$(dpkg --print-architecture)
 source_dir=src
 if [ "${1:-}" = --host-arch ]; then
     arch=$2
-    cross=(--host-arch "$arch" "--build-profiles=cross,nocheck")
+    profiles=cross
+    case " ${DEB_BUILD_OPTIONS:-} " in *" nocheck "*) profiles=cross,nocheck ;; esac
+    cross=(--host-arch "$arch" "--build-profiles=$profiles")
     source_dir=src-$arch
     shift 2
 fi
@@ -46,6 +50,8 @@ log=$out/build-$arch.log
     echo "build-deb.sh: dpkg-buildpackage failed; the log is $log" >&2
     exit 1
 }
+# The test summary, when the build ran tests (a cross build's unit tests, debian/rules).
+grep -E '^[0-9]+% tests passed' "$log" || true
 mv "$out/$source_dir/ppsbench_${version}_"* "$out/$source_dir/ppsbench-dbgsym_${version}_"* "$out"/
 deb=$(ls "$out"/ppsbench_"$version"_"$arch".deb)
 echo "build-deb.sh: built $deb"
