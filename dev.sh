@@ -21,14 +21,16 @@
 #                   clean Debian 12 root made by mmdebstrap and run it there, then boot such a
 #                   root with systemd-nspawn and run the monitor and nightly units under its
 #                   systemd (tests/package/); the same for Debian 13, its package built in the
-#                   Debian 13 root (build-deb/trixie/); needs root, downloads ~100 MB of .debs
-#                   once (cached) and the Debian 13 root's ~700 MB
-#   ./dev.sh cross [ARCH...]
-#                   the ARM legs by hand (tests/cross/cross-test.sh; arm64 and armhf by default,
-#                   Debian 12, PPSBENCH_CROSS_RELEASE=trixie for 13): a cross build with warnings
-#                   as errors, the unit tests under qemu-user, the figures against this machine's
-#                   build, a lintian-clean .deb in build-deb/; needs root; not in ./dev.sh test
-#                   (CI's time: docs/install.md)
+#                   Debian 13 root (build-deb/trixie/); then the ARM legs: the arm64 and armhf
+#                   packages cross-built for Debian 13 with their unit tests run under
+#                   qemu-user, and the ARM program's figures against this machine's build
+#                   (tests/cross/cross-test.sh; all three Debian 13 .debs in build-deb/trixie/);
+#                   needs root, downloads ~100 MB of .debs once (cached), the Debian 13 root's
+#                   ~700 MB and the ARM root's ~600 MB
+#   ./dev.sh cross [RELEASE] [ARCH...]
+#                   the ARM legs alone (tests/cross/cross-test.sh; Debian 13 and arm64 and
+#                   armhf by default; bookworm for Raspberry Pi OS bookworm's Debian 12); needs
+#                   root
 #   ./dev.sh lab [run-lab.sh options]
 #                   build, then boot Debian's stock, threadirqs and PREEMPT_RT kernels under QEMU
 #                   with the lab's PPS module and run ppsbench in them (tests/lab/, docs/lab.md);
@@ -38,6 +40,8 @@
 #   tests/lab/.cache), PPSBENCH_SKIP_PACKAGE=1 (test: skip the package check),
 #   PPSBENCH_PACKAGE_CACHE (its .deb downloads; default tests/package/.cache),
 #   PPSBENCH_SKIP_DEBIAN13=1 (test, package: no Debian 13 root; the sanitizer leg runs here),
+#   PPSBENCH_SKIP_ARM=1 (test, package: no ARM legs), PPSBENCH_CROSS_CACHE (their root; default
+#   tests/cross/.cache),
 #   PPSBENCH_RELEASE_CACHE (the Debian 13 root; default tests/release/.cache),
 #   PPSBENCH_SKIP_FUZZ=1 (test: skip the fuzz harnesses), PPSBENCH_FUZZ_SECONDS (test: seconds
 #   per fuzz harness, default 3), PPSBENCH_PROPERTY_CASES (test: after the fuzzers, the
@@ -184,6 +188,23 @@ run_package() {
   PPSBENCH_RELEASE=trixie tests/package/systemd-test.sh build-deb/trixie/ppsbench_*_amd64.deb "$cache"
   took
   echo "dev.sh: package: built, lintian clean, installed and run in a clean Debian 13 in $((SECONDS - start)) s"
+  run_arm_legs
+}
+
+# The ARM legs (Raspberry Pi OS trixie's architectures): arm64 and armhf packages cross-built in
+# a Debian 13 root, their unit tests run under qemu-user in the same build, lintian-clean, and
+# the ARM program's figures equal to this machine's build's (tests/cross/cross-test.sh). The
+# .debs go beside the amd64 one, in build-deb/trixie/.
+run_arm_legs() {
+  if [ "${PPSBENCH_SKIP_ARM:-0}" = 1 ]; then
+    echo "dev.sh: ARM legs: SKIPPED because PPSBENCH_SKIP_ARM=1"
+    return 0
+  fi
+  local start=$SECONDS
+  step arm-debian13
+  PPSBENCH_JOBS=$jobs PPSBENCH_CROSS_OUT=build-deb/trixie tests/cross/cross-test.sh trixie arm64 armhf
+  took
+  echo "dev.sh: ARM: arm64 and armhf built, unit-tested under qemu-user, figures equal amd64's, lintian clean in $((SECONDS - start)) s"
 }
 
 # Each libFuzzer harness (fuzz/) for a few seconds over its committed corpus; new inputs go to a
@@ -358,28 +379,28 @@ case "${1:-}" in
     ;;
   package)
     install_packages "${build_packages[@]}" "${package_packages[@]}"
+    # The ARM legs compare their figures with this machine's build.
+    configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
     run_package
     ;;
   sanitize)  # [DIR]: the sanitizer leg alone (./dev.sh test runs it in the Debian 13 root)
     install_packages "${build_packages[@]}" "${test_packages[@]}"
     run_sanitizer_leg "${2:-build-sanitize}"
     ;;
-  cross)  # [ARCH...]: the ARM legs (tests/cross/cross-test.sh), arm64 and armhf by default
+  cross)  # [RELEASE] [ARCH...]: the ARM legs alone (tests/cross/cross-test.sh)
     shift
     if [ "$(id -u)" -ne 0 ]; then
       echo "dev.sh: the cross legs need root (mmdebstrap, chroot): sudo ./dev.sh cross" >&2
       exit 2
     fi
-    install_packages mmdebstrap qemu-user "${build_packages[@]}"
+    install_packages mmdebstrap "${build_packages[@]}"
     # The figures are compared with this machine's own build of the same tree.
     configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
-    arches=("$@")
-    [ ${#arches[@]} -eq 0 ] && arches=(arm64 armhf)
-    for arch in "${arches[@]}"; do
-      step "cross-$arch"
-      tests/cross/cross-test.sh "$arch" "${PPSBENCH_CROSS_RELEASE:-bookworm}"
-      took
-    done
+    words=("$@")
+    case " ${words[*]} " in *" arm64 "* | *" armhf "*) ;; *) words+=(arm64 armhf) ;; esac
+    step cross
+    tests/cross/cross-test.sh "${words[@]}"
+    took
     ;;
   check)
     install_packages "${check_packages[@]}"
