@@ -36,7 +36,8 @@ void add_analysis_options(po::options_description& options, AnalysisArguments& a
          "LABEL|N: take only this run of each saved summary (report --format json) given, by "
          "its label or its number from 1; refused when no run or several match")
         ("chrony-log", po::value(&arguments.chrony_logs)->composing(),
-         "FILE: chronyd's tracking.log (repeat for rotated files, oldest first): each "
+         "FILE: chronyd's tracking.log (repeat for rotated files, in any order: whole files "
+         "are read oldest first, with a warning; overlapping ones are refused): each "
          "capture's chrony figures come from the log's rows within its span, chronyd restarts "
          "respected, instead of the capture's own chrony samples (docs/chrony.md)")
         ("join", po::bool_switch(&arguments.join),

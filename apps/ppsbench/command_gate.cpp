@@ -55,14 +55,19 @@ void declare_gate_options(po::options_description& options, GateArguments& a) {
         ("max-sigma", po::value(&a.max_sigma), "fail when σ exceeds this (e.g. 3us)")
         ("max-p2p", po::value(&a.max_p2p), "fail when peak-to-peak exceeds this (e.g. 20us)")
         ("max-rms-offset", po::value(&a.max_rms),
-         "fail when chrony's RMS offset at the end exceeds this (e.g. 1us)")
-        ("max-missed", po::value(&a.max_missed), "fail when more pulses were missed")
+         "fail when chrony's RMS offset at the end exceeds this (e.g. 1us); refused (exit 2) "
+         "unless chrony was synchronised at the end and in most samples")
+        ("max-missed", po::value(&a.max_missed),
+         "fail when more pulses were missed; refused (exit 2) on a sampled log (peerstats), "
+         "whose gaps are polls")
         ("max", po::value(&a.maxima)->composing(),
          "METRIC=LIMIT: fail when any figure of the metric registry exceeds the limit "
          "(repeatable; e.g. p99=10us, detrended_sigma=2us, outliers=5, duplicates=0; keys as "
          "for report --metrics); a signed figure (mean, median, min, max, bias_mean, "
          "bias_median, bias_p99, bias_max) is bounded on both sides: mean=1us fails on a "
-         "mean of -50us")
+         "mean of -50us; a figure the run holds no evidence for is refused (exit 2): mean, "
+         "median or rms of a free-running or monotonic clock, unseen or clock_steps of made-up "
+         "sequence numbers (docs/compare-and-gate.md)")
         ("min", po::value(&a.minima)->composing(),
          "METRIC=LIMIT: fail when the figure is below the limit, signed as the figure is "
          "(repeatable; e.g. pulses=3600, bias_median=-1us)")
@@ -72,7 +77,8 @@ void declare_gate_options(po::options_description& options, GateArguments& a) {
          "way, with statistical support (e.g. 2us): a calibrated offset then no longer fits; "
          "an absolute limit is --max bias_median=5us")
         ("min-pulses", po::value(&a.min_pulses)->default_value(a.min_pulses),
-         "refuse (exit 2) a run with fewer pulses: below this no limit can be judged")
+         "refuse (exit 2) a run with fewer pulses, or a bias limit with fewer reference pairs: "
+         "below this no limit can be judged")
         ("confidence", po::value(&a.confidence)
              ->default_value(a.confidence, human_default(a.confidence)),
          "confidence level for the ratio rule")
@@ -81,7 +87,8 @@ void declare_gate_options(po::options_description& options, GateArguments& a) {
          "empty or ppsbench's own); a gate that cannot judge (exit 2) writes one <error> case "
          "with the reason")
         ("force", po::bool_switch(&a.force),
-         "overwrite an existing --html file, or a --junit file ppsbench did not write (never an input)");
+         "overwrite an existing --html file, or a --junit file ppsbench did not write (never an "
+         "input); a gate that cannot judge (exit 2) then replaces the page with a NOT JUDGED one");
     // clang-format on
     add_html_option(options, a.html);
     add_analysis_options(options, a.analysis);
@@ -226,12 +233,21 @@ int judge(const GateArguments& arguments, const po::variables_map& vm) {
     return result.failed() ? static_cast<int>(core::ExitCode::failed) : 0;
 }
 
-// A gate that could not judge replaces the JUnit file too, with the reason as an <error>: an
-// earlier green file must not stay for CI to show.
-void write_not_judged(const std::string& junit, const core::Error& error) {
-    std::ostringstream xml;
-    render::write_junit("ppsbench gate", {render::junit_not_judged(error.what())}, xml);
-    core::write_file_atomically(junit, xml.str(), "--junit");
+// A gate that could not judge replaces the JUnit file and the page too, with the reason (an
+// <error> case, a NOT JUDGED verdict): an earlier green file must not stay for CI or a person
+// to see.
+void write_not_judged(const GateArguments& arguments, const core::Error& error) {
+    if (!arguments.junit.empty()) {
+        std::ostringstream xml;
+        render::write_junit("ppsbench gate", {render::junit_not_judged(error.what())}, xml);
+        core::write_file_atomically(arguments.junit, xml.str(), "--junit");
+    }
+    if (!arguments.html.empty()) {
+        render::HtmlPage page;
+        page.title = "ppsbench gate";
+        page.not_judged = error.what();
+        write_html_file(arguments.html, std::move(page), {});
+    }
 }
 
 class GateCommand final : public Command {
@@ -275,9 +291,7 @@ class GateCommand final : public Command {
         try {
             return judge(arguments, vm);
         } catch (const core::Error& e) {
-            if (!arguments.junit.empty()) {
-                write_not_judged(arguments.junit, e);
-            }
+            write_not_judged(arguments, e);
             throw;
         }
     }

@@ -70,6 +70,14 @@ std::shared_ptr<const ChronyLog> read_chrony_log(const std::vector<std::string>&
                         "tracking.log's{}); name chronyd's tracking.log",
                         log_names(*log), log->tracking.lines, log->tracking.problem_count, why));
     }
+    // Whole files out of order are put in order by the reader; files that overlap (one given
+    // twice, or the logs of two chronyd) cannot be: their rows would run backwards.
+    if (!log->tracking.overlap.empty()) {
+        throw core::InputError(fmt::format(
+            "--chrony-log {}: the files overlap ({}); give each of one chronyd's tracking.log "
+            "files once",
+            log_names(*log), log->tracking.overlap));
+    }
     return log;
 }
 
@@ -119,6 +127,9 @@ std::optional<chrony::ChronySummary> chrony_from_log(const ChronyLog& log,
             "{}: spans {} UTC, --chrony-log {} spans {} UTC: chrony's figures cover the overlap "
             "only",
             file.path, span_text(from, to), log_names(log), span_text(log_from, log_to)));
+    }
+    for (const auto& note : log.tracking.notes) {
+        warnings.push_back(fmt::format("--chrony-log: {}", note));
     }
     const auto notes = std::count_if(file.notes.begin(), file.notes.end(),
                                      [](const store::Note& note) { return note.tag == "chrony"; });

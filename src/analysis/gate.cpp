@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gate_evidence.hpp"
 #include "ppsbench/core/error.hpp"
 
 namespace ppsbench::analysis {
@@ -38,29 +39,19 @@ void require_pulses(const RunAnalysis& run, std::uint64_t min_pulses, const char
     }
 }
 
-// Without offsets from the top of the period (a free-running or monotonic clock) the headline
-// is the detrended residuals, whose mean the fit's intercept makes 0: a limit on it could never
-// fail (`gate --max mean=1us` passed a clock drifting 100 ppm).
-void require_offsets_for_the_mean(const RunAnalysis& run, const MetricLimit& limit) {
-    if (limit.metric.key != "mean" || run.stats.offset_ns) {
-        return;
-    }
-    throw core::InputError(fmt::format(
-        "{} has no offsets from the top of the period ({}), so its headline is the detrended "
-        "residuals, whose mean is 0 by construction: a limit on the mean cannot judge it; gate "
-        "sigma, p2p or max_abs instead",
-        run.input(),
-        run.stats.free_running ? "its clock runs free" : "a monotonic clock or none recorded"));
-}
-
-GateCheck absolute_check(const RunAnalysis& run, const MetricLimit& limit) {
-    require_offsets_for_the_mean(run, limit);
+GateCheck absolute_check(const RunAnalysis& run, const MetricLimit& limit,
+                         std::uint64_t min_pairs) {
+    detail::require_evidence(run, limit);
     const double value = limit.metric.value(run);
     if (!std::isfinite(value) && !limit.metric.when_missing.empty()) {
         throw core::InputError(fmt::format("{} {}", run.input(), limit.metric.when_missing));
     }
     require_number(value, run, limit.what);
+    if (detail::is_bias_figure(limit.metric)) {
+        detail::require_bias_pairs(run, min_pairs, "the limit on the " + limit.what);
+    }
     GateCheck check;
+    check.basis = detail::chrony_basis(run, limit);
     check.what = limit.what;
     check.quantity = limit.metric.quantity;
     check.value = value;
@@ -112,9 +103,13 @@ const Bias& require_bias(const RunAnalysis& run) {
     return *run.bias;
 }
 
-GateCheck bias_growth_check(const RunAnalysis& baseline, const RunAnalysis& current, double limit) {
+GateCheck bias_growth_check(const RunAnalysis& baseline, const RunAnalysis& current, double limit,
+                            std::uint64_t min_pairs) {
     const Bias& now = require_bias(current);
     const Bias& before = require_bias(baseline);
+    detail::require_same_cadence(baseline, current, "--max-bias-growth");
+    detail::require_bias_pairs(current, min_pairs, "--max-bias-growth");
+    detail::require_bias_pairs(baseline, min_pairs, "--max-bias-growth");
     GateCheck check;
     check.kind = GateCheck::Kind::bias_growth;
     check.what = baseline.label;
@@ -157,19 +152,21 @@ GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current
         require_number(headline.stddev, current, "σ");
         require_number(baseline->stats.headline().stddev, *baseline, "σ");
         require_ratio_baseline(*baseline);
+        detail::require_same_cadence(*baseline, current, "--max-ratio");
         result.checks.push_back(ratio_check(*baseline, current, limits));
     }
     if (limits.max_bias_growth_ns) {
         if (baseline == nullptr) {
             throw core::UsageError("--max-bias-growth needs --baseline FILE");
         }
-        result.checks.push_back(bias_growth_check(*baseline, current, *limits.max_bias_growth_ns));
+        result.checks.push_back(
+            bias_growth_check(*baseline, current, *limits.max_bias_growth_ns, limits.min_pulses));
     }
     for (const auto& limit : limits.maxima) {
-        result.checks.push_back(absolute_check(current, limit));
+        result.checks.push_back(absolute_check(current, limit, limits.min_pulses));
     }
     for (const auto& limit : limits.minima) {
-        result.checks.push_back(absolute_check(current, limit));
+        result.checks.push_back(absolute_check(current, limit, limits.min_pulses));
     }
     return result;
 }

@@ -10,6 +10,7 @@
 #include "ppsbench/analysis/statistics_json.hpp"
 #include "ppsbench/chrony/json.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/option_value.hpp"
 
 namespace ppsbench::analysis {
 
@@ -38,8 +39,9 @@ RunAnalysis run_from_json(const nlohmann::json& j, const std::string& path, std:
         return it->get<std::string>();
     };
     RunAnalysis run;
-    run.file = text("file");
-    run.label = text("label");
+    // Shown in every output: printable, whatever the document holds (issue 39).
+    run.file = core::printable_utf8(text("file"));
+    run.label = core::printable_utf8(text("label"));
     const auto simulated = j.find("simulated");
     if (simulated != j.end() && !simulated->is_boolean()) {
         throw damaged(

@@ -14,6 +14,7 @@
 #include "ppsbench/chrony/json.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/option_value.hpp"
 #include "ppsbench/stats/analyze_packed.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 #include "ppsbench/store/packed_capture_reader.hpp"
@@ -86,18 +87,21 @@ std::optional<MeasuredKernel> measured_kernel(const store::RunMeta& meta) {
 }
 
 std::string run_label(const store::RunMeta& meta, const std::string& path) {
+    // Every candidate is read from a file (the capture's meta line, its fingerprint, its name):
+    // shown as printable text, so an escape or a newline in it cannot rewrite a terminal line,
+    // break a table row or make the JUnit file ill-formed (issue 39).
     if (!meta.label.empty()) {
-        return meta.label;
+        return core::printable_utf8(meta.label);
     }
     // The kernel fingerprint names the configuration: "6.1.0-27-rt-arm64 PREEMPT_RT, PPS IRQ
     // threaded" is what a comparison row should say when nobody gave a label.
     if (const auto kernel = measured_kernel(meta); kernel && kernel->label) {
-        return *kernel->label;
+        return core::printable_utf8(*kernel->label);
     }
     if (!meta.source.empty()) {
-        return meta.source;
+        return core::printable_utf8(meta.source);
     }
-    return std::filesystem::path(path).filename().string();
+    return core::printable_utf8(std::filesystem::path(path).filename().string());
 }
 
 namespace {

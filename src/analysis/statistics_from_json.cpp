@@ -151,9 +151,10 @@ void read_counts(const nlohmann::json& j, SavedStatistics& saved) {
     saved.clock_steps = held ? *steps : nlohmann::json(nullptr);
 }
 
-// The cadence and whether the clock ran free. Summaries saved before they were written (/1, and
-// /2 before them) hold neither: the defaults then, every edge and a disciplined clock, are what
-// their figures were computed under.
+// The cadence, the sequence numbers' kind and whether the clock ran free. Summaries saved before
+// they were written (/1, and /2 before them) hold none: the defaults then, every edge, kernel
+// numbers and a disciplined clock, are what their figures were computed under (an older summary
+// of an import counted no unseen event or step, having no evidence for them).
 void read_recording(const nlohmann::json& j, stats::RunStatistics& st) {
     if (const auto cadence = j.find("cadence"); cadence != j.end() && !cadence->is_null()) {
         const auto parsed =
@@ -164,6 +165,16 @@ void read_recording(const nlohmann::json& j, stats::RunStatistics& st) {
                 cadence->dump()));
         }
         st.cadence = *parsed;
+    }
+    if (const auto sequences = j.find("sequences"); sequences != j.end() && !sequences->is_null()) {
+        const auto parsed = sequences->is_string()
+                                ? core::parse_sequence_evidence(sequences->get<std::string>())
+                                : std::nullopt;
+        if (!parsed) {
+            throw core::InputError(fmt::format(
+                "\"sequences\" is {}, not \"kernel\" or \"synthetic\"", sequences->dump()));
+        }
+        st.sequences = *parsed;
     }
     if (const auto free = j.find("free_running"); free != j.end() && !free->is_null()) {
         if (!free->is_boolean()) {

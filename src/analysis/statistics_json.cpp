@@ -61,6 +61,7 @@ nlohmann::json statistics_json(const stats::RunStatistics& run) {
     // How the pulses were recorded and whether the clock ran free: what the figures mean (a
     // sampled log's gaps are not losses; a free-running clock's headline is the residuals).
     j["cadence"] = std::string(core::to_string(run.cadence));
+    j["sequences"] = std::string(core::to_string(run.sequences));
     j["free_running"] = run.free_running;
     stats::Summary none;
     none.stddev = stats::Summary::nan;

@@ -2,6 +2,7 @@
 #include "ppsbench/chrony/log_common.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -122,6 +123,45 @@ std::optional<double> parse_double(std::string_view text) {
         return std::nullopt;
     }
     return value;
+}
+
+std::optional<std::vector<std::size_t>> file_ranks_by_time(std::span<const FileSpan> spans,
+                                                           std::size_t file_count) {
+    std::vector<FileSpan> by_time(spans.begin(), spans.end());
+    std::stable_sort(by_time.begin(), by_time.end(),
+                     [](const auto& a, const auto& b) { return a.first_ns < b.first_ns; });
+    bool in_order = true;
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        in_order = in_order && spans[i].file == by_time[i].file;
+        if (i > 0 && (by_time[i].first_ns <= by_time[i - 1].last_ns ||
+                      by_time[i].file == by_time[i - 1].file)) {
+            return std::nullopt;  // overlapping (or interleaved) files: read as given
+        }
+    }
+    if (in_order) {
+        return std::nullopt;
+    }
+    std::vector<std::size_t> rank(file_count, file_count);
+    for (std::size_t i = 0; i < by_time.size(); ++i) {
+        rank[by_time[i].file] = i;
+    }
+    return rank;
+}
+
+std::string reordered_note(std::span<const std::size_t> ranks, std::span<const std::string> files) {
+    std::vector<std::size_t> order;
+    for (std::size_t file = 0; file < ranks.size(); ++file) {
+        if (ranks[file] < ranks.size()) {
+            order.push_back(file);
+        }
+    }
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return ranks[a] < ranks[b]; });
+    std::string note;
+    for (const std::size_t file : order) {
+        note += (note.empty() ? "read oldest first: " : ", ") + files[file];
+    }
+    return note;
 }
 
 }  // namespace detail

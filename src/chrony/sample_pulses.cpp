@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "ppsbench/chrony/log_common.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/utc_time.hpp"
 
@@ -33,15 +34,9 @@ std::string utc_iso8601(std::int64_t ns) {
     return core::format_utc(ns, core::UtcPrecision::seconds);
 }
 
-struct FileSpan {
-    std::size_t file = 0;
-    std::int64_t first_ns = 0;
-    std::int64_t last_ns = 0;
-};
-
 // The order to read `source`'s samples in: as given, unless whole files came out of time order
-// without overlapping (rotated logs named newest first), then oldest file first. `reordered`
-// names that order for the user.
+// without overlapping (rotated logs named newest first), then oldest file first
+// (file_ranks_by_time()). `reordered` names that order for the user.
 std::vector<std::size_t> reading_order(std::span<const OffsetSample> samples,
                                        std::string_view source, std::span<const std::string> files,
                                        std::string& reordered) {
@@ -60,27 +55,13 @@ std::vector<std::size_t> reading_order(std::span<const OffsetSample> samples,
         spans.back().first_ns = std::min(spans.back().first_ns, s.time_ns);
         spans.back().last_ns = std::max(spans.back().last_ns, s.time_ns);
     }
-    auto by_time = spans;
-    std::stable_sort(by_time.begin(), by_time.end(),
-                     [](const auto& a, const auto& b) { return a.first_ns < b.first_ns; });
-    bool in_order = true;
-    for (std::size_t i = 0; i < spans.size(); ++i) {
-        in_order = in_order && spans[i].file == by_time[i].file;
-        if (i > 0 && (by_time[i].first_ns <= by_time[i - 1].last_ns ||
-                      by_time[i].file == by_time[i - 1].file)) {
-            return order;  // overlapping (or interleaved) files: read as given, lines named
-        }
-    }
-    if (in_order) {
+    const auto rank = file_ranks_by_time(spans, files.size());
+    if (!rank) {
         return order;
     }
-    std::vector<std::size_t> rank(files.size(), files.size());
-    for (std::size_t i = 0; i < by_time.size(); ++i) {
-        rank[by_time[i].file] = i;
-        reordered += (i == 0 ? "read oldest first: " : ", ") + files[by_time[i].file];
-    }
+    reordered = reordered_note(*rank, files);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return rank[samples[a].file] < rank[samples[b].file];
+        return (*rank)[samples[a].file] < (*rank)[samples[b].file];
     });
     return order;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <fmt/format.h>
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "ppsbench/chrony/logs.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/text.hpp"
+#include "ppsbench/core/utc_time.hpp"
 
 namespace ppsbench::chrony {
 namespace {
@@ -211,8 +213,96 @@ void TrackingLogReader::read(std::istream& in, const std::string& name) {
     }
 }
 
+namespace {
+
+std::vector<detail::FileSpan> file_spans(const std::vector<TrackingLogEntry>& entries,
+                                         const std::vector<std::size_t>& entry_file) {
+    std::vector<detail::FileSpan> spans;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const std::int64_t t = entries[i].time_ns;
+        if (spans.empty() || spans.back().file != entry_file[i]) {
+            spans.push_back({entry_file[i], t, t});
+        }
+        spans.back().first_ns = std::min(spans.back().first_ns, t);
+        spans.back().last_ns = std::max(spans.back().last_ns, t);
+    }
+    return spans;
+}
+
+}  // namespace
+
+void TrackingLogReader::order_files(std::vector<std::string>& notes, std::string& overlap) {
+    const auto spans = file_spans(result_.entries, entry_file_);
+    const auto rank = detail::file_ranks_by_time(spans, files_.size());
+    if (!rank) {
+        for (std::size_t i = 1; i < spans.size() && overlap.empty(); ++i) {
+            if (spans[i].first_ns <= spans[i - 1].last_ns) {
+                overlap = fmt::format(
+                    "{} starts at {}, before {} ends at {}", files_[spans[i].file],
+                    core::format_utc(spans[i].first_ns, core::UtcPrecision::seconds),
+                    files_[spans[i - 1].file],
+                    core::format_utc(spans[i - 1].last_ns, core::UtcPrecision::seconds));
+            }
+        }
+        if (!overlap.empty()) {
+            notes.push_back(overlap + ": the files overlap, so they are read as given");
+        }
+        return;
+    }
+    notes.push_back(detail::reordered_note(*rank, files_) +
+                    " (the files were given out of time order)");
+    // Each file's entries are contiguous and keep their order; the files move as wholes, and
+    // a banner keeps its place among its own file's entries.
+    std::vector<std::size_t> first(files_.size(), 0);
+    std::vector<std::size_t> count(files_.size(), 0);
+    for (std::size_t i = result_.entries.size(); i-- > 0;) {
+        first[entry_file_[i]] = i;
+        ++count[entry_file_[i]];
+    }
+    std::vector<std::size_t> files(files_.size());
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        files[f] = f;
+    }
+    std::stable_sort(files.begin(), files.end(),
+                     [&](std::size_t a, std::size_t b) { return (*rank)[a] < (*rank)[b]; });
+    std::vector<std::size_t> moved_first(files_.size(), 0);
+    std::vector<std::size_t> order;
+    for (const std::size_t f : files) {
+        moved_first[f] = order.size();
+        for (std::size_t k = 0; k < count[f]; ++k) {
+            order.push_back(first[f] + k);
+        }
+    }
+    const auto permute = [&order](auto& values) {
+        std::remove_reference_t<decltype(values)> moved;
+        moved.reserve(values.size());
+        for (const std::size_t i : order) {
+            moved.push_back(std::move(values[i]));
+        }
+        values = std::move(moved);
+    };
+    permute(result_.entries);
+    permute(entry_file_);
+    permute(entry_line_);
+    permute(entry_after_banner_);
+    for (auto& banner : banners_) {
+        // A file's entries start where it did: its banners count from there.
+        banner.entries_before =
+            moved_first[banner.file] +
+            (count[banner.file] > 0 ? banner.entries_before - first[banner.file] : 0);
+    }
+    std::stable_sort(banners_.begin(), banners_.end(), [&](const Banner& a, const Banner& b) {
+        return (*rank)[a.file] < (*rank)[b.file];
+    });
+}
+
 TrackingImport TrackingLogReader::finish() {
+    std::vector<std::string> notes;
+    std::string overlap;
+    order_files(notes, overlap);
     TrackingImport result = std::move(result_);
+    result.notes = std::move(notes);
+    result.overlap = std::move(overlap);
     result.banners = banners_.size();
     result.problem_count = skipped_.count();
     result.problems = skipped_.take();

@@ -146,6 +146,7 @@ Imported read_chrony_tracking(const Files& files, const ImportOptions& options) 
     series.lines = imported.lines;
     series.problem_count = imported.problem_count;
     series.problems = std::move(imported.problems);
+    series.notes = std::move(imported.notes);
     for (const auto& r : imported.restarts) {
         series.notes.push_back(
             fmt::format("{}:{}: chronyd restarted ({}); the RMS offset starts afresh here, as "

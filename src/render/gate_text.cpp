@@ -131,7 +131,9 @@ std::string check_message(const GateCheck& check) {
     if (check.kind == GateCheck::Kind::bias_growth) {
         return growth_message(check);
     }
-    return absolute_message(check);
+    // Text, JUnit and the page all say what the verdict stands on.
+    return check.basis.empty() ? absolute_message(check)
+                               : fmt::format("{} ({})", absolute_message(check), check.basis);
 }
 
 std::string gate_summary(const analysis::GateResult& result, const analysis::RunAnalysis& current) {

@@ -100,6 +100,12 @@ void write_head(const HtmlPage& page, const std::vector<analysis::RunAnalysis>& 
 }
 
 void write_verdict(const HtmlPage& page, std::ostream& out) {
+    if (page.not_judged) {
+        out << "<section id=\"verdict\">\n<h2>Verdict</h2>\n"
+            << R"(<p class="verdict fail">NOT JUDGED — the gate could not judge the run</p>)"
+            << "\n<p>" << xml_escape(*page.not_judged) << "</p>\n</section>\n";
+        return;
+    }
     if (!page.gate_failed) {
         return;
     }
@@ -196,16 +202,19 @@ void write_html_page(const HtmlPage& page, const std::vector<analysis::RunAnalys
     Notes notes;
     write_head(page, runs, out);
     write_verdict(page, out);
-    out << "<section id=\"results\">\n<h2>Results</h2>\n";
-    for (const auto& table : page.tables) {
-        write_table(table, notes, out);
+    // A gate that could not judge has no figures to show: only its reason.
+    if (!page.not_judged) {
+        out << "<section id=\"results\">\n<h2>Results</h2>\n";
+        for (const auto& table : page.tables) {
+            write_table(table, notes, out);
+        }
+        out << "</section>\n";
+        write_plots(page, runs, out);
+        out << "<section id=\"configuration\">\n<h2>What each run measured</h2>\n";
+        write_table(run_configuration_table(runs), notes, out);
+        out << "</section>\n";
+        write_findings(runs, out);
     }
-    out << "</section>\n";
-    write_plots(page, runs, out);
-    out << "<section id=\"configuration\">\n<h2>What each run measured</h2>\n";
-    write_table(run_configuration_table(runs), notes, out);
-    out << "</section>\n";
-    write_findings(runs, out);
     for (const char* definition : definitions) {
         notes.number(definition);
     }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "ppsbench/analysis/recorded_system.hpp"
+#include "ppsbench/core/option_value.hpp"
 #include "ppsbench/render/units.hpp"
 
 namespace ppsbench::render {
@@ -49,7 +50,9 @@ Table run_configuration_table(const std::vector<analysis::RunAnalysis>& runs) {
     for (const auto& run : runs) {
         const auto system = run.meta ? analysis::recorded_system(*run.meta) : std::nullopt;
         const auto kernel = run.meta ? analysis::measured_kernel(*run.meta) : std::nullopt;
-        std::string source = run.meta && !run.meta->source.empty() ? run.meta->source : "—";
+        // Read from the capture's meta line: printable (a replay: file name may hold anything).
+        std::string source =
+            run.meta && !run.meta->source.empty() ? core::printable_utf8(run.meta->source) : "—";
         if (run.simulated) {
             source += " (SIMULATED)";
         }

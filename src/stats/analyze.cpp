@@ -257,6 +257,8 @@ RunStatistics analyze_packed(const core::PackedPulses& pulses, const AnalysisOpt
     r.clock = options.clock;
     r.period_ns = options.period_ns;
     r.cadence = options.cadence;
+    r.sequences = options.kernel_sequences ? core::SequenceEvidence::kernel
+                                           : core::SequenceEvidence::synthetic;
     r.edge = detail::choose_edge(pulses, options.edge);
     const detail::Selection selection = check_and_select(r, pulses, options);
     record_selection(r, selection);

@@ -161,11 +161,21 @@ TEST(SavedSummaries, KeepChronysFigures) {
     TempDir dir;
     const auto stock = labelled_capture(dir, "stock.csv");
     auto document = nlohmann::json::parse(testing::read_text(summary(dir, {stock}, "base.json")));
-    document["runs"][0]["chrony"] = {{"rms_offset_ns", {{"end", 440}, {"mean", 450}}}};
+    // As `report` writes it: the figures, and whether chrony was synchronised at the end.
+    document["runs"][0]["chrony"] = {{"rms_offset_ns", {{"end", 440}, {"mean", 450}}},
+                                     {"status", "ok"},
+                                     {"samples", 60},
+                                     {"synchronised_samples", 60}};
     testing::write_text(dir.file("chrony.json"), document.dump());
     const auto gate = run_ppsbench({"gate", dir.file("chrony.json"), "--max-rms-offset", "1us"});
     EXPECT_EQ(gate.exit_code, 0) << gate.out << gate.err;
     EXPECT_TRUE(contains(gate.out, "chrony RMS offset 440 ns is within the limit")) << gate.out;
+    // Without the status the figure "at the end" may be from before chronyd died (issue 39).
+    document["runs"][0]["chrony"].erase("status");
+    testing::write_text(dir.file("unsure.json"), document.dump());
+    const auto unsure = run_ppsbench({"gate", dir.file("unsure.json"), "--max-rms-offset", "1us"});
+    EXPECT_EQ(unsure.exit_code, 2) << unsure.out;
+    EXPECT_TRUE(contains(unsure.err, "does not say whether chrony was synchronised")) << unsure.err;
     const auto compare =
         run_ppsbench({"compare", "--baseline", dir.file("chrony.json"), stock, "--format", "csv"});
     EXPECT_EQ(compare.exit_code, 0) << compare.err;

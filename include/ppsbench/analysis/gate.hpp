@@ -47,7 +47,8 @@ struct GateLimits {
     // baseline's by this much (a kernel that made the PPS path later); judged like the ratio.
     std::optional<double> max_bias_growth_ns;
     double confidence = 0.95;
-    // Fewer pulses than this in either run is bad input, not a pass. 100 is the smallest count
+    // Fewer pulses than this in either run is bad input, not a pass; a bias figure needs as
+    // many pairs of edges with its reference. 100 is the smallest count
     // at which the 95 % F-interval of σ(a)/σ(b) for two equal runs (×/÷ exp(1.96·√(2/(2·99))),
     // 0.82–1.22) is narrower than the customary 1.25 limit, and σ itself is known to ±14 %:
     // below that no limit can be judged (docs/compare-and-gate.md).
@@ -69,6 +70,9 @@ struct GateCheck {
     double measured = 0;  // absolute: what the limit is compared with; sigma_ratio: the ratio
     double limit = 0;
     bool failed = false;
+    // What the verdict stands on, when the figure needs saying ("chrony synchronised at the end
+    // and in 58 of 60 samples"); empty otherwise.
+    std::string basis;
     // sigma_ratio only: the ratio with its intervals, and both σ.
     SigmaRatio ratio;
     double sigma_ns = 0;
@@ -93,9 +97,13 @@ struct GateResult {
 // never passes on data it cannot judge: it throws core::InputError (exit 2, with the reason) when a
 // run has fewer than `min_pulses` pulses, when a figure a limit needs is not a number (a baseline
 // summary without σ, a σ of one pulse, no chrony sample for an RMS offset limit), or when the σ
-// ratio has no confidence interval. The bias growth, like the ratio, fails only when the low end of
-// its interval (the current median's low bound minus the baseline median's high bound) is above the
-// limit; a run without a bias is a usage error for it.
+// ratio has no confidence interval; nor on a figure the run holds no evidence for
+// (gate_evidence.hpp): chrony's figures when chrony was not synchronised at the end or for most of
+// the run, a bias figure of fewer than `min_pulses` pairs, missed pulses of a sampled log, unseen
+// events or clock steps of made-up sequence numbers, the median or RMS of centred residuals, a
+// ratio or growth between runs of two cadences. The bias growth, like the ratio, fails only when
+// the low end of its interval (the current median's low bound minus the baseline median's high
+// bound) is above the limit; a run without a bias is a usage error for it.
 GateResult evaluate_gate(const RunAnalysis* baseline, const RunAnalysis& current,
                          const GateLimits& limits);
 

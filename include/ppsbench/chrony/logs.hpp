@@ -188,10 +188,17 @@ struct TrackingImport {
     std::size_t banner_period = 32;
     std::size_t problem_count = 0;
     std::vector<LogProblem> problems;
+    // One line each, for the user (rotated files given newest first, read oldest first).
+    std::vector<std::string> notes;
+    // Two files whose times overlap (one given twice, the logs of two chronyd), read as given:
+    // "b starts at T, before a ends at T2"; empty when none do.
+    std::string overlap;
 };
 
-// Reads one or more tracking.log files in order (rotated logs oldest first), then rebuilds
-// the RMS offset per chronyd process. A pure function of the text: no file system access.
+// Reads one or more tracking.log files, then rebuilds the RMS offset per chronyd process. Whole
+// files given out of time order (rotated logs named newest first) are read oldest first, with a
+// note, as the refclocks.log and peerstats readers do (detail::file_ranks_by_time()). A pure
+// function of the text: no file system access.
 class TrackingLogReader {
   public:
     explicit TrackingLogReader(TrackingImportOptions options);
@@ -213,6 +220,10 @@ class TrackingLogReader {
     std::vector<std::string> files_;
     std::vector<Banner> banners_;
     SkippedLines skipped_;
+
+    // Puts whole files in time order when they were given out of it; says so in `notes`, and
+    // names two files that overlap in `overlap`.
+    void order_files(std::vector<std::string>& notes, std::string& overlap);
 };
 
 TrackingImport import_tracking_log(std::istream& in, const std::string& name,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace ppsbench::core {
@@ -18,9 +19,15 @@ std::uint64_t parse_count(std::string_view text, std::string_view option, std::u
                           std::uint64_t max);
 
 // True when `text` is valid UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF)
-// and holds no control character (C0, DEL, C1): such a label would break JSON, table rows and
-// Prometheus label values.
+// and holds no control character (C0, DEL, C1) nor a bidirectional or line-breaking format
+// character (U+202E, U+2066, U+2028, …): such a label would break JSON, XML, table rows and
+// Prometheus label values, or write what it likes on a terminal.
 bool is_printable_utf8(std::string_view text);
+
+// `text` as it may be shown: each byte that is not valid UTF-8 and each character
+// is_printable_utf8() refuses written as \xNN or \uNNNN, so text read back from a file (a
+// label, a source, a file name inside it) reaches no terminal, table, XML or JSON raw.
+std::string printable_utf8(std::string_view text);
 
 // Throws UsageError naming `option` unless is_printable_utf8(text).
 void check_label(std::string_view text, std::string_view option);

@@ -27,6 +27,9 @@ struct HtmlPage {
     // gate only: the verdict and its checks.
     std::optional<bool> gate_failed;
     std::vector<PageCheck> checks;
+    // gate only: why it could not judge (exit 2); the verdict then says NOT JUDGED and this, so
+    // a page of an earlier pass never stays in place of a refusal.
+    std::optional<std::string> not_judged;
     bool log_counts = false;  // --plot-log-counts: the histogram on a log axis
     // --bin-width: the histogram's bins; the default round bins without (analysis::shared_bins).
     std::optional<double> bin_width_ns;

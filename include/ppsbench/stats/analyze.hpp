@@ -89,6 +89,9 @@ struct RunStatistics {
     // anything else (0 with fewer than two pulses).
     double mode_interval_ns = 0;
     core::Cadence cadence = core::Cadence::every_edge;
+    // Whether the sequence numbers were the kernel's (AnalysisOptions::kernel_sequences): only
+    // then can the counts of unseen events and clock steps be judged (a gate refuses them).
+    core::SequenceEvidence sequences = core::SequenceEvidence::kernel;
     // A realtime clock whose phase drifts by more than free_running_bound: not disciplined, so
     // the detrended residuals are the headline and `offset_ns` is empty, as on a monotonic one.
     bool free_running = false;
