@@ -56,6 +56,9 @@ factor="${PPSBENCH_LAB_POLL_FACTOR:-5}"
 out="$res/poll"
 rm -rf "$out"
 mkdir -p "$out"
+# shellcheck disable=SC2034 # used by check-poll-lib.sh
+margins="$res/check-poll.margins.tsv"
+: >"$margins"
 # shellcheck source=check-poll-lib.sh
 source "$LAB_DIR/check-poll-lib.sh"
 
