@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 # check-poll.sh's checks, one function per part; sourced by it (which documents what each proves).
-# Uses: res out pb tsv ctsv factor, bias_of context_of (declared by check-poll.sh).
+# Uses: res out pb tsv ctsv gap margins, bias_of context_of (declared by check-poll.sh).
 # shellcheck disable=SC2154 # those
 
 fails=0 passes=0
@@ -165,9 +165,8 @@ check_poll_order() {
         if [[ "${context_of[$id]}" == thread ]]; then
             if [[ -z "$tmin" ]] || ((b < tmin)); then tmin=$b; fi
         elif [[ "${context_of[$id]}" == hard ]]; then
-            # A hard-IRQ timestamp can precede the bracket's midpoint (it is inside the bracket):
-            # its size is what the order compares.
-            b=${b#-}
+            # Signed: a hard-IRQ timestamp inside the bracket precedes its midpoint (a negative
+            # bias); one that came out late would close the gap, as it should.
             if [[ -z "$hmax" ]] || ((b > hmax)); then hmax=$b; fi
         fi
     done
@@ -175,11 +174,11 @@ check_poll_order() {
         lab_log "note: poll bias order not checked (thread-context runs: ${tmin:-none}, hard-IRQ runs: ${hmax:-none})"
         return
     fi
-    lab_margin "$margins" "poll bias order: thread-context median bias > $factor × hard-IRQ's size" all "$tmin" '>' $((factor * hmax))
-    if ((tmin > factor * hmax)); then
-        pass "poll bias order: smallest thread-context median bias $tmin ns > $factor x largest hard-IRQ median bias's size ($hmax ns)"
+    lab_margin "$margins" "poll bias order: thread-context median bias − hard-IRQ's > $gap ns" all $((tmin - hmax)) '>' "$gap"
+    if ((tmin - hmax > gap)); then
+        pass "poll bias order: smallest thread-context median bias $tmin ns is more than $gap ns above the largest hard-IRQ one ($hmax ns)"
     else
-        fail "poll bias order: smallest thread-context median bias $tmin ns is not above $factor x largest hard-IRQ median bias ($hmax ns)"
+        fail "poll bias order: smallest thread-context median bias $tmin ns is not more than $gap ns above the largest hard-IRQ one ($hmax ns)"
     fi
 }
 
