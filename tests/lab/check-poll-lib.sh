@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 # check-poll.sh's checks, one function per part; sourced by it (which documents what each proves).
-# Uses: res out pb tsv ctsv factor, bias_of context_of (declared by check-poll.sh).
+# Uses: res out pb tsv ctsv gap margins, bias_of context_of (declared by check-poll.sh).
 # shellcheck disable=SC2154 # those
 
 fails=0 passes=0
@@ -98,6 +98,8 @@ check_poll_mode() { # check_poll_mode MODE_DIR
     bad=$(awk '$1 == "polled" { e = $4 - $3; if (e < 0) e = -e; if (e > $5 + 1) b++ } END { print b + 0 }' "$joined")
     max_unc=$(awk '$1 == "polled" && $5 > m { m = $5 } END { print m + 0 }' "$joined")
     median_delay=$(awk '$1 == "polled" { print $3 }' "$joined" | median)
+    lab_margin "$margins" "poll: PPS − poll = the module's delay: error / (half-bracket + 1 ns), worst edge" "$id" \
+        "$(awk '$1 == "polled" { e = $4 - $3; if (e < 0) e = -e; r = e / ($5 + 1); if (r > m) m = r } END { printf "%.3f\n", m }' "$joined")" '<' 1
     if ((bad == 0 && pairs == span && pairs >= 8)); then
         pass "$id: each of the $pairs polled edges' PPS − poll equals the module's raise -> timestamp delay within its half-bracket (largest $max_unc ns; median delay $median_delay ns); $missed of $polled_periods windows missed the edge (allowed)"
     else
@@ -114,6 +116,8 @@ check_poll_mode() { # check_poll_mode MODE_DIR
     ref_unc=$(jq -r '.reference_uncertainty_ns' <<<"$b")
     expected=$(awk '$1 == "unpolled" { print $3 }' "$joined" | median)
     polled_median=$(awk '$1 == "polled" { print $4 }' "$joined" | median)
+    lab_margin "$margins" "poll: reported bias median = the records' (± reference uncertainty + 1 ns)" "$id" \
+        "$(awk -v r="$rep_median" -v e="$expected" 'BEGIN { d = r - e; print d < 0 ? -d : d }')" '<' "$(awk -v u="$ref_unc" 'BEGIN { print u + 1 }')"
     if awk -v r="$rep_median" -v e="$expected" -v u="$ref_unc" -v rp="$rep_polled" -v pm="$polled_median" \
         'BEGIN { d = r - e; d2 = rp - pm; if (d < 0) d = -d; if (d2 < 0) d2 = -d2; exit !(e != "nan" && d <= u + 1 && d2 <= 1) }'; then
         pass "$id: reported bias median $rep_median ns = the records' $expected ns within the reference's ±$ref_unc ns; polled median $rep_polled ns = the per-edge $polled_median ns"
@@ -161,18 +165,20 @@ check_poll_order() {
         if [[ "${context_of[$id]}" == thread ]]; then
             if [[ -z "$tmin" ]] || ((b < tmin)); then tmin=$b; fi
         elif [[ "${context_of[$id]}" == hard ]]; then
-            # A hard-IRQ timestamp can precede the bracket's midpoint (it is inside the bracket):
-            # its size is what the order compares.
-            b=${b#-}
+            # Signed: a hard-IRQ timestamp inside the bracket precedes its midpoint (a negative
+            # bias); one that came out late would close the gap, as it should.
             if [[ -z "$hmax" ]] || ((b > hmax)); then hmax=$b; fi
         fi
     done
     if [[ -z "$tmin" || -z "$hmax" ]]; then
         lab_log "note: poll bias order not checked (thread-context runs: ${tmin:-none}, hard-IRQ runs: ${hmax:-none})"
-    elif ((tmin > factor * hmax)); then
-        pass "poll bias order: smallest thread-context median bias $tmin ns > $factor x largest hard-IRQ median bias's size ($hmax ns)"
+        return
+    fi
+    lab_margin "$margins" "poll bias order: thread-context median bias − hard-IRQ's > $gap ns" all $((tmin - hmax)) '>' "$gap"
+    if ((tmin - hmax > gap)); then
+        pass "poll bias order: smallest thread-context median bias $tmin ns is more than $gap ns above the largest hard-IRQ one ($hmax ns)"
     else
-        fail "poll bias order: smallest thread-context median bias $tmin ns is not above $factor x largest hard-IRQ median bias ($hmax ns)"
+        fail "poll bias order: smallest thread-context median bias $tmin ns is not more than $gap ns above the largest hard-IRQ one ($hmax ns)"
     fi
 }
 
@@ -267,6 +273,10 @@ check_calibration() { # check_calibration MODE_DIR (threaded mode)
     ss_a=$(awk '$1 == "PPS" { print $7 }' "$mdir/chrony-after.txt" | tail -n 1)
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$config" "threaded" "$constant" "$unc" "$lat_mean" \
         "$err_b" "$err_a" "$allowed" "${ss_b:--}" "${ss_a:--}" "$matches" >>"$ctsv"
+    lab_margin "$margins" "calibration: chronyd's clock before = −(lateness + constant)" "$config" \
+        "$(awk -v b="$err_b" -v l="$lat_mean" -v k="$constant" 'BEGIN { d = b + l + k; print d < 0 ? -d : d }')" '<' "$allowed"
+    lab_margin "$margins" "calibration: chronyd's clock after = −lateness" "$config" \
+        "$(awk -v a="$err_a" -v l="$lat_mean" 'BEGIN { d = a + l; print d < 0 ? -d : d }')" '<' "$allowed"
     if awk -v b="$err_b" -v a="$err_a" -v l="$lat_mean" -v k="$constant" -v u="$allowed" 'BEGIN {
             db = b + l + k; da = a + l; if (db < 0) db = -db; if (da < 0) da = -da; exit !(db <= u && da <= u) }'; then
         pass "$config: chronyd's clock (raw + offset − cooked, last 60 samples): before −(lateness $lat_mean + constant $constant) = $err_b ns, after −lateness = $err_a ns, within ±$allowed ns; raw phase $rb → $ra ns (the timestamps stay late)"

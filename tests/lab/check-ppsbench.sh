@@ -26,15 +26,14 @@
 # these run on ppsbench's own raw captures:
 #  5. compare prints the stock / threadirqs / PREEMPT_RT table of the raw captures and of the
 #     delay captures (text and Markdown).
-#  6. gate --max-ratio 1.25 on raw captures: the force-threaded run A (threadirqs/threaded,
-#     rt/threaded; pps.csv, with the GPIO capture woken by the same edges) against the split
-#     run A of the same boot exits 1 (run B, PPS alone, is logged); every hard-IRQ mode's
-#     PPS-only run C against its run B exits 0 (A/A), and that σ
-#     ratio's 95 % interval lies within ×0.8–×1.25 of the ratio. Under a SCHED_FIFO 60 CPU hog
-#     (pps-rthog.csv): against run B, exit 1 for a force-threaded handler (a hard-IRQ one's raw σ
-#     is the emulated hrtimer's lateness, which moves with guest load: logged); and on the hog
-#     run's delay capture, gate --max-p2p 10us exits 1 for a force-threaded handler and 0 for a
-#     hard-IRQ one. The SCHED_OTHER spinner (pps-otherhog.csv) is logged, not asserted.
+#  6. Under a SCHED_FIFO 60 CPU hog (pps-rthog.csv), where a force-threaded handler's wake-up
+#     latency varies: gate --max-ratio 1.25 against run B exits 1 for a force-threaded handler;
+#     on the hog run's delay capture, gate --max-p2p 10us exits 1 for a force-threaded handler
+#     and 0 for a hard-IRQ one. The σ-ratio gates between idle runs (thread against split in
+#     runs A and B, hard-IRQ run C against run B), a hard-IRQ run's raw σ under the hog and the
+#     SCHED_OTHER spinner are run and logged, not asserted: without load the thread's lateness is
+#     nearly constant and σ does not discriminate with margin (check-ptp.sh's bias-growth gate
+#     does).
 #  7. Order, from the module's records: every thread-context run's median IRQ-raise-to-
 #     timestamp delay is more than PPSBENCH_LAB_ORDER_FACTOR (default 2) times every hard-IRQ
 #     run's.
@@ -56,6 +55,8 @@ pb="$(cd "$(dirname "$pb")" && pwd)/$(basename "$pb")"
 factor="${PPSBENCH_LAB_ORDER_FACTOR:-2}"
 out="$res/ppsbench"
 rm -rf "$out"
+margins="$res/check-ppsbench.margins.tsv"
+: >"$margins"
 mkdir -p "$out/delay" "$out/delay-load"
 
 fails=0 passes=0
@@ -396,33 +397,35 @@ else
             fail "gate $what, --max-ratio 1.25: exit $rc, expected $want: $(grep -m1 -E '\[(pass|FAIL)\]' "$out/$name.txt" | sed 's/^ *//')"
         fi
     }
-    # A regression: the force-threaded handler against the split one, same kernel, same boot,
-    # in run A, where a second reader (the GPIO capture) is woken by every edge as chronyd or
-    # gpsd would be. On an otherwise idle CPU (run B) the thread adds a near-constant delay and
-    # the σ ratio stays near 1.25 (docs/lab.md): run and logged, not asserted.
+    # The σ-ratio gates between idle runs are information, not assertions. In instruction-counted
+    # time a force-threaded timestamp is late by a nearly constant 11-12 µs (σ a few hundred ns),
+    # and a hard-IRQ run's raw σ is the emulated hrtimer's lateness, which changes with what the
+    # guest runs; so the σ ratio of thread against split gave 1.92 (CI 1.53-2.32) on one run and
+    # 1.20 (CI 0.99-1.45, gate exit 0) on another, and an A/A pair of hard-IRQ runs 0.83 to 1.23.
+    # What tells the two shapes apart with margin is the lateness, asserted by check-ptp.sh
+    # (`gate --max-bias-growth 2us` against split: exit 1 for a thread, 0 for a hard IRQ), and σ
+    # under the SCHED_FIFO hog below, where the thread's wake-up latency varies by a millisecond.
+    info_gate() { # info_gate NAME BASELINE CURRENT WHAT: run gate --max-ratio 1.25, log, assert nothing
+        local name=$1 base=$2 cur=$3 what=$4 rc=0 ci
+        [[ -s "$base" && -s "$cur" ]] || { lab_log "info: gate $what: no capture ${base#"$res"/} or ${cur#"$res"/}"; return; }
+        run_logged "$out/$name.txt" "$pb" gate --baseline "$base" "$cur" --max-ratio 1.25 || rc=$?
+        ci=$(grep -m1 -oE 'ratio [0-9.]+, 95 % CI [0-9.]+–[0-9.]+' "$out/$name.txt" || true)
+        printf '%s\t%s\t%s\t%s\n' "$name" "-" "$rc" "$ci" >>"$out/gates.tsv"
+        lab_log "info (not asserted): gate $what, --max-ratio 1.25: exit $rc ($ci)"
+    }
     for c in threadirqs rt; do
         [[ "${context_of[$c/threaded]:-}" == thread && "${context_of[$c/split]:-}" == hard ]] || continue
-        gate_expect 1 "gate-raw-$c-threaded" "$res/$c/split/pps.csv" "$res/$c/threaded/pps.csv" \
+        info_gate "gate-raw-$c-threaded" "$res/$c/split/pps.csv" "$res/$c/threaded/pps.csv" \
             "$c/threaded (thread) against $c/split (hard IRQ), run A"
-        rc=0
-        run_logged "$out/gate-idle-$c-threaded.txt" "$pb" gate --baseline "$res/$c/split/pps-b.csv" \
-            "$res/$c/threaded/pps-b.csv" --max-ratio 1.25 || rc=$?
-        ci=$(grep -m1 -oE 'ratio [0-9.]+, 95 % CI [0-9.]+–[0-9.]+' "$out/gate-idle-$c-threaded.txt" || true)
-        printf '%s\t%s\t%s\t%s\n' "gate-idle-$c-threaded" "-" "$rc" "$ci" >>"$out/gates.tsv"
-        lab_log "info (not asserted): $c/threaded against $c/split, run B (idle CPU): exit $rc ($ci)"
+        info_gate "gate-idle-$c-threaded" "$res/$c/split/pps-b.csv" "$res/$c/threaded/pps-b.csv" \
+            "$c/threaded (thread) against $c/split (hard IRQ), run B"
     done
-    # No regression, A/A: two separate runs of one hard-IRQ handler in one boot, and the
-    # width of the σ ratio's 95 % interval relative to the ratio (wanted: inside ×0.8–×1.25).
+    # A/A, two separate runs of one hard-IRQ handler in one boot: information for the same reason
+    # (the raw σ of both is the emulated timer's lateness). The asserted "no regression where
+    # nothing changed" is check-ptp.sh's bias-growth gate of every hard-IRQ mode against split.
     for id in "${ordered[@]}" "$base_id"; do
         [[ "${context_of[$id]}" == hard && ! -f "$out/gate-aa-${id/\//-}.txt" ]] || continue
-        gate_expect 0 "gate-aa-${id/\//-}" "$res/$id/pps-b.csv" "$res/$id/pps-c.csv" "$id run C against run B (A/A, hard IRQ)"
-        read -r r lo hi < <(grep -m1 -oE 'ratio [0-9.]+, 95 % CI [0-9.]+–[0-9.]+' "$out/gate-aa-${id/\//-}.txt" |
-            sed -E 's/ratio ([0-9.]+), 95 % CI ([0-9.]+)–([0-9.]+)/\1 \2 \3/') || true
-        if [[ -n "${hi:-}" ]] && awk -v r="$r" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(lo >= 0.8 * r && hi <= 1.25 * r) }'; then
-            pass "$id A/A σ ratio $r, 95 % CI $lo–$hi = ×$(awk -v r="$r" -v x="$lo" 'BEGIN{printf "%.2f", x/r}')–×$(awk -v r="$r" -v x="$hi" 'BEGIN{printf "%.2f", x/r}'): inside ×0.8–×1.25"
-        else
-            fail "$id A/A σ ratio ${r:-?}, 95 % CI ${lo:-?}–${hi:-?}: wider than ×0.8–×1.25 (more pulses: --count)"
-        fi
+        info_gate "gate-aa-${id/\//-}" "$res/$id/pps-b.csv" "$res/$id/pps-c.csv" "$id run C against run B (A/A, hard IRQ)"
     done
     # Under load: a SCHED_FIFO 60 hog (above the irq/N thread) delays a force-threaded
     # timestamp and not a hard-IRQ one. The SCHED_OTHER load is logged, not asserted.
@@ -439,6 +442,8 @@ else
         name="gate-rthog-${id/\//-}" what="$id under a SCHED_FIFO 60 hog against unloaded (${context_of[$id]})"
         if [[ "${context_of[$id]}" == thread ]]; then
             gate_expect 1 "$name" "$res/$id/pps-b.csv" "$res/$id/pps-rthog.csv" "$what"
+            lab_margin "$margins" "σ ratio under the SCHED_FIFO hog, thread (gate --max-ratio 1.25 exits 1): CI lower bound" \
+                "$id" "$(grep -m1 -oE '95 % CI [0-9.]+' "$out/$name.txt" | awk '{ print $4 }')" '>' 1.25
         else
             rc=0
             run_logged "$out/$name.txt" "$pb" gate --baseline "$res/$id/pps-b.csv" "$res/$id/pps-rthog.csv" \
@@ -455,6 +460,12 @@ else
             run_logged "$out/$dname.txt" "$pb" gate "$dcap" --max-p2p 10us --junit "$out/$dname.junit.xml" || rc=$?
             p2p=$(grep -m1 -E '\[(pass|FAIL)\]' "$out/$dname.txt" | sed 's/.*\]: //' || true)
             printf '%s\t%s\t%s\t%s\n' "$dname" "$want" "$rc" "$p2p" >>"$out/gates.tsv"
+            p2p_ns=$(to_ns "$(grep -m1 -oE 'peak-to-peak [0-9.]+ [nµm]?s' "$out/$dname.txt" | cut -d' ' -f2-)" || true)
+            if ((want)); then
+                lab_margin "$margins" "delay peak-to-peak under the SCHED_FIFO hog, thread (gate --max-p2p 10us exits 1)" "$id" "$p2p_ns" '>' 10000
+            else
+                lab_margin "$margins" "delay peak-to-peak under the SCHED_FIFO hog, hard IRQ (gate --max-p2p 10us exits 0)" "$id" "$p2p_ns" '<' 10000
+            fi
             if ((rc == want)); then
                 pass "gate $id IRQ-raised → timestamp delay under a SCHED_FIFO 60 hog (${context_of[$id]}), --max-p2p 10us: exit $rc ($(grep -m1 -E '\[(pass|FAIL)\]' "$out/$dname.txt" | sed 's/^ *//'))"
             else
@@ -491,6 +502,7 @@ for id in "${ordered[@]}"; do
     fi
 done
 if [[ -n "$tmin" && -n "$hmax" ]]; then
+    lab_margin "$margins" "order: thread-context median raise → timestamp delay > $factor × hard-IRQ" all "$tmin" '>' $((factor * hmax))
     if ((tmin > factor * hmax)); then
         pass "order: fastest thread-context median delay $((tmin / 1000)) us > $factor x slowest hard-IRQ median $((hmax / 1000)) us"
     else
@@ -516,6 +528,8 @@ if [[ -s "$out/latency.tsv" ]]; then
     if [[ -n "$tmin" && -n "$hmax" && -n "$gmax" ]]; then
         # The GPIO event is stamped in hard IRQ too, but after the PPS line's handler (the wire
         # raises line 0, then line 1), so it is only required to be below the thread's.
+        lab_margin "$margins" "latency order: thread-context PPS drive → timestamp median > $factor × hard-IRQ PPS" all "$tmin" '>' $((factor * hmax))
+        lab_margin "$margins" "latency order: thread-context PPS drive → timestamp median > GPIO" all "$tmin" '>' "$gmax"
         if ((tmin > factor * hmax && tmin > gmax)); then
             pass "latency order: fastest thread-context PPS drive -> timestamp median $tmin ns > $factor x slowest hard-IRQ PPS median ($hmax ns), and > slowest GPIO median ($gmax ns)"
         else

@@ -42,6 +42,8 @@ factor="${PPSBENCH_LAB_PTP_FACTOR:-5}"
 out="$res/ptp"
 rm -rf "$out"
 mkdir -p "$out"
+margins="$res/check-ptp.margins.tsv"
+: >"$margins"
 
 fails=0 passes=0
 fail() { printf '[lab] FAIL %s\n' "$*" >&2; fails=$((fails + 1)); }
@@ -105,7 +107,7 @@ for mdir in "${mode_dirs[@]}"; do
 
     # 2. each PTP pulse on CLOCK_REALTIME = the edge's raise, within its stated uncertainty
     declare -A ptp_of=() unc_of=()
-    bad=0 max_err=0 max_unc=0
+    bad=0 max_err=0 max_unc=0 worst=0 # worst: the largest error / uncertainty, in thousandths
     while IFS=, read -r _ _ ts _ unc; do
         key=$(((ts + period_ns / 2) / period_ns * period_ns))
         ptp_of[$key]=$ts
@@ -118,8 +120,10 @@ for mdir in "${mode_dirs[@]}"; do
         err=$(abs $((ts - raised)))
         ((err > max_err)) && max_err=$err
         ((unc > max_unc)) && max_unc=$unc
+        ((unc > 0 && err * 1000 / unc > worst)) && worst=$((err * 1000 / unc))
         ((err <= unc)) || bad=$((bad + 1))
     done < <(rows "$d1")
+    lab_margin "$margins" "PTP pulse = its edge's raise time: error / stated uncertainty, worst edge" "$id" "$(awk -v w="$worst" 'BEGIN { print w / 1000 }')" '<' 1
     if ((bad == 0)); then
         pass "$id: every PTP pulse is its edge's raise time within the stated uncertainty (largest error $max_err ns, largest uncertainty $max_unc ns)"
     else
@@ -127,7 +131,7 @@ for mdir in "${mode_dirs[@]}"; do
     fi
 
     # 3. per edge: PPS − PTP = the module's raise -> timestamp delay, within the uncertainty
-    bad=0 pairs=0
+    bad=0 pairs=0 worst=0
     : >"$out/$config-$mode-delays.txt"
     while IFS=, read -r _ _ ts; do
         key=$(((ts + period_ns / 2) / period_ns * period_ns))
@@ -137,8 +141,11 @@ for mdir in "${mode_dirs[@]}"; do
         delay=$((${ts_of[$key]} - ${raised_of[$key]}))
         diff=$((ts - ptp))
         echo "$delay $diff" >>"$out/$config-$mode-delays.txt"
-        (($(abs $((diff - delay))) <= ${unc_of[$key]})) || bad=$((bad + 1))
+        err=$(abs $((diff - delay)))
+        ((${unc_of[$key]} > 0 && err * 1000 / ${unc_of[$key]} > worst)) && worst=$((err * 1000 / ${unc_of[$key]}))
+        ((err <= ${unc_of[$key]})) || bad=$((bad + 1))
     done < <(rows "$d2" | cut -d, -f1-3)
+    lab_margin "$margins" "PPS − PTP = the module's delay: error / stated uncertainty, worst edge" "$id" "$(awk -v w="$worst" 'BEGIN { print w / 1000 }')" '<' 1
     reported_pairs=$(grep -m1 -oE '[0-9]+ pairs' "$mdir/ptp-dual-run.txt" | cut -d' ' -f1 || true)
     if ((bad == 0 && pairs == count)) && [[ "$reported_pairs" == "$pairs" ]]; then
         pass "$id: all $pairs edges paired, and each one's PPS − PTP equals the module's raise -> timestamp delay within the uncertainty"
@@ -154,6 +161,9 @@ for mdir in "${mode_dirs[@]}"; do
         line=$(echo "$report" | grep -v '^#' | sed -n 2p)
         pb_median=$(echo "$line" | awk -F, '{ print $(NF - 1) }')
         pb_mean=$(echo "$line" | awk -F, '{ print $NF }')
+        lab_margin "$margins" "reported bias median and mean = the records' (± largest uncertainty)" "$id" \
+            "$(awk -v a="$pb_median" -v b="$median_delay" -v c="$pb_mean" -v d="$mean_delay" 'BEGIN {
+                e1 = a - b; e2 = c - d; if (e1 < 0) e1 = -e1; if (e2 < 0) e2 = -e2; print (e1 > e2 ? e1 : e2) }')" '<' "$(awk -v u="$max_unc" 'BEGIN { print u + 0.5 }')"
         if awk -v a="$pb_median" -v b="$median_delay" -v c="$pb_mean" -v d="$mean_delay" -v u="$max_unc" \
             'BEGIN { e1 = a - b; e2 = c - d; if (e1 < 0) e1 = -e1; if (e2 < 0) e2 = -e2; exit !(e1 <= u + 0.5 && e2 <= u + 0.5) }'; then
             pass "$id: reported bias median $pb_median ns, mean $pb_mean ns = the records' $median_delay / $mean_delay ns within ±$max_unc ns"
@@ -229,6 +239,7 @@ for id in "${!bias_of[@]}"; do
     fi
 done
 if [[ -n "$tmin" && -n "$hmax" ]]; then
+    lab_margin "$margins" "PTP bias order: thread-context median bias > $factor × hard-IRQ" all "$tmin" '>' $((factor * hmax))
     if ((tmin > factor * hmax)); then
         pass "bias order: smallest thread-context median bias $tmin ns > $factor x largest hard-IRQ median bias ($hmax ns)"
     else
@@ -250,6 +261,16 @@ for id in $(printf '%s\n' "${!bias_of[@]}" | sort); do
     "$pb" gate --baseline "$res/$c/split/ptp-dual-2.csv" "$res/$id/ptp-dual-2.csv" --max-bias-growth 2us \
         >"$out/gate-$c-$m.txt" 2>&1 || rc=$?
     printf '%s vs %s/split\t%s\t%s\t%s\n' "$id" "$c" "$want" "$rc" "$(grep -m1 -oE 'growth [+−-][^;]*' "$out/gate-$c-$m.txt" || true)" >>"$out/gates.tsv"
+    # The 95 % interval of the growth, "CI +10.7 µs to +10.7 µs": a thread must have its lower
+    # bound above 2 µs, a hard IRQ both bounds within ±2 µs.
+    read -r lo_ns hi_ns < <(grep -m1 -oE 'CI [+−-]?[0-9.]+ [nµm]?s to [+−-]?[0-9.]+ [nµm]?s' "$out/gate-$c-$m.txt" |
+        sed -E 's/CI (.*) to (.*)/\1|\2/' | { IFS='|' read -r a b && echo "$(to_ns "$a") $(to_ns "$b")"; }) || true
+    if ((want)); then
+        lab_margin "$margins" "bias growth against split, thread (gate --max-bias-growth 2us exits 1): CI lower bound" "$id" "${lo_ns:-}" '>' 2000
+    else
+        lab_margin "$margins" "bias growth against split, hard IRQ (gate --max-bias-growth 2us exits 0): CI bound's size" "$id" \
+            "$(awk -v a="${lo_ns:-x}" -v b="${hi_ns:-x}" 'BEGIN { if (a b ~ /x/) exit; a = a < 0 ? -a : a; b = b < 0 ? -b : b; print (a > b ? a : b) }')" '<' 2000
+    fi
     if [[ "$rc" == "$want" ]]; then
         pass "gate --max-bias-growth 2us: $id against $c/split exits $rc ($(grep -m1 -oE 'growth [+−-][^;]*' "$out/gate-$c-$m.txt"))"
     else

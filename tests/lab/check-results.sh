@@ -30,6 +30,8 @@ source "$(dirname "$0")/lib.sh"
 res="$1"
 [[ -d "$res" ]] || lab_die "no results directory $res"
 factor="${PPSBENCH_LAB_ORDER_FACTOR:-2}"
+margins="$res/check-results.margins.tsv"
+: >"$margins"
 
 fails=0 passes=0
 fail() { printf '[lab] FAIL %s\n' "$*" >&2; fails=$((fails + 1)); }
@@ -160,6 +162,7 @@ read -r tmin hmax < <(awk -F'\t' 'NR>1 && $9!="nan" { if ($4=="thread") { if (t=
                                  NR>1 && $10!="nan" { if (h=="" || $10>h) h=$10 }
                                  END { print (t==""?"none":t), (h==""?"none":h) }' "$tsv")
 if [[ "$tmin" != none && "$hmax" != none ]]; then
+    lab_margin "$margins" "records order: thread-context PPS median delay > $factor × hard-IRQ (PPS or GPIO)" all "$tmin" '>' "$(awk -v h="$hmax" -v f="$factor" 'BEGIN { print f * h }')"
     if awk -v t="$tmin" -v h="$hmax" -v f="$factor" 'BEGIN{exit !(t > f*h)}'; then
         pass "order: slowest hard-IRQ median (PPS or GPIO) $(us "$hmax") us x $factor < fastest thread-context PPS median $(us "$tmin") us"
     else
@@ -170,6 +173,7 @@ else
 fi
 while IFS=$'\t' read -r config _ mode context _ _ _ _ mf mg _; do
     [[ "$context" == thread ]] || continue
+    lab_margin "$margins" "records: GPIO event delay < threaded PPS delay" "$config/$mode" "$mg" '<' "$mf"
     if awk -v g="$mg" -v p="$mf" 'BEGIN{exit !(g != "nan" && g < p)}'; then
         pass "$config/$mode: GPIO event (hard IRQ) stamped sooner after its raise than the threaded PPS timestamp (median $(us "$mg") vs $(us "$mf") us)"
     else

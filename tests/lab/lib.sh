@@ -63,3 +63,26 @@ lab_mode_dirs() {
         done
     done < <(lab_config_dirs "$1")
 }
+
+# Margins. Every asserted figure that has a limit is recorded with how far it stayed from it, so
+# each run shows how close each assertion came to failing (docs/lab.md, "Margins"); run-lab.sh
+# tables the worst per assertion. An assertion whose margin falls under 20 % is to be redesigned,
+# not retried. lab_margin FILE ASSERTION INSTANCE FIGURE OP LIMIT: OP '<' (the figure must stay
+# at or below LIMIT) or '>' (above it); the margin is the distance to the limit as a fraction of
+# the limit's size, negative when the assertion failed. Appends one tab-separated line:
+# ASSERTION INSTANCE FIGURE OP LIMIT MARGIN.
+lab_margin() {
+    awk -v a="$2" -v i="$3" -v f="$4" -v op="$5" -v l="$6" 'BEGIN {
+        s = l < 0 ? -l : l
+        if (s == 0 || f !~ /^[-+]?[0-9.]+$/) exit
+        printf "%s\t%s\t%s\t%s\t%s\t%.3f\n", a, i, f, op, l, (op == "<" ? l - f : f - l) / s }' >>"$1"
+}
+
+# to_ns "992 µs" | "+10.7 µs" | "-4 ns" | "1.2 ms": ppsbench's printed time in ns (a number).
+to_ns() {
+    awk -v t="$*" 'BEGIN {
+        gsub(/−/, "-", t); gsub(/\+/, "", t); n = split(t, p, " ")
+        u = p[2]; f = (u == "ns") ? 1 : (u == "µs" || u == "us") ? 1e3 : (u == "ms") ? 1e6 : (u == "s") ? 1e9 : 0
+        if (n < 2 || f == 0) exit 1
+        printf "%.0f\n", p[1] * f }'
+}

@@ -125,6 +125,7 @@ if [[ -n "$ppsbench_bin" ]]; then
     PPSBENCH_LAB_PPSBENCH="$ppsbench_bin" step "check ptp" "$here/check-ptp.sh" "$results" || check_rc=1
     PPSBENCH_LAB_PPSBENCH="$ppsbench_bin" step "check poll" "$here/check-poll.sh" "$results" || check_rc=1
 fi
+"$here/margins.sh" "$results" || true
 hook_rc=0
 if [[ -n "$host_hook" ]]; then
     step "host hook" "$host_hook" "$results" || hook_rc=$?
