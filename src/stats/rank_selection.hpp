@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <span>
@@ -253,29 +254,45 @@ class RankSelector {
     // portable path's first pass took three times the instructions of this loop). The same
     // counts; a group with a value inside is packed as count_window() packs it, so the same
     // values are gathered in the same order. Returns where it stopped.
+    // A group's values inside the window are found by counting, not by a mask per value: with
+    // lo ≤ hi, x ≤ hi and not x < lo is x inside, so (values ≤ hi) − (values < lo) grows by the
+    // values inside (both comparisons ordered: a NaN counts in neither, as in flush()). Two
+    // compares a half instead of three and two logic operations.
     [[gnu::always_inline]] static std::size_t count_in_halves(Window& w, const double* v,
                                                               std::size_t count,
                                                               std::size_t& below) {
         const HalfLanes lo = {w.lo, w.lo};
         const HalfLanes hi = {w.hi, w.hi};
         HalfMask under = {};
+        HalfMask upto = {};
+        std::int64_t inside_before = 0;
         std::size_t i = 0;
         for (; i + 4 * lane_count <= count; i += 4 * lane_count) {
-            HalfMask inside = {};
 #pragma GCC unroll 8
             for (std::size_t h = 0; h < 2 * lane_count; ++h) {
                 HalfLanes x;
                 std::memcpy(&x, v + i + 2 * h, sizeof x);
                 under -= x < lo;
-                inside |= (lo <= x) & (x <= hi);  // ordered: false for NaN, as in flush()
+                upto -= x <= hi;
             }
-            if ((inside[0] | inside[1]) != 0) [[unlikely]] {
-                for (std::size_t q = 0; q < lane_count; ++q) {
-                    const Lanes x = load_lanes(v + i + q * lane_count);
-                    const LaneMask in = lanes_less_equal<BaselineForm>(splat(w.lo), x) &
-                                        lanes_less_equal<BaselineForm>(x, splat(w.hi));
-                    w.values.advance(pack_lanes<BaselineForm>(w.values.end(), x, in));
+            const HalfMask inside = upto - under;
+            const std::int64_t inside_now = inside[0] + inside[1];
+            if (inside_now != inside_before) [[unlikely]] {
+                inside_before = inside_now;
+                // As pack_lanes() packs them, in halves: each value written, kept if inside.
+                double* out = w.values.end();
+                std::size_t kept = 0;
+#pragma GCC unroll 8
+                for (std::size_t h = 0; h < 2 * lane_count; ++h) {
+                    HalfLanes x;
+                    std::memcpy(&x, v + i + 2 * h, sizeof x);
+                    const HalfMask in = (lo <= x) & (x <= hi);
+                    out[kept] = x[0];
+                    kept -= static_cast<std::size_t>(in[0]);
+                    out[kept] = x[1];
+                    kept -= static_cast<std::size_t>(in[1]);
                 }
+                w.values.advance(kept);
             }
         }
         below += static_cast<std::size_t>(under[0] + under[1]);

@@ -125,13 +125,17 @@ struct BaseLanes {
                 __builtin_shufflevector(v.hi, v.hi, 1, 1)};
     }
 
+    // Half by half: GCC 12 puts a whole struct copied with one memcpy through the stack (a
+    // store and a load of each half on every access: most of the base path's MTIE tables).
     static I load_i(const std::int32_t* p) {
         I v;
-        std::memcpy(&v, p, sizeof v);
+        std::memcpy(&v.lo, p, sizeof v.lo);
+        std::memcpy(&v.hi, p + 4, sizeof v.hi);
         return v;
     }
     static void store_i(std::int32_t* p, I v) {
-        std::memcpy(p, &v, sizeof v);
+        std::memcpy(p, &v.lo, sizeof v.lo);
+        std::memcpy(p + 4, &v.hi, sizeof v.hi);
     }
     static I splat_i(std::int32_t v) {
         return {i32x4{v, v, v, v}, i32x4{v, v, v, v}};
