@@ -62,6 +62,7 @@ nlohmann::json statistics_json(const stats::RunStatistics& run) {
     // sampled log's gaps are not losses; a free-running clock's headline is the residuals).
     j["cadence"] = std::string(core::to_string(run.cadence));
     j["free_running"] = run.free_running;
+    j["drift_judged"] = run.drift_judged;
     stats::Summary none;
     none.stddev = stats::Summary::nan;
     j["offset_ns"] =
