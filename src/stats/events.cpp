@@ -134,38 +134,47 @@ double estimate_step(std::span<const double> y, std::size_t lo, std::size_t at, 
     return fit.after - fit.before;
 }
 
-// Drift per period (frequency offset) and noise scale of the differences phase[j + 1] −
-// phase[j], each over the periods between the two pulses (`number(j)`: pulse j's period
-// number; one period apart but at a missed pulse), from an even sample of them (the values
+// The differences phase[j + 1] − phase[j], from an even sample of them (the values
 // even_sample() would pick), computed where needed rather than stored (80 MB at 10 M pulses):
-// auxiliary estimates, so exactness over millions of values buys nothing.
+// auxiliary estimates, so exactness over millions of values buys nothing. Each spans the
+// periods between its two pulses (`number(j)`: pulse j's period number), one but at a missed
+// pulse (or every one of a decimated run): the drift per period is the median of the
+// differences over their periods, and the noise is their scatter about that drift times their
+// periods (divided by the periods it would shrink with them).
 struct DifferenceScale {
-    double slope;
-    double scale;
+    double per_sample;  // the median difference, which a candidate departs from
+    double per_period;  // the clock's drift per period
+    double scale;       // robust σ of the differences about the drift
 };
 
 template <typename T, typename Number>
 DifferenceScale difference_scale(std::span<const T> phase_ns, const Number& number) {
-    auto diff = [phase_ns, &number](std::size_t j) {
-        const double d = static_cast<double>(phase_ns[j + 1]) - static_cast<double>(phase_ns[j]);
-        const double periods = number(j + 1) - number(j);
-        return periods > 1 ? d / periods : d;
-    };
     constexpr std::size_t max_sample = 65536;
     const std::size_t diff_count = phase_ns.size() - 1;
-    std::vector<double> sample;
-    sample.reserve(std::min(diff_count, max_sample));
-    if (diff_count <= max_sample) {
-        for (std::size_t j = 0; j < diff_count; ++j) {
-            sample.push_back(diff(j));
-        }
-    } else {
-        for (std::size_t i = 0; i < max_sample; ++i) {
-            sample.push_back(diff(i * diff_count / max_sample));
-        }
+    const std::size_t count = std::min(diff_count, max_sample);
+    std::vector<double> diffs;
+    std::vector<double> periods;
+    diffs.reserve(count);
+    periods.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::size_t j = diff_count <= max_sample ? i : i * diff_count / max_sample;
+        diffs.push_back(static_cast<double>(phase_ns[j + 1]) - static_cast<double>(phase_ns[j]));
+        periods.push_back(std::max(1.0, number(j + 1) - number(j)));
     }
-    const double slope = median_of(sample);
-    return {slope, robust_scale(sample, slope)};
+    DifferenceScale s{};
+    s.per_sample = median_of(diffs);
+    std::vector<double> rates(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        rates[i] = periods[i] > 1 ? diffs[i] / periods[i] : diffs[i];
+    }
+    s.per_period = median_of(rates);
+    // About the drift: with every difference one period long, diffs[i] − per_period exactly,
+    // as robust_scale(diffs, per_sample) reads it.
+    for (std::size_t i = 0; i < count; ++i) {
+        rates[i] = diffs[i] - (periods[i] > 1 ? s.per_period * periods[i] : s.per_period);
+    }
+    s.scale = robust_scale(rates, 0.0);
+    return s;
 }
 
 constexpr std::size_t min_side = 5;  // samples on either side of a step, at least
@@ -213,7 +222,7 @@ std::vector<Step> steps_in(std::span<const T> phase_ns, double k,
     if (n < 2) {
         return steps;
     }
-    const auto [slope, diff_scale] = difference_scale(phase_ns, number);
+    const auto [per_sample, slope, diff_scale] = difference_scale(phase_ns, number);
     // White phase noise of σ gives differences of σ·√2.
     const double noise = diff_scale / std::sqrt(2.0);
     const double threshold = k * noise;
@@ -229,7 +238,7 @@ std::vector<Step> steps_in(std::span<const T> phase_ns, double k,
             ++next_known;
         }
         const std::size_t known_at = next_known < known.size() ? known[next_known] : n;
-        i = next_to_judge(phase_ns, i, known_at, slope, departure);
+        i = next_to_judge(phase_ns, i, known_at, per_sample, departure);
         if (i >= n) {
             break;
         }
