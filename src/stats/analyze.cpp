@@ -170,16 +170,20 @@ void check_free_running(RunStatistics& r, const detail::PhaseBuffer& phase,
     if (settled) {
         return;
     }
-    const double drift = phase.visit(
-        [&](auto phase_ns) { return detail::phase_drift(phase_ns, index, options.period_ns); });
+    const auto judged = phase.visit(
+        [&](auto phase_ns) { return detail::judge_drift(phase_ns, index, options.period_ns); });
+    const double drift =
+        judged.judged && std::abs(judged.slope) > judged.smallest_detectable ? judged.slope : 0;
     if (std::abs(drift) <= free_running_bound && std::abs(drift) * span < 0.25) {
-        const auto short_run = phase.visit([&](auto phase_ns) {
-            return detail::short_run_drift(phase_ns, index, options.period_ns);
-        });
-        if (short_run.judged && short_run.smallest_detectable > free_running_bound) {
+        if (!judged.judged) {
+            r.drift_judged = false;
+            r.notes.push_back(
+                "drift not judged: the pulses span no period between their first "
+                "and last quarters");
+        } else if (judged.smallest_detectable > free_running_bound) {
             r.drift_judged = false;
             char bound[64];
-            std::snprintf(bound, sizeof bound, "%.3f ppm", short_run.smallest_detectable * 1e6);
+            std::snprintf(bound, sizeof bound, "%.3f ppm", judged.smallest_detectable * 1e6);
             r.notes.push_back("drift not judged below " + std::string(bound) + ": on " +
                               std::to_string(n) +
                               " pulses a slower drift cannot be told from the jitter, so the "

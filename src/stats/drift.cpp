@@ -30,9 +30,9 @@ constexpr std::array<double, 29> t_two_sided_1e3_table = {
 // The least-squares slope of the phase against the pulse numbers, per period, and the smallest
 // slope the t test would call a drift on this scatter (both ratios: 1e-6 is 1 ppm).
 template <typename T>
-ShortRunDrift short_run_drift_of(std::span<const T> phase_ns, const PulseIndex& index,
-                                 std::int64_t period_ns) {
-    ShortRunDrift d;
+DriftJudgement short_run_drift_of(std::span<const T> phase_ns, const PulseIndex& index,
+                                  std::int64_t period_ns) {
+    DriftJudgement d;
     const std::size_t n = phase_ns.size();
     if (n < fewest_to_judge || n >= fewest_pulses) {
         return d;
@@ -102,11 +102,11 @@ double quarter_periods(const PulseIndex& index, std::size_t n, std::size_t quart
 // The medians are selected in place: copies of the quarters and their pulse numbers were the
 // report's peak memory, 9 bytes a pulse beside the phase buffer.
 template <typename T>
-double drift_of(std::span<const T> phase_ns, const PulseIndex& index, std::int64_t period_ns) {
+DriftJudgement judged_drift_of(std::span<const T> phase_ns, const PulseIndex& index,
+                               std::int64_t period_ns) {
     const std::size_t n = phase_ns.size();
     if (n < fewest_pulses) {
-        const ShortRunDrift d = short_run_drift_of(phase_ns, index, period_ns);
-        return d.judged && std::abs(d.slope) > d.smallest_detectable ? d.slope : 0;
+        return short_run_drift_of(phase_ns, index, period_ns);
     }
     const std::size_t quarter = n / 4;
     const std::span<const T> early = phase_ns.first(quarter);
@@ -114,7 +114,7 @@ double drift_of(std::span<const T> phase_ns, const PulseIndex& index, std::int64
     const auto same = [](double v) { return v; };
     const double periods = quarter_periods(index, n, quarter);
     if (periods <= 0) {
-        return 0;
+        return {};
     }
     const auto median = [&](std::span<const T> values, auto map) {
         const auto visit = [values](auto f) {
@@ -139,10 +139,14 @@ double drift_of(std::span<const T> phase_ns, const PulseIndex& index, std::int64
                              return std::abs(v - early_median);
                          });
     const double noise = 1.2533 * scale * std::sqrt(2.0 / static_cast<double>(quarter));
-    if (std::abs(change) <= 5 * noise) {
-        return 0;
-    }
-    return change / periods / static_cast<double>(period_ns);
+    const double per_ratio = periods * static_cast<double>(period_ns);
+    return {true, change / per_ratio, 5 * noise / per_ratio};
+}
+
+template <typename T>
+double drift_of(std::span<const T> phase_ns, const PulseIndex& index, std::int64_t period_ns) {
+    const DriftJudgement d = judged_drift_of(phase_ns, index, period_ns);
+    return d.judged && std::abs(d.slope) > d.smallest_detectable ? d.slope : 0;
 }
 
 template <typename T>
@@ -180,14 +184,24 @@ double t_two_sided_1e3(std::size_t degrees_of_freedom) {
     return t_two_sided_1e3_table.at(degrees_of_freedom - 1);
 }
 
-ShortRunDrift short_run_drift(std::span<const double> phase_ns, const PulseIndex& index,
-                              std::int64_t period_ns) {
+DriftJudgement short_run_drift(std::span<const double> phase_ns, const PulseIndex& index,
+                               std::int64_t period_ns) {
     return short_run_drift_of(phase_ns, index, period_ns);
 }
 
-ShortRunDrift short_run_drift(std::span<const std::int32_t> phase_ns, const PulseIndex& index,
-                              std::int64_t period_ns) {
+DriftJudgement short_run_drift(std::span<const std::int32_t> phase_ns, const PulseIndex& index,
+                               std::int64_t period_ns) {
     return short_run_drift_of(phase_ns, index, period_ns);
+}
+
+DriftJudgement judge_drift(std::span<const double> phase_ns, const PulseIndex& index,
+                           std::int64_t period_ns) {
+    return judged_drift_of(phase_ns, index, period_ns);
+}
+
+DriftJudgement judge_drift(std::span<const std::int32_t> phase_ns, const PulseIndex& index,
+                           std::int64_t period_ns) {
+    return judged_drift_of(phase_ns, index, period_ns);
 }
 
 double phase_drift(std::span<const double> phase_ns, const PulseIndex& index,

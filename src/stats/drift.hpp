@@ -21,15 +21,23 @@ double t_two_sided_1e3(std::size_t degrees_of_freedom);
 // A run of 3 … 31 pulses: the least-squares slope of its phase against the pulse numbers, per
 // period, and the smallest |slope| that a two-sided t test at 1e-3 would call a drift given the
 // residual scatter (`judged` false outside 3 … 31 pulses). Both ratios: 1e-6 is 1 ppm.
-struct ShortRunDrift {
+struct DriftJudgement {
     bool judged = false;
     double slope = 0;
     double smallest_detectable = 0;
 };
-ShortRunDrift short_run_drift(std::span<const double> phase_ns, const PulseIndex& index,
-                              std::int64_t period_ns);
-ShortRunDrift short_run_drift(std::span<const std::int32_t> phase_ns, const PulseIndex& index,
-                              std::int64_t period_ns);
+DriftJudgement short_run_drift(std::span<const double> phase_ns, const PulseIndex& index,
+                               std::int64_t period_ns);
+DriftJudgement short_run_drift(std::span<const std::int32_t> phase_ns, const PulseIndex& index,
+                               std::int64_t period_ns);
+
+// Any run of 3 pulses or more, by the rule for its length: short_run_drift() under 32 pulses,
+// from 32 the quarters' medians (`slope` their change per period, `smallest_detectable` five
+// standard errors of it). phase_drift() is its slope where that passes the threshold.
+DriftJudgement judge_drift(std::span<const double> phase_ns, const PulseIndex& index,
+                           std::int64_t period_ns);
+DriftJudgement judge_drift(std::span<const std::int32_t> phase_ns, const PulseIndex& index,
+                           std::int64_t period_ns);
 
 // The drift of the phase per period (a ratio: 1e-6 is 1 ppm): from 32 pulses, from the medians
 // of its first and last quarters, below that short_run_drift()'s slope; 0 when the jitter could

@@ -93,7 +93,7 @@ struct RunStatistics {
     // the detrended residuals are the headline and `offset_ns` is empty, as on a monotonic one.
     bool free_running = false;
     // False when the run is too short to tell a drift of free_running_bound from its jitter
-    // (under 3 pulses, or a slope interval wider than 1 ppm): not free-running, yet not shown to
+    // (under 3 pulses, or a drift threshold wider than 1 ppm): not free-running, yet not shown to
     // be disciplined either. True otherwise, and on clocks without a phase (monotonic).
     bool drift_judged = true;
 
