@@ -155,7 +155,7 @@ void check_free_running(RunStatistics& r, const detail::PhaseBuffer& phase,
         r.drift_judged = false;
         r.notes.push_back("drift not judged: " + std::to_string(n) +
                           (n == 1 ? " pulse" : " pulses") +
-                          " always lie on a line, so whether the clock runs free cannot be told "
+                          " always lie on a line, so whether the clock runs free is not known "
                           "(it takes 3 pulses at least)");
         return;
     }
@@ -186,7 +186,7 @@ void check_free_running(RunStatistics& r, const detail::PhaseBuffer& phase,
             std::snprintf(bound, sizeof bound, "%.3f ppm", judged.smallest_detectable * 1e6);
             r.notes.push_back("drift not judged below " + std::string(bound) + ": on " +
                               std::to_string(n) +
-                              " pulses a slower drift cannot be told from the jitter, so the "
+                              " pulses a slower drift is lost in the jitter, so the "
                               "offsets may still hold a ramp (a longer run settles it)");
         }
         return;
