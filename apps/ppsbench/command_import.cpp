@@ -138,7 +138,8 @@ po::options_description declare_import_options(ImportArguments& a) {
          "has several)")
         ("unit", po::value(&o.unit),
          "ntpshmmon: the segment to import, NTP1 (default: the one PPS segment, NTP1 or NTP3)")
-        ("strict", "stop at the first line that is not this format's instead of skipping it");
+        ("strict", "stop at the first line that is not this format's instead of skipping it "
+                   "(ts2phc: also refuse an edge ts2phc ignored, or phases its servo contradicts)");
     // clang-format on
     return options;
 }

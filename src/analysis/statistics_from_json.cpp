@@ -183,6 +183,13 @@ void read_recording(const nlohmann::json& j, stats::RunStatistics& st) {
         }
         st.free_running = free->get<bool>();
     }
+    if (const auto judged = j.find("drift_judged"); judged != j.end() && !judged->is_null()) {
+        if (!judged->is_boolean()) {
+            throw core::InputError(
+                fmt::format("\"drift_judged\" is {}, not true or false", judged->type_name()));
+        }
+        st.drift_judged = judged->get<bool>();
+    }
 }
 
 const nlohmann::json& member(const nlohmann::json& j, const char* key) {

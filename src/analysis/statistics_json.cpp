@@ -63,6 +63,7 @@ nlohmann::json statistics_json(const stats::RunStatistics& run) {
     j["cadence"] = std::string(core::to_string(run.cadence));
     j["sequences"] = std::string(core::to_string(run.sequences));
     j["free_running"] = run.free_running;
+    j["drift_judged"] = run.drift_judged;
     stats::Summary none;
     none.stddev = stats::Summary::nan;
     j["offset_ns"] =

@@ -115,7 +115,9 @@ FileKind program_kind(std::string_view line, const std::vector<std::string_view>
         return FileKind::ts2phc;
     }
     if (contains(line, "phc2sys[") || contains(line, "phc2sys: ") ||
-        (line.starts_with("CLOCK_") && contains(line, " phc offset "))) {
+        (line.starts_with("CLOCK_") &&
+         (contains(line, " phc offset ") || contains(line, " sys offset ") ||
+          contains(line, " pps offset ")))) {
         return FileKind::phc2sys;
     }
     if (line.starts_with("ntpshmmon version") ||

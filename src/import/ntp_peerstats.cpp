@@ -178,13 +178,20 @@ CaptureImport PeerstatsReader::finish() {
     result.problem_count = skipped_.count();
     result.problems = skipped_.take();
     const std::int64_t poll_s = poll_interval_s(result.pulses);
-    result.gaps = count_gaps(result.pulses, core::ns_per_second);
+    // Sampled: the seconds between polls are no missed pulses, as report counts them (none), so
+    // neither the import's summary nor the capture's end record counts them (main said 75 593).
+    result.gaps = {};
+    // ntpd polls every 2^n s: a median spacing of another length (457 s of a server seen now
+    // and then) is a spacing, not a poll interval.
+    const bool power_of_two = poll_s > 0 && (poll_s & (poll_s - 1)) == 0;
     result.notes.push_back(fmt::format(
-        "ntpd logged peer {} every {} s (its poll interval): each line is the poll's filtered "
-        "offset, not one pulse, so the report's σ is a σ of per-poll values (compare it with "
-        "ntpd's own jitter column, not with a capture's σ) and its missed pulses count the "
-        "seconds between lines",
-        peer, poll_s));
+        "ntpd logged peer {} every {} s{}: each line is the poll's filtered offset, not one "
+        "pulse, so the report's σ is a σ of per-poll values (compare it with ntpd's own jitter "
+        "column, not with a capture's σ), and the report counts no missed pulses (the seconds "
+        "between lines are the poll's, not losses)",
+        peer, poll_s,
+        power_of_two ? " (its poll interval)"
+                     : " (median spacing; not a power of two, so not one poll interval)"));
     if (train.other_source_lines > 0) {
         result.notes.push_back(
             fmt::format("{} lines of other peers skipped", train.other_source_lines));

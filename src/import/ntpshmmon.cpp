@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
 #include "line_capture.hpp"
 #include "ppsbench/chrony/log_common.hpp"
 #include "ppsbench/chrony/sample_pulses.hpp"
@@ -72,6 +74,16 @@ void NtpshmmonReader::read_sample(const std::vector<std::string_view>& f, const 
     }
     const std::string unit(f[1]);
     ++units_[unit];
+    // A PPS sample: Real on a whole second, Clock within half a second of it, and a precision
+    // of a millisecond or finer (gpsd gives its PPS −20, about 1 µs; NMEA time −1).
+    int precision = 0;
+    const bool fine =
+        std::from_chars(f[6].data(), f[6].data() + f[6].size(), precision).ec == std::errc{} &&
+        precision <= -10;
+    if (fine && *real % core::ns_per_second == 0 &&
+        std::llabs(*clock - *real) < core::ns_per_second / 2) {
+        ++pps_shaped_[unit];
+    }
     if (!is_pps_unit(unit) && unit != options_.unit) {
         return;  // a time segment (NMEA, not a pulse); counted for the listing
     }
@@ -102,8 +114,18 @@ CaptureImport NtpshmmonReader::finish() {
         for (const auto& [u, count] : units_) {
             all += fmt::format("{}{} ({} samples)", all.empty() ? "" : ", ", u, count);
         }
-        throw core::InputError(fmt::format("{}; segments in the file: {}{}", e.what(),
-                                           all.empty() ? "none" : all, skipped_.summary()));
+        std::string hint;
+        for (const auto& [u, count] : pps_shaped_) {
+            if (candidates.count(u) == 0 && count == units_.at(u)) {
+                hint += fmt::format(
+                    "; {} has the PPS shape (Real on whole seconds, Clock within half a second "
+                    "of it, precision 2^-10 s or finer), as an old gpsd (ntpshmmon version 1) "
+                    "wrote it: import it with --unit {}",
+                    u, u);
+            }
+        }
+        throw core::InputError(fmt::format("{}; segments in the file: {}{}{}", e.what(),
+                                           all.empty() ? "none" : all, hint, skipped_.summary()));
     }
     CaptureImport result =
         detail::capture_from_edges(edges_, unit, core::Edge::assert_edge, skipped_);
@@ -124,6 +146,8 @@ CaptureImport NtpshmmonReader::finish() {
     }
     auto meta = store::import_run_meta("ntpshmmon", unit, files_, core::EdgeSelection::assert_only,
                                        result.pulses.front().timestamp_ns);
+    // The SHM segment holds no event count: the numbers are made up from the seconds.
+    meta.sequences = core::SequenceEvidence::synthetic;
     meta.import = nlohmann::json{{"format", "ntpshmmon"},
                                  {"file", chrony::detail::files_json(files_)},
                                  {"unit", unit},

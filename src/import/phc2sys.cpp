@@ -4,6 +4,12 @@
 //
 //   phc2sys[140.943]: CLOCK_REALTIME phc offset      -101 s2 freq     -32 delay    291
 //   phc2sys[94980.450]: [ptp4l.0.config] CLOCK_REALTIME phc offset 943 s2 freq -89604 delay 504
+//   phc2sys[52.007]: CLOCK_REALTIME pps offset        -4 s2 freq    -2
+//
+// The word before "offset" is what the offset is of (phc2sys.c's source label): `phc` a PHC,
+// `sys` the system clock (as a PHC's source), `pps` a PPS device (phc2sys -d /dev/ppsN, the
+// mode that measures a PPS: the offset is the PPS edge's from the top of the second, and there
+// is no delay, phc2sys printing the delay only when it read one clock against another).
 //
 // The bracketed number is phc2sys's own monotonic time in seconds; offset and delay are in ns,
 // freq in ppb, and sN is the servo's state (0 unlocked, 1 clock step, 2 locked, 3 locked
@@ -56,20 +62,30 @@ class Phc2sysReader {
             ++n;
             ++series_.lines;
             const auto f = core::split_whitespace(line);
-            if (!f.empty() && !read_line(line, f) && line.find("phc2sys") == std::string::npos) {
+            if (f.empty() || read_line(line, f)) {
+                continue;
+            }
+            if (line.find("phc2sys") == std::string::npos) {
                 skipped_.add(
                     name, n,
                     fmt::format("'{}' is not a phc2sys line", chrony::detail::printable(line)));
+            } else if (other_lines_++ == 0) {  // its chatter: named if nothing else is found
+                first_other_ = fmt::format("{}:{}: '{}'", name, n, chrony::detail::printable(line));
             }
         }
     }
 
     SeriesImport finish() {
         if (series_.rows.empty()) {
+            const std::string others =
+                other_lines_ == 0
+                    ? ""
+                    : fmt::format("; {} phc2sys line{} held no update, the first {}", other_lines_,
+                                  other_lines_ == 1 ? "" : "s", first_other_);
             throw core::InputError(fmt::format(
-                "{}: no phc2sys updates (lines 'CLOCK phc offset N sS freq F delay D'); "
-                "phc2sys prints them with -m{}",
-                chrony::detail::files_label(files_), skipped_.summary()));
+                "{}: no phc2sys updates (lines 'CLOCK phc|sys|pps offset N sS freq F [delay "
+                "D]'); phc2sys prints them with -m{}{}",
+                chrony::detail::files_label(files_), others, skipped_.summary()));
         }
         series_.problem_count = skipped_.count();
         series_.problems = skipped_.take();
@@ -80,7 +96,7 @@ class Phc2sysReader {
     // One update, or false (phc2sys's other lines, summaries, anything else).
     bool read_line(std::string_view line, const std::vector<std::string_view>& f) {
         for (std::size_t i = 0; i + 6 < f.size(); ++i) {
-            if (f[i + 1] != "phc" && f[i + 1] != "sys") {
+            if (f[i + 1] != "phc" && f[i + 1] != "sys" && f[i + 1] != "pps") {
                 continue;
             }
             if (f[i + 2] != "offset" || f[i + 5] != "freq" || !f[i + 4].starts_with("s")) {
@@ -98,7 +114,8 @@ class Phc2sysReader {
             }
             series_.rows.push_back({uptime_of(line.substr(0, line.find(f[i]))), std::string(f[i]),
                                     std::to_string(*offset), std::to_string(*state),
-                                    std::to_string(*freq), delay ? std::to_string(*delay) : ""});
+                                    std::to_string(*freq), delay ? std::to_string(*delay) : "",
+                                    std::string(f[i + 1])});
             return true;
         }
         return false;
@@ -106,8 +123,10 @@ class Phc2sysReader {
 
     chrony::SkippedLines skipped_;
     std::vector<std::string> files_;
-    SeriesImport series_ =
-        with_columns({"uptime_s", "clock", "offset_ns", "servo_state", "freq_ppb", "delay_ns"});
+    SeriesImport series_ = with_columns(
+        {"uptime_s", "clock", "offset_ns", "servo_state", "freq_ppb", "delay_ns", "source"});
+    std::size_t other_lines_ = 0;  // phc2sys's lines that are no update (summaries, notices)
+    std::string first_other_;
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "ppsbench/chrony/log_common.hpp"
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/text.hpp"
 #include "ppsbench/store/import_meta.hpp"
 
 namespace ppsbench::import {
@@ -96,10 +97,30 @@ std::string_view trimmed(std::string_view line) {
 
 constexpr std::string_view found_prefix = "found PPS source";
 
+// A shell prompt and its command: "$ sudo ppstest /dev/pps0", or with a path or a host before
+// the `$` or `#` ("~ $ …", "pi@ntp:~ $ …", "[pi@ntp ~]$ …", "root@gps:~# …"): up to two words
+// before the first "$ " or "# " (or a line ending in `$` or `#`), none of them ppstest's.
+bool is_shell_prompt(std::string_view line) {
+    std::size_t at = std::min(line.find("$ "), line.find("# "));
+    if (at == std::string_view::npos && !line.empty() &&
+        (line.back() == '$' || line.back() == '#')) {
+        at = line.size() - 1;
+    }
+    if (at == std::string_view::npos) {
+        return false;
+    }
+    const std::string_view before = line.substr(0, at);
+    if (before.find("source") != std::string_view::npos ||
+        before.find("assert") != std::string_view::npos) {
+        return false;
+    }
+    return core::split_whitespace(before).size() <= 2;
+}
+
 // ppstest's own messages before the events, and the shell prompt people paste with them.
 bool is_ppstest_chatter(std::string_view line) {
     return line.starts_with("trying PPS source") || line.starts_with(found_prefix) ||
-           line.starts_with("ok, found ") || line.starts_with("$ ") || line.starts_with("# ") ||
+           line.starts_with("ok, found ") || is_shell_prompt(line) ||
            line.starts_with("PPS source");
 }
 

@@ -12,6 +12,7 @@
 
 #include "detrend_detail.hpp"
 #include "drift.hpp"
+#include "numbered_steps.hpp"
 #include "period_check.hpp"
 #include "phase.hpp"
 #include "ppsbench/core/duration.hpp"
@@ -140,15 +141,27 @@ detail::PulseIndex count_pulses(RunStatistics& r, const detail::Selection& selec
 }
 
 // A realtime clock that drifts is not disciplined (or the period is a little off): its offsets
-// from the top of the period grow without bound, so the residuals become the headline.
+// from the top of the period grow without bound, so the residuals become the headline. Judged on
+// every run of 3 pulses or more (drift.hpp); where the run is too short to tell a drift of
+// free_running_bound from its jitter, the note and `drift_judged` say so rather than let a ramp
+// pass for jitter unremarked.
 void check_free_running(RunStatistics& r, const detail::PhaseBuffer& phase,
                         const detail::PulseIndex& index, const AnalysisOptions& options) {
-    if (!core::counts_true_seconds(options.clock)) {
+    if (!core::counts_true_seconds(options.clock) || phase.empty()) {
+        return;
+    }
+    const std::size_t n = phase.size();
+    if (n < detail::fewest_to_judge) {
+        r.drift_judged = false;
+        r.notes.push_back("drift not judged: " + std::to_string(n) +
+                          (n == 1 ? " pulse" : " pulses") +
+                          " always lie on a line, so whether the clock runs free is not known "
+                          "(it takes 3 pulses at least)");
         return;
     }
     // Under the bound, yet drifting a quarter period over the run (0.5 ppm for six days) would
     // carry the offsets out of their window as well.
-    const double span = phase.empty() ? 0 : static_cast<double>(index.back());
+    const double span = static_cast<double>(index.back());
     // The usual run settles this from the extremes of its quarters, without their medians.
     const bool settled = phase.visit([&](auto phase_ns) {
         return detail::drift_at_most(phase_ns, index, options.period_ns,
@@ -157,9 +170,25 @@ void check_free_running(RunStatistics& r, const detail::PhaseBuffer& phase,
     if (settled) {
         return;
     }
-    const double drift = phase.visit(
-        [&](auto phase_ns) { return detail::phase_drift(phase_ns, index, options.period_ns); });
+    const auto judged = phase.visit(
+        [&](auto phase_ns) { return detail::judge_drift(phase_ns, index, options.period_ns); });
+    const double drift =
+        judged.judged && std::abs(judged.slope) > judged.smallest_detectable ? judged.slope : 0;
     if (std::abs(drift) <= free_running_bound && std::abs(drift) * span < 0.25) {
+        if (!judged.judged) {
+            r.drift_judged = false;
+            r.notes.push_back(
+                "drift not judged: the pulses span no period between their first "
+                "and last quarters");
+        } else if (judged.smallest_detectable > free_running_bound) {
+            r.drift_judged = false;
+            char bound[64];
+            std::snprintf(bound, sizeof bound, "%.3f ppm", judged.smallest_detectable * 1e6);
+            r.notes.push_back("drift not judged below " + std::string(bound) + ": on " +
+                              std::to_string(n) +
+                              " pulses a slower drift is lost in the jitter, so the "
+                              "offsets may still hold a ramp (a longer run settles it)");
+        }
         return;
     }
     r.free_running = true;
@@ -200,15 +229,17 @@ std::vector<std::pair<std::size_t, std::int64_t>> known_jumps(const detail::Sele
 // Clock steps: the time jumps the sequence numbers prove (already out of the timestamps; the
 // phase shows what is left of them) and the steps found in the phase; removed by default.
 ClockSteps clock_steps(RunStatistics& r, const detail::Selection& selection,
-                       detail::PhaseBuffer& phase, const AnalysisOptions& options) {
+                       detail::PhaseBuffer& phase, const detail::PulseIndex& index,
+                       const AnalysisOptions& options) {
     ClockSteps steps;
     const auto jumps = known_jumps(selection);
     std::vector<std::size_t> known;
     for (const auto& [i, size] : jumps) {
         known.push_back(i);
     }
-    steps.found =
-        phase.visit([&](auto phase_ns) { return find_steps(phase_ns, options.step_k, known); });
+    steps.found = phase.visit([&](auto phase_ns) {
+        return detail::find_numbered_steps(phase_ns, options.step_k, known, index);
+    });
     std::size_t next_jump = 0;
     for (const Step& s : steps.found) {
         double size = s.size_ns;
@@ -280,7 +311,7 @@ RunStatistics analyze_packed(const core::PackedPulses& pulses, const AnalysisOpt
     }
     detail::PhaseSeries phase =
         detail::phase_series(selection, index, options.clock, options.period_ns, 0);
-    const ClockSteps steps = clock_steps(r, selection, phase.values_ns, options);
+    const ClockSteps steps = clock_steps(r, selection, phase.values_ns, index, options);
     // The drift is measured on the unwrapped phase: folded first, a clock (or a --period) some
     // 100 ppm off over a long run wraps through whole periods, a sawtooth whose quarter medians
     // hide the drift (--period 1.0009s on 3000 pulses gave σ 295 ms and no note). A free-running

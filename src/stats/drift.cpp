@@ -2,6 +2,7 @@
 #include "drift.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -13,7 +14,61 @@ namespace ppsbench::stats::detail {
 
 namespace {
 
+// From 32 pulses the quarters' medians (robust to outliers); below, quarters of under 8 pulses
+// make poor medians, and the least-squares slope's interval judges instead (short_run_drift).
 constexpr std::size_t fewest_pulses = 32;
+
+// Student's t at a two-sided 1e-3 (its 0.9995 quantile) for 1 … 29 degrees of freedom, the
+// residual freedom of 3 … 31 pulses: a disciplined clock is called drifting once in a thousand
+// short runs, and then only when the slope also exceeds free_running_bound. Checked against the
+// t density integrated numerically (tests/stats/short_drift_test.cpp).
+constexpr std::array<double, 29> t_two_sided_1e3_table = {
+    636.619, 31.599, 12.924, 8.610, 6.869, 5.959, 5.408, 5.041, 4.781, 4.587,
+    4.437,   4.318,  4.221,  4.140, 4.073, 4.015, 3.965, 3.922, 3.883, 3.850,
+    3.819,   3.792,  3.768,  3.745, 3.725, 3.707, 3.690, 3.674, 3.659};
+
+// The least-squares slope of the phase against the pulse numbers, per period, and the smallest
+// slope the t test would call a drift on this scatter (both ratios: 1e-6 is 1 ppm).
+template <typename T>
+DriftJudgement short_run_drift_of(std::span<const T> phase_ns, const PulseIndex& index,
+                                  std::int64_t period_ns) {
+    DriftJudgement d;
+    const std::size_t n = phase_ns.size();
+    if (n < fewest_to_judge || n >= fewest_pulses) {
+        return d;
+    }
+    double k_mean = 0;
+    double y_mean = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        k_mean += static_cast<double>(index.at(i));
+        y_mean += static_cast<double>(phase_ns[i]);
+    }
+    k_mean /= static_cast<double>(n);
+    y_mean /= static_cast<double>(n);
+    double sxx = 0;
+    double sxy = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double dk = static_cast<double>(index.at(i)) - k_mean;
+        sxx += dk * dk;
+        sxy += dk * (static_cast<double>(phase_ns[i]) - y_mean);
+    }
+    if (sxx <= 0) {
+        return d;
+    }
+    const double slope = sxy / sxx;
+    double ssr = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double dk = static_cast<double>(index.at(i)) - k_mean;
+        const double r = static_cast<double>(phase_ns[i]) - y_mean - slope * dk;
+        ssr += r * r;
+    }
+    const double standard_error = std::sqrt(ssr / static_cast<double>(n - 2) / sxx);
+    const auto p = static_cast<double>(period_ns);
+    d.judged = true;
+    d.slope = slope / p;
+    d.smallest_detectable = t_two_sided_1e3_table[n - 3] * standard_error / p;
+    return d;
+}
 
 // The periods between the middles of the first and last quarters of `quarter` pulses each: the
 // difference of the medians of their pulse numbers.
@@ -47,10 +102,11 @@ double quarter_periods(const PulseIndex& index, std::size_t n, std::size_t quart
 // The medians are selected in place: copies of the quarters and their pulse numbers were the
 // report's peak memory, 9 bytes a pulse beside the phase buffer.
 template <typename T>
-double drift_of(std::span<const T> phase_ns, const PulseIndex& index, std::int64_t period_ns) {
+DriftJudgement judged_drift_of(std::span<const T> phase_ns, const PulseIndex& index,
+                               std::int64_t period_ns) {
     const std::size_t n = phase_ns.size();
     if (n < fewest_pulses) {
-        return 0;
+        return short_run_drift_of(phase_ns, index, period_ns);
     }
     const std::size_t quarter = n / 4;
     const std::span<const T> early = phase_ns.first(quarter);
@@ -58,7 +114,7 @@ double drift_of(std::span<const T> phase_ns, const PulseIndex& index, std::int64
     const auto same = [](double v) { return v; };
     const double periods = quarter_periods(index, n, quarter);
     if (periods <= 0) {
-        return 0;
+        return {};
     }
     const auto median = [&](std::span<const T> values, auto map) {
         const auto visit = [values](auto f) {
@@ -83,18 +139,25 @@ double drift_of(std::span<const T> phase_ns, const PulseIndex& index, std::int64
                              return std::abs(v - early_median);
                          });
     const double noise = 1.2533 * scale * std::sqrt(2.0 / static_cast<double>(quarter));
-    if (std::abs(change) <= 5 * noise) {
-        return 0;
-    }
-    return change / periods / static_cast<double>(period_ns);
+    const double per_ratio = periods * static_cast<double>(period_ns);
+    return {true, change / per_ratio, 5 * noise / per_ratio};
+}
+
+template <typename T>
+double drift_of(std::span<const T> phase_ns, const PulseIndex& index, std::int64_t period_ns) {
+    const DriftJudgement d = judged_drift_of(phase_ns, index, period_ns);
+    return d.judged && std::abs(d.slope) > d.smallest_detectable ? d.slope : 0;
 }
 
 template <typename T>
 bool drift_at_most_of(std::span<const T> phase_ns, const PulseIndex& index, std::int64_t period_ns,
                       double limit) {
     const std::size_t n = phase_ns.size();
-    if (n < fewest_pulses) {
+    if (n < fewest_to_judge) {
         return true;
+    }
+    if (n < fewest_pulses) {
+        return false;  // the quarters are too short to settle anything: phase_drift() decides
     }
     const std::size_t quarter = n / 4;
     const double periods = quarter_periods(index, n, quarter);
@@ -116,6 +179,30 @@ bool drift_at_most_of(std::span<const T> phase_ns, const PulseIndex& index, std:
 }
 
 }  // namespace
+
+double t_two_sided_1e3(std::size_t degrees_of_freedom) {
+    return t_two_sided_1e3_table.at(degrees_of_freedom - 1);
+}
+
+DriftJudgement short_run_drift(std::span<const double> phase_ns, const PulseIndex& index,
+                               std::int64_t period_ns) {
+    return short_run_drift_of(phase_ns, index, period_ns);
+}
+
+DriftJudgement short_run_drift(std::span<const std::int32_t> phase_ns, const PulseIndex& index,
+                               std::int64_t period_ns) {
+    return short_run_drift_of(phase_ns, index, period_ns);
+}
+
+DriftJudgement judge_drift(std::span<const double> phase_ns, const PulseIndex& index,
+                           std::int64_t period_ns) {
+    return judged_drift_of(phase_ns, index, period_ns);
+}
+
+DriftJudgement judge_drift(std::span<const std::int32_t> phase_ns, const PulseIndex& index,
+                           std::int64_t period_ns) {
+    return judged_drift_of(phase_ns, index, period_ns);
+}
 
 double phase_drift(std::span<const double> phase_ns, const PulseIndex& index,
                    std::int64_t period_ns) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "departures.hpp"
+#include "numbered_steps.hpp"
 #include "ppsbench/stats/quantile.hpp"
 #include "value_scans.hpp"
 
@@ -133,35 +134,47 @@ double estimate_step(std::span<const double> y, std::size_t lo, std::size_t at, 
     return fit.after - fit.before;
 }
 
-// Drift per sample (frequency offset) and noise scale of the differences phase[j + 1] −
-// phase[j], from an even sample of them (the values even_sample() would pick), computed where
-// needed rather than stored (80 MB at 10 M pulses): auxiliary estimates, so exactness over
-// millions of values buys nothing.
+// The differences phase[j + 1] − phase[j], from an even sample of them (the values
+// even_sample() would pick), computed where needed rather than stored (80 MB at 10 M pulses):
+// auxiliary estimates, so exactness over millions of values buys nothing. Each spans the
+// periods between its two pulses (`number(j)`: pulse j's period number), one but at a missed
+// pulse (or every one of a decimated run): the drift per period is the median of the
+// differences over their periods, and the noise is their scatter about that drift times their
+// periods (divided by the periods it would shrink with them).
 struct DifferenceScale {
-    double slope;
-    double scale;
+    double per_sample;  // the median difference, which a candidate departs from
+    double per_period;  // the clock's drift per period
+    double scale;       // robust σ of the differences about the drift
 };
 
-template <typename T>
-DifferenceScale difference_scale(std::span<const T> phase_ns) {
-    auto diff = [phase_ns](std::size_t j) {
-        return static_cast<double>(phase_ns[j + 1]) - static_cast<double>(phase_ns[j]);
-    };
+template <typename T, typename Number>
+DifferenceScale difference_scale(std::span<const T> phase_ns, const Number& number) {
     constexpr std::size_t max_sample = 65536;
     const std::size_t diff_count = phase_ns.size() - 1;
-    std::vector<double> sample;
-    sample.reserve(std::min(diff_count, max_sample));
-    if (diff_count <= max_sample) {
-        for (std::size_t j = 0; j < diff_count; ++j) {
-            sample.push_back(diff(j));
-        }
-    } else {
-        for (std::size_t i = 0; i < max_sample; ++i) {
-            sample.push_back(diff(i * diff_count / max_sample));
-        }
+    const std::size_t count = std::min(diff_count, max_sample);
+    std::vector<double> diffs;
+    std::vector<double> periods;
+    diffs.reserve(count);
+    periods.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::size_t j = diff_count <= max_sample ? i : i * diff_count / max_sample;
+        diffs.push_back(static_cast<double>(phase_ns[j + 1]) - static_cast<double>(phase_ns[j]));
+        periods.push_back(std::max(1.0, number(j + 1) - number(j)));
     }
-    const double slope = median_of(sample);
-    return {slope, robust_scale(sample, slope)};
+    DifferenceScale s{};
+    s.per_sample = median_of(diffs);
+    std::vector<double> rates(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        rates[i] = periods[i] > 1 ? diffs[i] / periods[i] : diffs[i];
+    }
+    s.per_period = median_of(rates);
+    // About the drift: with every difference one period long, diffs[i] − per_period exactly,
+    // as robust_scale(diffs, per_sample) reads it.
+    for (std::size_t i = 0; i < count; ++i) {
+        rates[i] = diffs[i] - (periods[i] > 1 ? s.per_period * periods[i] : s.per_period);
+    }
+    s.scale = robust_scale(rates, 0.0);
+    return s;
 }
 
 constexpr std::size_t min_side = 5;  // samples on either side of a step, at least
@@ -192,16 +205,24 @@ double estimate_step(std::span<const std::int32_t> y, std::size_t lo, std::size_
     return estimate_step(around, 0, at - lo, hi - lo);
 }
 
-template <typename T>
+// The period number of the middle of samples [lo, hi): with no pulse missed between them,
+// (lo + hi − 1)/2 as a position.
+template <typename Number>
+double middle_number(const Number& number, std::size_t lo, std::size_t hi) {
+    const std::size_t m = hi - lo;
+    return (number(lo + (m - 1) / 2) + number(lo + m / 2)) / 2.0;
+}
+
+template <typename T, typename Number>
 std::vector<Step> steps_in(std::span<const T> phase_ns, double k,
                            std::span<const std::size_t> known, std::size_t window,
-                           std::size_t size_window) {
+                           std::size_t size_window, const Number& number) {
     std::vector<Step> steps;
     const std::size_t n = phase_ns.size();
     if (n < 2) {
         return steps;
     }
-    const auto [slope, diff_scale] = difference_scale(phase_ns);
+    const auto [per_sample, slope, diff_scale] = difference_scale(phase_ns, number);
     // White phase noise of σ gives differences of σ·√2.
     const double noise = diff_scale / std::sqrt(2.0);
     const double threshold = k * noise;
@@ -217,7 +238,7 @@ std::vector<Step> steps_in(std::span<const T> phase_ns, double k,
             ++next_known;
         }
         const std::size_t known_at = next_known < known.size() ? known[next_known] : n;
-        i = next_to_judge(phase_ns, i, known_at, slope, departure);
+        i = next_to_judge(phase_ns, i, known_at, per_sample, departure);
         if (i >= n) {
             break;
         }
@@ -236,8 +257,11 @@ std::vector<Step> steps_in(std::span<const T> phase_ns, double k,
                       phase_ns.begin() + static_cast<std::ptrdiff_t>(i));
         after.assign(phase_ns.begin() + static_cast<std::ptrdiff_t>(i),
                      phase_ns.begin() + static_cast<std::ptrdiff_t>(last));
-        // The two medians sit at the windows' centres, (|after| + |before|)/2 samples apart.
-        const double drift = slope * static_cast<double>(after.size() + before.size()) / 2.0;
+        // The two medians sit at the windows' centres, (|after| + |before|)/2 samples apart, and
+        // as many periods unless pulses are missed between them: a drifting clock gains a
+        // period's drift more at each, which is no step (−9.2 µs at −9.3 ppm, counted by samples).
+        const double drift =
+            slope * (middle_number(number, i, last) - middle_number(number, first, i));
         const double size = median_in_place(after) - median_in_place(before) - drift;
         if (std::abs(size) > threshold && std::abs(size) > 0.0) {
             steps.push_back({i, size});
@@ -258,16 +282,34 @@ std::vector<Step> steps_in(std::span<const T> phase_ns, double k,
 
 }  // namespace
 
+namespace {
+const auto by_position = [](std::size_t j) { return static_cast<double>(j); };
+}  // namespace
+
 std::vector<Step> find_steps(std::span<const double> phase_ns, double k,
                              std::span<const std::size_t> known, std::size_t window,
                              std::size_t size_window) {
-    return steps_in(phase_ns, k, known, window, size_window);
+    return steps_in(phase_ns, k, known, window, size_window, by_position);
 }
 
 std::vector<Step> find_steps(std::span<const std::int32_t> phase_ns, double k,
                              std::span<const std::size_t> known, std::size_t window,
                              std::size_t size_window) {
-    return steps_in(phase_ns, k, known, window, size_window);
+    return steps_in(phase_ns, k, known, window, size_window, by_position);
+}
+
+std::vector<Step> detail::find_numbered_steps(std::span<const double> phase_ns, double k,
+                                              std::span<const std::size_t> known,
+                                              const PulseIndex& index) {
+    const auto number = [&index](std::size_t j) { return static_cast<double>(index.at(j)); };
+    return steps_in(phase_ns, k, known, 16, 512, number);
+}
+
+std::vector<Step> detail::find_numbered_steps(std::span<const std::int32_t> phase_ns, double k,
+                                              std::span<const std::size_t> known,
+                                              const PulseIndex& index) {
+    const auto number = [&index](std::size_t j) { return static_cast<double>(index.at(j)); };
+    return steps_in(phase_ns, k, known, 16, 512, number);
 }
 
 IntervalVerdict detail::classify_unusual_interval(const IntervalEvidence& evidence,

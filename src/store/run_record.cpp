@@ -99,9 +99,6 @@ void read_cadence(const nlohmann::json& json, RunMeta& meta) {
                 meta.poll = std::chrono::seconds{poll_s};
             }
         }
-        if (format == "ntp-peerstats" || format == "chrony-refclocks") {
-            meta.sequences = core::SequenceEvidence::synthetic;
-        }
     }
     std::string text;
     read(json, "cadence", text);
@@ -109,6 +106,12 @@ void read_cadence(const nlohmann::json& json, RunMeta& meta) {
     text.clear();
     read(json, "sequence_numbers", text);
     meta.sequences = core::parse_sequence_evidence(text).value_or(meta.sequences);
+    // These importers never had a kernel's numbers: they made them up from the seconds, and
+    // imports written before that was recorded truthfully say "kernel" (ts2phc, ntpshmmon).
+    if (format == "ntp-peerstats" || format == "chrony-refclocks" || format == "ts2phc" ||
+        format == "ntpshmmon") {
+        meta.sequences = core::SequenceEvidence::synthetic;
+    }
     read_duration(json, "poll_ns", meta.poll);
 }
 

@@ -244,6 +244,31 @@ TEST(MetamorphicProperty, AFreeRunningClockIsAnalysedByItsResiduals) {
     });
 }
 
+// Any run of 3 pulses or more (3 … 64 here, where main judged no drift under 32): ±10 ppm added
+// is flagged as a free-running clock with the detrended σ unchanged (a line added to the phase
+// changes no residual of the line fitted to it), or the run says its drift was not judged — never
+// a ramp passed off as jitter.
+TEST(MetamorphicProperty, TenPpmOnAnyShortRunIsFlaggedOrSaidToBeUnjudged) {
+    for_each_case(17, [](const GeneratedCapture& whole, core::Random& rng) {
+        const std::size_t n = 3 + rng.below(62);
+        const GeneratedCapture base = kept(whole, [n](std::size_t i) { return i < n; });
+        const double ppm = rng.chance(0.5) ? 10 : -10;
+        SCOPED_TRACE(std::to_string(n) + " pulses, " + std::to_string(ppm) + " ppm, jitter " +
+                     std::to_string(base.jitter_ns) + " ns");
+        const RunStatistics a = analyzed(base);
+        const RunStatistics b = analyzed(free_running(base, ppm));
+        EXPECT_EQ(a.pulses, b.pulses);
+        if (b.free_running) {
+            EXPECT_FALSE(b.offset_ns.has_value());
+            // Rounding the scaled timestamps to whole ns adds up to 0.29 ns of σ.
+            expect_close(a.detrended_ns.stddev, b.headline().stddev, 1e-3, 0.5, "residual σ");
+            EXPECT_TRUE(b.clock_steps.empty());
+        } else {
+            EXPECT_FALSE(b.drift_judged);
+        }
+    });
+}
+
 TEST(MetamorphicProperty, ARelabelledPeriodIsRefusedOrAnalysedAsFreeRunning) {
     for_each_case(9, [](const GeneratedCapture& base, core::Random& rng) {
         GeneratedCapture relabelled = base;

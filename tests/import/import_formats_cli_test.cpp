@@ -58,7 +58,7 @@ const std::vector<FormatCase>& cases() {
          "--unit"},
         {"phc2sys",
          {"phc2sys-k3.log"},
-         "uptime_s,clock,offset_ns",
+         "uptime_s,clock,offset_ns,servo_state,freq_ppb,delay_ns,source",
          "openshift-ts2phc-phc2sys.log",
          "linuxptp's ts2phc log",
          "--clock"},

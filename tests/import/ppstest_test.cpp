@@ -61,6 +61,22 @@ TEST(Ppstest, AssertOnlyWithRepeatsTimeoutsGapsAndUnseenEvents) {
     EXPECT_EQ(r.gaps.unseen_events, 1U);
 }
 
+// Prompts with a path or a host before `$` or `#`, as pasted from a Pi's shell: the docs accept
+// prompt lines, so none of them is "not a ppstest line" (main warned about all but "$ ").
+TEST(Ppstest, ShellPromptsWithAPathOrAHostAreChatter) {
+    const std::string event =
+        "source 0 - assert 1700000000.000011287, sequence: 200 - clear  0.000000000, sequence: 0\n";
+    for (const std::string prompt :
+         {"~ $ sudo ppstest /dev/pps0", "pi@ntp:~ $ sudo ppstest /dev/pps0",
+          "[pi@ntp ~]$ ppstest /dev/pps0", "root@gps:~# ppstest /dev/pps0", "pi@ntp:~ $"}) {
+        const auto r = import_ppstest_text(prompt + "\n" + event);
+        EXPECT_EQ(r.problem_count, 0U) << prompt;
+        EXPECT_EQ(r.pulses.size(), 1U) << prompt;
+    }
+    // A line of words that merely holds a `$` later on is no prompt.
+    EXPECT_EQ(import_ppstest_text("the pulse cost me $ 5 today\n" + event).problem_count, 1U);
+}
+
 TEST(Ppstest, AnUnlockedReceiversLongPeriodsAreKeptAsTheyAre) {
     const auto r = import_ppstest_text(fixture("ppstest-unlocked.txt"));
     ASSERT_EQ(r.pulses.size(), 8U);

@@ -35,8 +35,8 @@ TEST(NtpLoopstats, EachLineIsARowInNanosecondsAndPpm) {
 TEST(Phc2sys, EachUpdateIsARowWithItsServoStateAsANumber) {
     const auto s = read_series("phc2sys", "phc2sys-k3.log");
     ASSERT_EQ(s.rows.size(), 7U);
-    EXPECT_EQ(s.rows[0],
-              (std::vector<std::string>{"140.943", "CLOCK_REALTIME", "-101", "2", "-32", "291"}));
+    EXPECT_EQ(s.rows[0], (std::vector<std::string>{"140.943", "CLOCK_REALTIME", "-101", "2", "-32",
+                                                   "291", "phc"}));
     EXPECT_EQ(s.rows[1][4], "140") << "+140 ppb";
 }
 

@@ -221,18 +221,22 @@ TEST(SavedSummary, CadenceAndFreeRunningReadBackAndMayBeAbsent) {
     EXPECT_EQ(document["runs"][0]["free_running"], false);
     document["runs"][0]["cadence"] = "sampled";
     document["runs"][0]["free_running"] = true;
+    document["runs"][0]["drift_judged"] = false;
     const auto back = read_back(document).at(0);
     EXPECT_EQ(back.stats.cadence, core::Cadence::sampled);
     EXPECT_TRUE(back.stats.free_running);
+    EXPECT_FALSE(back.stats.drift_judged);
     EXPECT_EQ(saved({back})["runs"][0]["cadence"], "sampled");  // saved again, kept
     for (const char* schema : {"ppsbench.report/1", "ppsbench.report/2"}) {
         auto old = saved({capture(6)});
         old["schema"] = schema;
         old["runs"][0].erase("cadence");
         old["runs"][0].erase("free_running");
+        old["runs"][0].erase("drift_judged");
         const auto read = read_back(old).at(0);
         EXPECT_EQ(read.stats.cadence, core::Cadence::every_edge) << schema;
         EXPECT_FALSE(read.stats.free_running) << schema;
+        EXPECT_TRUE(read.stats.drift_judged) << schema;
     }
 }
 
@@ -280,6 +284,9 @@ TEST(SavedSummary, AnImpossibleFigureIsRefusedNamingTheSummaryFile) {
     auto free = good;
     free["runs"][0]["free_running"] = 1;
     expect_refused(free, "\"free_running\" is number, not true or false");
+    auto judged = good;
+    judged["runs"][0]["drift_judged"] = "yes";
+    expect_refused(judged, "\"drift_judged\" is string, not true or false");
 }
 
 // Every figure of an analysed run is possible: the check cannot refuse what analyze() makes.

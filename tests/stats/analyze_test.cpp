@@ -428,10 +428,11 @@ TEST(Json, HasExactlyTheKeysOfTheReportSchema) {
     for (const auto& [key, value] : j.items()) {
         keys.insert(key);
     }
-    EXPECT_EQ(keys, (std::set<std::string>{"pulses", "missed_pulses", "unseen_events", "outliers",
-                                           "duplicates", "out_of_order", "cadence", "clock",
-                                           "free_running", "clock_steps", "offset_ns",
-                                           "detrended_ns", "period_jitter_ns", "stability"}));
+    EXPECT_EQ(keys,
+              (std::set<std::string>{"pulses", "missed_pulses", "unseen_events", "outliers",
+                                     "duplicates", "out_of_order", "cadence", "clock",
+                                     "free_running", "drift_judged", "clock_steps", "offset_ns",
+                                     "detrended_ns", "period_jitter_ns", "stability"}));
     for (const char* series : {"offset_ns", "detrended_ns", "period_jitter_ns"}) {
         std::set<std::string> fields;
         for (const auto& [key, value] : j[series].items()) {

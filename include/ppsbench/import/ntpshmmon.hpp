@@ -50,6 +50,9 @@ class NtpshmmonReader {
     std::vector<std::string> files_;
     std::vector<detail::LoggedEdge> edges_;
     std::map<std::string, std::size_t> units_;
+    // Of each unit's samples, those shaped like a PPS (see read_sample()): named in a refusal,
+    // since an old gpsd put its PPS in an even segment (NTP2) where this reader does not look.
+    std::map<std::string, std::size_t> pps_shaped_;
     std::size_t lines_ = 0;
 };
 

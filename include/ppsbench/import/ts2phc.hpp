@@ -13,6 +13,7 @@
 
 #include <istream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,25 @@ class Ts2phcReader {
     CaptureImport finish();
 
   private:
+    // ts2phc's own view of each clock's edges: the servo's offset after an edge (its phase as
+    // ts2phc measured it), the edges it ignored, and where the first disagreement was.
+    struct ServoCheck {
+        std::size_t offsets = 0;      // servo offset lines of the clock
+        std::size_t compared = 0;     // of them, those that followed one of its edges
+        std::size_t disagreeing = 0;  // further than max_disagreement_ns from that edge's phase
+        std::string first_disagreement;
+        std::size_t ignored = 0;  // "ignoring invalid master time stamp": edge dropped
+        std::string first_ignored;
+        std::optional<std::size_t> pending;  // the clock's last edge, awaiting its servo line
+        std::optional<std::int64_t> correction_ns;
+    };
+    void servo_offset(const std::string& clock, std::int64_t offset_ns, const std::string& name,
+                      std::size_t line);
+    void ignored_edge(const std::string& clock, const std::string& name, std::size_t line);
+    void add_servo_notes(CaptureImport& result, const std::string& clock);
+
     Ts2phcImportOptions options_;
+    std::map<std::string, ServoCheck> servo_;
     chrony::SkippedLines skipped_;
     std::vector<std::string> files_;
     std::vector<detail::LoggedEdge> edges_;

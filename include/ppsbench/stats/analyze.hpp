@@ -95,6 +95,10 @@ struct RunStatistics {
     // A realtime clock whose phase drifts by more than free_running_bound: not disciplined, so
     // the detrended residuals are the headline and `offset_ns` is empty, as on a monotonic one.
     bool free_running = false;
+    // False when the run is too short to tell a drift of free_running_bound from its jitter
+    // (under 3 pulses, or a drift threshold wider than 1 ppm): not free-running, yet not shown to
+    // be disciplined either. True otherwise, and on clocks without a phase (monotonic).
+    bool drift_judged = true;
 
     std::size_t pulses = 0;             // pulses analysed (selected edge, duplicates removed)
     std::size_t other_edge_pulses = 0;  // given but not analysed

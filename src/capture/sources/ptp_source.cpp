@@ -166,6 +166,9 @@ PtpSource::PtpSource(std::string spec, const PtpSpec& where, const SourceOptions
     info_.edges = options.edges;
     info_.period = options.period;
     info_.paced = true;
+    // The PHC's events carry no number: the source counts those it reads, so a number proves
+    // no event was lost (an overflowed queue drops some unseen) and no time jump either.
+    info_.sequences = core::SequenceEvidence::synthetic;
     info_.host_hardware = true;
     info_.hardware_reference = true;
     const std::string& dev = where.device;
