@@ -430,7 +430,7 @@ TEST(Json, HasExactlyTheKeysOfTheReportSchema) {
     }
     EXPECT_EQ(keys,
               (std::set<std::string>{"pulses", "missed_pulses", "unseen_events", "outliers",
-                                     "duplicates", "out_of_order", "cadence", "clock",
+                                     "duplicates", "out_of_order", "cadence", "sequences", "clock",
                                      "free_running", "drift_judged", "clock_steps", "offset_ns",
                                      "detrended_ns", "period_jitter_ns", "stability"}));
     for (const char* series : {"offset_ns", "detrended_ns", "period_jitter_ns"}) {
