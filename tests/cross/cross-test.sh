@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Cross-builds ppsbench for ARM (the architecture of most PPS time servers) in a clean Debian
 # root and tests it under qemu-user (docs/install.md, "ARM: cross-built and tested under
-# qemu-user"). The ARM legs of ./dev.sh test (Debian 13, both architectures) and of
+# qemu-user"). The ARM legs of ./dev.sh package (Debian 13, both architectures) and of
 # ./dev.sh cross. For each ARCH:
 #   deb      the Debian package, cross-built (dpkg-buildpackage -a ARCH -Pcross) with warnings as
 #            errors, its man pages made by help2man through the emulator; its build also

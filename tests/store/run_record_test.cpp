@@ -66,6 +66,8 @@ TEST(RunMeta, AnImportShowsItsStartToTheSecond) {
     meta.start_realtime_ns = 1'767'225'600'400'000'000;
     meta.start_time_precision = core::UtcPrecision::seconds;
     meta.import = nlohmann::json{{"format", "chrony-refclocks"}};
+    // As the importer writes it: chrony's log has no kernel sequence numbers.
+    meta.sequences = core::SequenceEvidence::synthetic;
     const auto json = to_json(meta);
     EXPECT_EQ(json.at("start_time"), "2026-01-01T00:00:00Z");
     EXPECT_FALSE(json.contains("host"));
