@@ -40,8 +40,8 @@
 #   tests/lab/.cache), PPSBENCH_SKIP_PACKAGE=1 (test: skip the package check),
 #   PPSBENCH_PACKAGE_CACHE (its .deb downloads; default tests/package/.cache),
 #   PPSBENCH_SKIP_DEBIAN13=1 (test, package: no Debian 13 root; the sanitizer leg runs here),
-#   PPSBENCH_SKIP_ARM=1 (test, package: no ARM legs), PPSBENCH_CROSS_CACHE (their root; default
-#   tests/cross/.cache),
+#   PPSBENCH_SKIP_ARM=1 (package: no ARM legs; test's default until CI's time with them is
+#   measured, =0 adds them), PPSBENCH_CROSS_CACHE (their root; default tests/cross/.cache),
 #   PPSBENCH_RELEASE_CACHE (the Debian 13 root; default tests/release/.cache),
 #   PPSBENCH_SKIP_FUZZ=1 (test: skip the fuzz harnesses), PPSBENCH_FUZZ_SECONDS (test: seconds
 #   per fuzz harness, default 3), PPSBENCH_PROPERTY_CASES (test: after the fuzzers, the
@@ -197,7 +197,7 @@ run_package() {
 # .debs go beside the amd64 one, in build-deb/trixie/.
 run_arm_legs() {
   if [ "${PPSBENCH_SKIP_ARM:-0}" = 1 ]; then
-    echo "dev.sh: ARM legs: SKIPPED because PPSBENCH_SKIP_ARM=1"
+    echo "dev.sh: ARM legs: SKIPPED because PPSBENCH_SKIP_ARM=1 (./dev.sh test's default; sudo ./dev.sh cross runs them)"
     return 0
   fi
   local start=$SECONDS
@@ -356,7 +356,10 @@ case "${1:-}" in
       step package-install-tools
       install_packages "${package_packages[@]}"
       took
-      run_package
+      # The ARM legs are not in CI's run yet: with them its time on a fresh two-core machine has
+      # not been measured under the 75-minute budget (docs/install.md). PPSBENCH_SKIP_ARM=0 adds
+      # them; ./dev.sh package and ./dev.sh cross run them.
+      PPSBENCH_SKIP_ARM=${PPSBENCH_SKIP_ARM:-1} run_package
     fi
     # The lab last: it is the slowest part (a few minutes) and needs root.
     if [ "${PPSBENCH_SKIP_LAB:-0}" = 1 ]; then
