@@ -204,6 +204,19 @@ chrony_phase() { # chrony_phase MODE_DIR NAME
     echo "$rm $cm $rn $rs"
 }
 
+calibration_boots=0 calibrated_boots=0
+
+# A bimodal refusal is right on one boot, but the loop (calibrate → chrony.conf → chronyd's
+# clock) must be exercised on some boot, or the lab would pass without judging it.
+check_calibration_coverage() {
+    ((calibration_boots)) || return 0
+    if ((calibrated_boots)); then
+        pass "calibration loop checked on $calibrated_boots of $calibration_boots boots with chronyd"
+    else
+        fail "calibration loop not checked: calibrate refused on all $calibration_boots boots with chronyd (see each boot's calibrate.txt)"
+    fi
+}
+
 check_calibration() { # check_calibration MODE_DIR (threaded mode)
     local mdir=$1 config st cj constant unc offset_s lat_mean lat_ci matches
     config=$(basename "$(dirname "$mdir")") st="$mdir/calib.txt"
@@ -212,6 +225,7 @@ check_calibration() { # check_calibration MODE_DIR (threaded mode)
         return
     fi
     # 6. calibrate and doctor --bias
+    calibration_boots=$((calibration_boots + 1))
     cj="$mdir/calibrate.json"
     constant=$(jq -r '.constant_ns // empty | round' "$cj" 2>/dev/null || true)
     unc=$(jq -r '.uncertainty_ns // empty | round' "$cj" 2>/dev/null || true)
@@ -221,13 +235,17 @@ check_calibration() { # check_calibration MODE_DIR (threaded mode)
     separation=$(jq -r '.separation // empty' "$cj" 2>/dev/null || true)
     if [[ "$(kv calibrate_rc "$st")" == 0 && -n "$constant" && -n "$offset_s" ]]; then
         pass "$config: calibrate on the poll run: $constant ns ± $unc ns, chrony offset $offset_s"
-    elif [[ "$(kv calibrate_rc "$st")" == 1 && "$refusal" == bimodal && "${context_of[$config/threaded]:-}" == hard ]]; then
-        # A hard-IRQ timestamp against the one-vCPU bracket: two tight groups about 1 µs apart
-        # (seen: 105 of 150 unpolled edges within −1.5…−1.0 µs, 40 within −1.0…+0.5 µs), so
-        # Ashman's D sits near calibrate's threshold of 4 (3.0 in one run, 4.2 in the next,
-        # means −1029 and −1026 ns). Refusing is then calibrate doing its job; the loop below
-        # needs a constant, so it is not checked on that boot.
-        pass "$config: calibrate on the poll run refuses, exit 1, as bimodal (separation $separation; the hard-IRQ lateness against the one-vCPU bracket, docs/lab.md): a refusal, not a constant, is right here"
+        calibrated_boots=$((calibrated_boots + 1))
+    elif [[ "$(kv calibrate_rc "$st")" == 1 && "$refusal" == bimodal ]] &&
+        jq -e '.separation > 4 and .minor_share >= 0.1' "$cj" >/dev/null 2>&1; then
+        # The lateness against the one-vCPU bracket comes in two tight groups (hard IRQ: 105 of
+        # 150 edges within −1.5…−1.0 µs, 40 within −1.0…+0.5 µs; thread: the irq/N wakeup lands
+        # on one of two timer levels), so Ashman's D sits near calibrate's threshold of 4 in
+        # every context: seen 2.4–4.1 (stock, hard), 2.4–4.3 (threadirqs, thread), 2.4 (rt).
+        # A refusal whose stated D and minor share meet calibrate's documented rule is calibrate
+        # doing its job; the loop below needs a constant, so it is checked on the other boots
+        # (check_calibration_coverage fails the lab when no boot gave one).
+        pass "$config: calibrate on the poll run refuses, exit 1, as bimodal (separation $separation > 4, minor share $(jq -r '.minor_share * 100 | round' "$cj") % ≥ 10 %; the lateness against the one-vCPU bracket, docs/lab.md): a refusal, not a constant, is right here"
         lab_log "info (not asserted): $config: no constant, so the chronyd loop is not checked on this boot"
         return
     else

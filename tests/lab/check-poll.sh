@@ -76,6 +76,7 @@ for mdir in "${mode_dirs[@]}"; do
     [[ -f "$mdir/calib.txt" ]] && check_calibration "$mdir"
 done
 check_poll_order
+check_calibration_coverage
 
 {
     echo "QEMU TCG with -icount shift=1,sleep=off, one vCPU: instruction-counted guest time. The poller runs"
