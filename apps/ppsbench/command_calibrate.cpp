@@ -57,7 +57,8 @@ void declare_calibrate_options(po::options_description& options, CalibrateArgume
          "samples chrony's filter combines per poll: min(filter, 2^(poll - dpoll)); 16 for a "
          "refclock PPS line's defaults (poll 4, dpoll 0)")
         ("max-drift", po::value(&a.max_drift)->default_value(a.max_drift),
-         "refuse when the two halves of the run differ by more than this, beyond noise");
+         "refuse when the run's quarters differ by more than this (largest - smallest), beyond "
+         "noise");
     // clang-format on
 }
 

@@ -27,6 +27,14 @@ std::string refusal_key(CalibrationRefusal refusal) {
     return "";
 }
 
+std::string quarters_text(const analysis::Calibration& c) {
+    std::string text;
+    for (const double q : c.quarters_ns) {
+        text += (text.empty() ? "" : ", ") + format_ns(q, true);
+    }
+    return text;
+}
+
 std::string refusal_text(const analysis::Calibration& c) {
     switch (c.refusal) {
         case CalibrationRefusal::none:
@@ -39,11 +47,11 @@ std::string refusal_text(const analysis::Calibration& c) {
                 c.pairs, c.pairs == 1 ? "" : "s", c.polls, c.filter_samples, 8 * c.filter_samples);
         case CalibrationRefusal::drifting:
             return fmt::format(
-                "the lateness drifted: {} in the first half of the run, {} in the second, a "
-                "change beyond its noise; one constant would be wrong at one end. Find what "
-                "moved it (temperature, CPU frequency, a change of configuration mid-run) and "
+                "the lateness drifted: {} in the run's quarters, a change beyond its noise; one "
+                "constant would be wrong for part of the run. Find what moved it (temperature, "
+                "CPU frequency, a link's power state, a change of configuration mid-run) and "
                 "capture again",
-                format_ns(c.first_half_ns, true), format_ns(c.second_half_ns, true));
+                quarters_text(c));
         case CalibrationRefusal::bimodal:
             return fmt::format(
                 "the lateness has two groups far apart (separation {:.1f}, the smaller {:.0f} % "
@@ -83,10 +91,10 @@ std::string calibration_text(const CalibrationReport& report, double confidence)
     const std::string seconds = seconds_text(c.constant_ns);
     text += fmt::format(
         "  lateness as chrony's filter averages it: {} ± {} ({} %; {} polls of {} samples)\n"
-        "  (mean {}, median {}; first half {}, second half {})\n",
+        "  (mean {}, median {}; quarters {})\n",
         format_ns(c.constant_ns, true), format_ns(c.uncertainty_ns), confidence_percent(confidence),
         c.polls, c.filter_samples, format_ns(c.mean_ns, true), format_ns(c.median_ns, true),
-        format_ns(c.first_half_ns, true), format_ns(c.second_half_ns, true));
+        quarters_text(c));
     text += fmt::format(
         "chrony.conf:  refclock PPS {} offset {}   (keep the line's other options)\n"
         "ntp.conf:     fudge 127.127.22.{} time1 {}\n",
@@ -125,6 +133,12 @@ nlohmann::json calibration_json(const CalibrationReport& report) {
     }
     j["first_half_ns"] = number(c.first_half_ns);
     j["second_half_ns"] = number(c.second_half_ns);
+    auto quarters = nlohmann::json::array();
+    for (const double q : c.quarters_ns) {
+        quarters.push_back(number(q));
+    }
+    j["quarters_ns"] = std::move(quarters);
+    j["quantisation_ns"] = number(c.quantisation_ns);
     j["separation"] = number(c.separation);
     j["minor_share"] = number(c.minor_share);
     if (c.refusal == CalibrationRefusal::none) {

@@ -151,5 +151,102 @@ TEST(Calibrate, RefusesTwoGroupsOfLatenessInterleaved) {
     EXPECT_EQ(calibrate(lateness_of(rare)).refusal, CalibrationRefusal::none);
 }
 
+// A PHC timestamps on 8 ns ticks: a lateness that sits between two ticks reads as two values.
+// That is one constant with a tick's resolution, not two groups infinitely far apart.
+TEST(Calibrate, ALatenessOnTwoAdjacentTicksIsOneConstantNotTwoGroups) {
+    core::Random random(5);
+    std::vector<double> ticks;
+    for (int i = 0; i < 1600; ++i) {
+        ticks.push_back(random.chance(0.4) ? 12'008 : 12'000);
+    }
+    const auto c = calibrate(lateness_of(ticks));
+    ASSERT_EQ(c.refusal, CalibrationRefusal::none);
+    EXPECT_DOUBLE_EQ(c.quantisation_ns, 8);
+    // Each group's spread floored at 8²/12: D = √2·8/√(2·64/12) = √12, a uniform split in two.
+    EXPECT_NEAR(c.separation, std::sqrt(12.0), 1e-9);
+    EXPECT_GE(c.constant_ns, 12'000);
+    EXPECT_LE(c.constant_ns, 12'008);
+    EXPECT_GE(c.uncertainty_ns, 4) << "no finer than half a tick";
+}
+
+TEST(Calibrate, AConstantLatenessIsItsOwnConstant) {
+    auto l = lateness_of(std::vector<double>(640, 7'000));
+    l.reference_uncertainty_ns = 210;
+    const auto c = calibrate(l);
+    ASSERT_EQ(c.refusal, CalibrationRefusal::none);
+    EXPECT_DOUBLE_EQ(c.constant_ns, 7'000);
+    EXPECT_DOUBLE_EQ(c.separation, 0) << "one value is one group";
+    EXPECT_DOUBLE_EQ(c.quantisation_ns, 0);
+    EXPECT_DOUBLE_EQ(c.uncertainty_ns, 210) << "no spread and no step: the reference's alone";
+}
+
+// Metamorphic: rounding a lateness to a PHC's 8 ns ticks moves the constant by less than a
+// tick, keeps the verdict, and the interval still holds the unrounded constant.
+TEST(Calibrate, QuantisingTheLatenessKeepsTheConstantWithinAStep) {
+    for (const std::uint64_t seed : {1U, 2U, 3U, 4U}) {
+        for (const double spread : {3.0, 40.0, 2'000.0}) {
+            core::Random random(seed);
+            std::vector<double> late;
+            std::vector<double> ticked;
+            for (int i = 0; i < 1600; ++i) {
+                late.push_back(9'003 + spread * random.normal());
+                ticked.push_back(8 * std::round(late.back() / 8));
+            }
+            const auto a = calibrate(lateness_of(late));
+            const auto b = calibrate(lateness_of(ticked));
+            EXPECT_EQ(a.refusal, CalibrationRefusal::none) << spread;
+            EXPECT_EQ(b.refusal, CalibrationRefusal::none) << spread;
+            EXPECT_LE(std::abs(b.constant_ns - a.constant_ns), 8) << spread << " " << seed;
+            EXPECT_LE(std::abs(b.constant_ns - a.constant_ns), b.uncertainty_ns + a.uncertainty_ns)
+                << spread << " " << seed;
+            EXPECT_GE(b.uncertainty_ns, 4);
+        }
+    }
+}
+
+// The PCIe link state held for the middle of a run: 12 µs late, then 22 µs, then 12 µs again.
+// The halves are equal; one constant (+17 µs) would be 5 µs off at both ends.
+TEST(Calibrate, RefusesALatenessThatSwingsAndComesBack) {
+    std::vector<double> late = symmetric(12'000, 800, 1);
+    for (const auto& [level, seed] : {std::pair{22'000.0, 2U}, std::pair{12'000.0, 3U}}) {
+        const auto part = symmetric(level, level == 22'000 ? 1600 : 800, seed);
+        late.insert(late.end(), part.begin(), part.end());
+    }
+    const auto c = calibrate(lateness_of(late));
+    EXPECT_NEAR(c.first_half_ns, c.second_half_ns, 300) << "the halves cannot see it";
+    EXPECT_EQ(c.refusal, CalibrationRefusal::drifting);
+    ASSERT_EQ(c.quarters_ns.size(), 4U);
+    EXPECT_NEAR(c.quarters_ns[0], 12'000, 300);
+    EXPECT_NEAR(c.quarters_ns[1], 22'000, 300);
+    EXPECT_NEAR(c.quarters_ns[2], 22'000, 300);
+    EXPECT_NEAR(c.quarters_ns[3], 12'000, 300);
+}
+
+// Metamorphic: the run played backwards (whole polls) has the same polls, so the same constant,
+// interval and verdict; its quarters come in reverse.
+TEST(Calibrate, ARunPlayedBackwardsGivesTheSameConstantAndVerdict) {
+    std::vector<std::vector<double>> runs{symmetric(3'000, 1600), skewed(8'000, 3200)};
+    auto drifted = symmetric(6'200, 800);
+    const auto later = symmetric(11'700, 800, 9);
+    drifted.insert(drifted.end(), later.begin(), later.end());
+    runs.push_back(drifted);
+    for (const auto& run : runs) {
+        std::vector<double> backwards;
+        for (std::size_t poll = run.size() / 16; poll-- > 0;) {
+            backwards.insert(backwards.end(), run.begin() + static_cast<std::ptrdiff_t>(poll * 16),
+                             run.begin() + static_cast<std::ptrdiff_t>(poll * 16 + 16));
+        }
+        const auto a = calibrate(lateness_of(run));
+        const auto b = calibrate(lateness_of(backwards));
+        EXPECT_EQ(a.refusal, b.refusal);
+        EXPECT_NEAR(a.constant_ns, b.constant_ns, 1e-6);
+        EXPECT_NEAR(a.uncertainty_ns, b.uncertainty_ns, 1e-6);
+        ASSERT_EQ(a.quarters_ns.size(), b.quarters_ns.size());
+        for (std::size_t q = 0; q < a.quarters_ns.size(); ++q) {
+            EXPECT_NEAR(a.quarters_ns[q], b.quarters_ns[a.quarters_ns.size() - 1 - q], 1e-6);
+        }
+    }
+}
+
 }  // namespace
 }  // namespace ppsbench::analysis

@@ -20,9 +20,9 @@ struct CalibrationSettings {
     std::size_t filter_samples = 16;
     // Fewer filter outputs than this and the constant's interval means little.
     std::size_t min_polls = 8;
-    // The two halves of the run may differ by this much before the lateness counts as drifting
-    // (when the difference is also statistically supported). The Pi 5's wandered by ~0.5 µs
-    // between sessions.
+    // The quarters of the run may differ by this much (largest − smallest) before the lateness
+    // counts as drifting (when the difference is also statistically supported). The Pi 5's wandered
+    // by ~0.5 µs between sessions.
     double max_drift_ns = 500.0;
     double confidence = 0.95;
 };
@@ -31,7 +31,7 @@ struct CalibrationSettings {
 enum class CalibrationRefusal {
     none,
     too_few_pulses,  // fewer than min_polls × filter_samples paired edges
-    drifting,        // the halves' constants differ beyond max_drift_ns, and beyond noise
+    drifting,        // the quarters' constants differ beyond max_drift_ns, and beyond noise
     bimodal,         // two groups of lateness, each a tenth or more of the edges, far apart
 };
 
@@ -44,12 +44,17 @@ struct Calibration {
     // the lowest and highest fifth, at least one each side) averaged; then the polls' mean. It
     // is chrony's refclock `offset` (and ntpd's `time1`) in ns, the sign already chrony's.
     double constant_ns = 0;
-    // ± the polls' Student-t interval half-width plus the reference's stated uncertainty.
+    // ± the polls' Student-t interval half-width (at least half the quantisation step) plus the
+    // reference's stated uncertainty.
     double uncertainty_ns = 0;
     double mean_ns = 0;        // of the raw lateness, for comparison
     double median_ns = 0;      // likewise
-    double first_half_ns = 0;  // the constant from each half of the run (drift)
+    double first_half_ns = 0;  // the constant from each half of the run
     double second_half_ns = 0;
+    // The constant from each quarter of the polls: what the drift check compares.
+    std::vector<double> quarters_ns;
+    // The smallest step between distinct lateness values (a PHC's tick); 0 for one value.
+    double quantisation_ns = 0;
     // Of the best split of the lateness into a low and a high group: Ashman's D (separation
     // of their means in units of their spread) and the smaller group's share.
     double separation = 0;
