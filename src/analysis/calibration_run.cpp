@@ -2,10 +2,13 @@
 // Reading the files `calibrate` is given: each path's lateness against its reference.
 #include <fmt/format.h>
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
 
 #include "ppsbench/analysis/calibration.hpp"
 #include "ppsbench/analysis/run_analysis.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/utc_time.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 
 namespace ppsbench::analysis {
@@ -38,16 +41,76 @@ void append(Lateness& all, Lateness&& part) {
         std::max(all.reference_uncertainty_ns, part.reference_uncertainty_ns);
 }
 
+// What `calibrate` knows of each input once read, to refuse counting edges twice.
+struct InputSeen {
+    std::string path;
+    std::string source;
+    std::optional<std::string> host;
+    std::int64_t first_edge_ns = 0;
+    std::int64_t last_edge_ns = 0;
+    bool has_edges = false;
+};
+
+// The same file under another name (./a.csv, an absolute path, a symlink, a hard link) would
+// count its edges again and shrink the interval as if they were new.
+void refuse_same_file(const std::vector<InputSeen>& seen, const std::string& path) {
+    for (const auto& earlier : seen) {
+        std::error_code error;
+        if (std::filesystem::equivalent(earlier.path, path, error)) {
+            throw core::InputError(fmt::format(
+                "{}: the same file as {}, given twice; each file's edges count once: give it "
+                "once",
+                path, earlier.path));
+        }
+    }
+}
+
+// Several files are one path's parts or sessions: one source on one host, edges in disjoint
+// spans (a copy of a part, or two runs' parts that claim the same time, would pair edges twice).
+void refuse_other_path_or_overlap(const std::vector<InputSeen>& seen, const InputSeen& input) {
+    for (const auto& earlier : seen) {
+        if (earlier.source != input.source || earlier.host != input.host) {
+            throw core::InputError(fmt::format(
+                "{}: path {} on {}, but {} is path {} on {}: one path's lateness is one "
+                "constant; calibrate each path's files separately",
+                input.path, input.source, input.host.value_or("an unnamed host"), earlier.path,
+                earlier.source, earlier.host.value_or("an unnamed host")));
+        }
+        if (earlier.has_edges && input.has_edges && input.first_edge_ns <= earlier.last_edge_ns &&
+            earlier.first_edge_ns <= input.last_edge_ns) {
+            throw core::InputError(fmt::format(
+                "{}: its edges ({} … {}) overlap those of {} ({} … {}): the same pulses would "
+                "count twice; give each part of the run once",
+                input.path, core::format_utc(input.first_edge_ns, core::UtcPrecision::seconds),
+                core::format_utc(input.last_edge_ns, core::UtcPrecision::seconds), earlier.path,
+                core::format_utc(earlier.first_edge_ns, core::UtcPrecision::seconds),
+                core::format_utc(earlier.last_edge_ns, core::UtcPrecision::seconds)));
+        }
+    }
+}
+
 }  // namespace
 
 CalibrationRun load_calibration_run(const std::vector<std::string>& paths, core::Edge edge) {
     CalibrationRun run;
+    std::vector<InputSeen> seen;
     for (const auto& path : paths) {
+        refuse_same_file(seen, path);
         const store::CaptureFile file = store::read_capture_file(path);
         auto lateness = reference_lateness(file, edge);
         if (!lateness) {
             no_reference(file);
         }
+        InputSeen input{path, file.run_meta.source, file.run_meta.host};
+        if (!lateness->edge_ns.empty()) {
+            const auto [first, last] =
+                std::minmax_element(lateness->edge_ns.begin(), lateness->edge_ns.end());
+            input.first_edge_ns = *first;
+            input.last_edge_ns = *last;
+            input.has_edges = true;
+        }
+        refuse_other_path_or_overlap(seen, input);
+        seen.push_back(std::move(input));
         if (run.inputs.empty()) {
             run.label = run_label(file.run_meta, file.path);
             run.lateness.reference = lateness->reference;

@@ -4,9 +4,12 @@
 // one constant, and gated two-sided.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli.hpp"
 
@@ -119,6 +122,69 @@ TEST(Calibrate, AFileWithoutAReferenceIsBadInput) {
     EXPECT_EQ(run_ppsbench({"calibrate", late, "--filter", "0"}).exit_code, 2);
     EXPECT_EQ(run_ppsbench({"calibrate", late, "--edge", "both"}).exit_code, 2);
     EXPECT_EQ(run_ppsbench({"calibrate", dir.file("absent.csv")}).exit_code, 2);
+}
+
+// A copy of a two-source run's pair of files as another session `shift_ns` later, named
+// NAME-1.csv / NAME-2.csv, the path's file pointing at its own reference. Returns the path's.
+std::string later_session(const TempDir& dir, const std::string& from, const std::string& name,
+                          std::int64_t shift_ns) {
+    for (const char* part : {"-1.csv", "-2.csv"}) {
+        std::ifstream in(dir.file(from + part));
+        std::ofstream out(dir.file(name + part));
+        std::string line;
+        while (std::getline(in, line)) {
+            const auto comma = line.rfind(',');
+            if (!line.empty() && line[0] != '#' && comma != std::string::npos &&
+                std::isdigit(static_cast<unsigned char>(line[comma + 1]))) {
+                line = line.substr(0, comma + 1) +
+                       std::to_string(std::stoll(line.substr(comma + 1)) + shift_ns);
+            }
+            // The path's file names its reference (dual.peer_file), and the reference the path.
+            for (const char* peer : {"-1.csv", "-2.csv"}) {
+                for (std::size_t at; (at = line.find(from + peer)) != std::string::npos;) {
+                    line.replace(at, from.size(), name);
+                }
+            }
+            out << line << '\n';
+        }
+    }
+    return dir.file(name + "-1.csv");
+}
+
+// Several files are one path's sessions or parts: each edge counts once, or the interval
+// shrinks as if repeated edges were new ones.
+TEST(Calibrate, CountsEachEdgeOnceAndOnePathAtATime) {
+    TempDir dir;
+    const auto late = two_source_capture(dir, "late", "sim:hardirq,late=12us", "640");
+    const auto once = calibrate_json({late});
+    // Metamorphic: the same session an hour later doubles the pairs and keeps the constant.
+    const auto hour_later = later_session(dir, "late", "later", 3'600'000'000'000);
+    const auto both = calibrate_json({late, hour_later});
+    EXPECT_EQ(both["pairs"], 2 * once["pairs"].get<int>());
+    EXPECT_NEAR(both["constant_ns"].get<double>(), once["constant_ns"].get<double>(), 1e-6)
+        << "the same lateness twice over has the same polls' mean";
+
+    // The same file under other names: twice, a symlink, a hard link, relative.
+    std::filesystem::create_symlink(late, dir.file("link.csv"));
+    std::filesystem::create_hard_link(late, dir.file("hard.csv"));
+    const auto relative = std::filesystem::relative(late, std::filesystem::current_path()).string();
+    for (const auto& again : {late, dir.file("link.csv"), dir.file("hard.csv"), relative}) {
+        const auto twice = run_ppsbench({"calibrate", late, again});
+        EXPECT_EQ(twice.exit_code, 2) << again;
+        EXPECT_TRUE(contains(twice.err, "the same file as " + late + ", given twice")) << twice.err;
+        EXPECT_EQ(std::count(twice.err.begin(), twice.err.end(), '\n'), 1) << twice.err;
+    }
+    // A copy under another name claims the same edges: overlapping spans.
+    const auto copy = later_session(dir, "late", "copy", 0);
+    const auto copied = run_ppsbench({"calibrate", late, copy});
+    EXPECT_EQ(copied.exit_code, 2);
+    EXPECT_TRUE(contains(copied.err, "overlap those of " + late)) << copied.err;
+    // Another path's file (a threaded one, against the same reference) is another constant.
+    two_source_capture(dir, "rt", "sim:threaded,late=12us", "640");
+    const auto hour_after = later_session(dir, "rt", "rtlater", 3'600'000'000'000);
+    const auto mixed = run_ppsbench({"calibrate", late, hour_after});
+    EXPECT_EQ(mixed.exit_code, 2);
+    EXPECT_TRUE(contains(mixed.err, "calibrate each path's files separately")) << mixed.err;
 }
 
 TEST(Calibrate, HelpNamesItsOptionsAndTheSign) {
