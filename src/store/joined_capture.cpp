@@ -17,6 +17,7 @@
 
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/utc_time.hpp"
+#include "ppsbench/store/capture_header.hpp"
 #include "ppsbench/store/packed_capture_reader.hpp"
 #include "store/capture_parser.hpp"
 #include "store/capture_reading.hpp"
@@ -29,34 +30,14 @@ struct Part {
     std::string path;
     Rotation rotation;
     std::size_t body_bytes = 0;  // the file's bytes after its `# meta` line, to size the pulses
+    std::string source;          // the path's source: both paths of a two-path run share the id
 };
 
-// The run metadata from the lines before the column header, without reading the pulses (a day
-// of them is 3 MB), and the bytes after them; a file without those lines is read whole, so its
-// error is the reader's.
+// The header without the pulses; a file without one is read whole, so its error is the
+// reader's.
 std::pair<RunMeta, std::size_t> header_meta(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::string line;
-    std::size_t header_bytes = 0;
-    for (int n = 0; n < 64 && std::getline(in, line); ++n) {
-        header_bytes += line.size() + 1;
-        std::string_view text(line);
-        if (n == 0 && text.starts_with("\xEF\xBB\xBF")) {
-            text.remove_prefix(3);
-        }
-        if (text.starts_with("# meta {")) {
-            auto json = nlohmann::json::parse(text.substr(7), nullptr, false);
-            if (json.is_object()) {
-                std::error_code ec;
-                const auto size = static_cast<std::size_t>(std::filesystem::file_size(path, ec));
-                return {run_meta_from_json(json),
-                        ec || size < header_bytes ? 0 : size - header_bytes};
-            }
-            break;
-        }
-        if (!text.starts_with("#")) {
-            break;
-        }
+    if (auto header = read_capture_header(path)) {
+        return {std::move(header->meta), header->body_bytes};
     }
     return {read_packed_capture(path).file.run_meta, 0};
 }
@@ -75,7 +56,7 @@ Part read_part_header(const std::string& path) {
             "cannot be told from another run's; report each file on its own",
             path));
     }
-    return {path, *meta.rotation, body_bytes};
+    return {path, *meta.rotation, body_bytes, meta.source};
 }
 
 std::string utc(std::int64_t ns) {
@@ -92,6 +73,12 @@ void check_chain(const std::vector<Part>& parts) {
                 "--join: {} (run {}) and {} (run {}) are parts of two runs; join the files of "
                 "one run",
                 a.path, a.rotation.run_id, b.path, b.rotation.run_id));
+        }
+        if (b.source != a.source) {
+            throw core::InputError(fmt::format(
+                "--join: {} ({}) and {} ({}) are parts of the two paths of run {}; join one "
+                "path's parts at a time",
+                a.path, a.source, b.path, b.source, a.rotation.run_id));
         }
         if (b.rotation.index == a.rotation.index) {
             throw core::InputError(
