@@ -5,11 +5,12 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 
 #include "ppsbench/analysis/json_number.hpp"
 #include "ppsbench/analysis/latency_runs.hpp"
+#include "ppsbench/analysis/reference_file.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/utc_time.hpp"
 #include "ppsbench/latency/paired.hpp"
 #include "ppsbench/stats/distributions.hpp"
 #include "ppsbench/stats/quantile.hpp"
@@ -26,17 +27,6 @@ namespace {
 constexpr std::string_view uncertainty_column = "phc_offset_uncertainty_ns";
 constexpr std::string_view poll_uncertainty_column = "poll_uncertainty_ns";
 constexpr std::string_view poll_read_interval_column = "poll_read_interval_ns";
-
-std::string peer_path(const store::CaptureFile& file) {
-    namespace fs = std::filesystem;
-    const std::string& recorded = file.run_meta.dual->peer_file;
-    std::error_code ec;
-    if (fs::exists(recorded, ec)) {
-        return recorded;
-    }
-    const fs::path beside = fs::path(file.path).parent_path() / fs::path(recorded).filename();
-    return fs::exists(beside, ec) ? beside.string() : recorded;
-}
 
 nlohmann::json interval_json(const stats::Interval& interval) {
     return nlohmann::json::array({json_number(interval.lo), json_number(interval.hi)});
@@ -110,6 +100,34 @@ void add_polled(nlohmann::json& json, const Bias& bias) {
                           {"read_interval_ns", json_number(bias.poll_read_interval_ns)},
                           {"uncertainty_median_ns", json_number(bias.poll_uncertainty_median_ns)}};
     }
+}
+
+// A reference that shares no time with the path is another session's (a file of the same name
+// from another run): pairing would find nothing and blame the edge or the count.
+void refuse_disjoint_spans(const store::CaptureFile& file,
+                           const std::vector<latency::TimedPulse>& mine,
+                           const store::CaptureFile& reference,
+                           const std::vector<latency::TimedPulse>& theirs) {
+    if (mine.empty() || theirs.empty()) {
+        return;
+    }
+    const auto [my_first, my_last] =
+        std::minmax_element(mine.begin(), mine.end(),
+                            [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
+    const auto [their_first, their_last] =
+        std::minmax_element(theirs.begin(), theirs.end(),
+                            [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
+    if (my_first->time_ns <= their_last->time_ns && their_first->time_ns <= my_last->time_ns) {
+        return;
+    }
+    const auto utc = [](std::int64_t ns) {
+        return core::format_utc(ns, core::UtcPrecision::seconds);
+    };
+    throw core::InputError(fmt::format(
+        "{}: its pulses ({} … {}) share no time with its reference {} ({} … {}): that file is "
+        "of another session; give the path's file beside its own run's reference",
+        file.path, utc(my_first->time_ns), utc(my_last->time_ns), reference.path,
+        utc(their_first->time_ns), utc(their_last->time_ns)));
 }
 
 }  // namespace
@@ -241,6 +259,7 @@ Lateness lateness_against(const store::CaptureFile& file, const store::CaptureFi
         std::erase_if(mine, [&](const latency::TimedPulse& p) { return p.edge != *edge; });
     }
     const auto theirs = on_time_base(reference, clock);
+    refuse_disjoint_spans(file, mine, reference, theirs);
     const latency::Pairing pairing =
         latency::pair_edges(theirs, mine, file.run_meta.period.count() / 2);
     Lateness lateness;
@@ -276,7 +295,7 @@ std::optional<Lateness> reference_lateness(const store::CaptureFile& file,
     if (!file.run_meta.dual || !file.run_meta.dual->peer_is_reference) {
         return std::nullopt;
     }
-    const std::string path = peer_path(file);
+    const std::string path = *reference_file(file.run_meta, file.path);
     store::CaptureFile reference;
     try {
         reference = store::read_capture_file(path);
@@ -286,6 +305,7 @@ std::optional<Lateness> reference_lateness(const store::CaptureFile& file,
             "two-source run together",
             file.path, path, e.what()));
     }
+    check_reference_is_its_own(file, reference);
     return lateness_against(file, reference, file.run_meta.dual->peer_source, edge);
 }
 

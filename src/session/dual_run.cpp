@@ -88,6 +88,9 @@ class DualRun final : public Session {
             paths_[i].emplace(path_names[i], specs_[i], options_.source);
         }
         check_placement();
+        for (std::size_t i = 0; i < 2; ++i) {
+            check_poll_reference_pattern(specs_[i], paths_[i]->info().details, path_names[1 - i]);
+        }
     }
     // Threads inherit the scheduling policy and affinity of the thread that creates them; a
     // path's own CPU and priority are applied on its thread (main_loop).
@@ -206,8 +209,9 @@ void DualRun::create_files(const std::array<const capture::SourceInfo*, 2>& info
         outputs_ = claim_default_output_pair("ppsbench-");
         claimed_ = true;
     }
-    // With --rotate both paths' parts carry one run id: the parts of the pair belong together.
-    const std::string run_id = options_.rotate ? new_rotation_run_id() : std::string();
+    // Both paths' files (and with --rotate, all their parts) carry one run id: a reader proves
+    // with it that the reference beside a path is that path's.
+    const std::string run_id = new_rotation_run_id();
     for (std::size_t i = 0; i < 2; ++i) {
         RunOptions path_run = run_;
         if (i < options_.path_realtime.size()) {
@@ -226,7 +230,8 @@ void DualRun::create_files(const std::array<const capture::SourceInfo*, 2>& info
         meta.dual = store::DualLink{.path = path_names[i],
                                     .peer_source = specs_[1 - i],
                                     .peer_file = outputs_[1 - i],
-                                    .peer_is_reference = info[1 - i]->hardware_reference};
+                                    .peer_is_reference = info[1 - i]->hardware_reference,
+                                    .run_id = run_id};
         if (options_.rotate) {
             meta.rotation =
                 store::Rotation{.run_id = run_id, .index = 0, .interval = {}, .previous_file = {}};

@@ -179,6 +179,9 @@ nlohmann::json to_json(const RunMeta& meta) {
         j["dual"] = {{"path", meta.dual->path},
                      {"peer_source", meta.dual->peer_source},
                      {"peer_file", meta.dual->peer_file}};
+        if (!meta.dual->run_id.empty()) {
+            j["dual"]["run_id"] = meta.dual->run_id;
+        }
         if (meta.dual->peer_is_reference) {
             j["dual"]["peer_is_reference"] = true;
         }
@@ -256,6 +259,7 @@ RunMeta run_meta_from_json(const nlohmann::json& json) {
         read(*it, "peer_source", dual.peer_source);
         read(*it, "peer_file", dual.peer_file);
         read(*it, "peer_is_reference", dual.peer_is_reference);
+        read(*it, "run_id", dual.run_id);
         meta.dual = std::move(dual);
     }
     if (json.value("kind", std::string()) == "latency") {

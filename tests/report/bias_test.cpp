@@ -72,10 +72,10 @@ struct DualFiles {
         const std::int64_t t0 = 1'780'000'000'000'000'000;
         store::RunMeta a;
         a.source = "ptp:/dev/ptp0";
-        a.dual = store::DualLink{"A", "pps:/dev/pps0", pps, false};
+        a.dual = store::DualLink{"A", "pps:/dev/pps0", pps, false, "feedc0de"};
         store::RunMeta b;
         b.source = "pps:/dev/pps0";
-        b.dual = store::DualLink{"B", "ptp:/dev/ptp0", reference, true};
+        b.dual = store::DualLink{"B", "ptp:/dev/ptp0", reference, true, "feedc0de"};
         store::CaptureWriter ref(reference, a, false,
                                  {"phc_offset_ns", "phc_offset_uncertainty_ns"});
         store::CaptureWriter path(pps, b, false);

@@ -22,7 +22,11 @@ RunMeta live_run() {
     meta.capture_process = CaptureProcess{
         .sched_fifo_priority = 80, .cpu = {}, .mlock = true, .cpu_dma_latency_us = {}};
     meta.planned_count = 600;
-    meta.dual = DualLink{.path = "A", .peer_source = "pps:/dev/pps0", .peer_file = "d-2.csv"};
+    meta.dual = DualLink{.path = "A",
+                         .peer_source = "pps:/dev/pps0",
+                         .peer_file = "d-2.csv",
+                         .peer_is_reference = false,
+                         .run_id = "0123456789abcdef0123456789abcdef"};
     return meta;
 }
 
@@ -35,6 +39,7 @@ TEST(RunMeta, WritesTheKeysReadersKnow) {
     EXPECT_EQ(json.at("capture_process"),
               (nlohmann::json{{"sched_fifo_priority", 80}, {"mlock", true}}));
     EXPECT_EQ(json.at("dual").at("peer_file"), "d-2.csv");
+    EXPECT_EQ(json.at("dual").at("run_id"), "0123456789abcdef0123456789abcdef");
     EXPECT_FALSE(json.contains("kind")) << "only a latency run says what kind it is";
     EXPECT_FALSE(json.contains("import"));
 }

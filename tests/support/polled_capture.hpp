@@ -25,10 +25,10 @@ inline void write_polled_run(const std::string& pps_file, const std::string& pol
                              std::span<const core::Pulse> pps, std::span<const PolledEdge> polled) {
     store::RunMeta a;
     a.source = "pps:/dev/pps0";
-    a.dual = store::DualLink{"A", "poll:gpiochip0:18", poll_file, true};
+    a.dual = store::DualLink{"A", "poll:gpiochip0:18", poll_file, true, "feedc0de"};
     store::RunMeta b;
     b.source = "poll:gpiochip0:18";
-    b.dual = store::DualLink{"B", "pps:/dev/pps0", pps_file, false};
+    b.dual = store::DualLink{"B", "pps:/dev/pps0", pps_file, false, "feedc0de"};
     store::CaptureWriter path(pps_file, a, false);
     store::CaptureWriter ref(poll_file, b, false, {"poll_uncertainty_ns", "poll_read_interval_ns"});
     path.write(pps);

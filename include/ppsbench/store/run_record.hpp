@@ -33,6 +33,10 @@ struct DualLink {
     // The peer is a hardware reference (a PHC's external timestamps): this path's bias is
     // measured against it (analysis/bias.hpp).
     bool peer_is_reference = false;
+    // The same in both paths' files of one run (32 hex digits, random; the rotation's run id
+    // when rotating), so a reference found beside a path can be proven to be its own; empty in
+    // files from before it existed.
+    std::string run_id;
 };
 
 // A `ppsbench latency` loopback run (meta "kind": "latency"): the line driven and how often.
