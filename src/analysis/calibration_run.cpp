@@ -89,6 +89,29 @@ void refuse_other_path_or_overlap(const std::vector<InputSeen>& seen, const Inpu
     }
 }
 
+// No paired edge has three causes, each with its own fix; "capture more" fits none of them.
+void refuse_nothing_paired(const store::CaptureFile& file, const Lateness& lateness,
+                           core::Edge edge) {
+    if (!lateness.late_ns.empty() || file.pulses.empty()) {
+        return;
+    }
+    const bool has_edge = std::any_of(file.pulses.begin(), file.pulses.end(),
+                                      [&](const core::Pulse& p) { return p.edge == edge; });
+    if (!has_edge) {
+        throw core::InputError(fmt::format(
+            "{}: no {} edges to calibrate (its run captured {}); give the edge chrony's refclock "
+            "takes with --edge, as its line has ':clear' or not",
+            file.path, core::to_string(edge), core::to_string(file.run_meta.edges)));
+    }
+    if (lateness.interpolated && !lateness.polled_late_ns.empty()) {
+        throw core::InputError(fmt::format(
+            "{}: its reference {} polled every period, so no period went unpolled: every edge's "
+            "timestamp was taken beside a spinning poller, which is not the lateness chrony "
+            "sees; capture again with a poll pattern that leaves periods unpolled (the default)",
+            file.path, lateness.reference));
+    }
+}
+
 }  // namespace
 
 CalibrationRun load_calibration_run(const std::vector<std::string>& paths, core::Edge edge) {
@@ -110,6 +133,7 @@ CalibrationRun load_calibration_run(const std::vector<std::string>& paths, core:
             input.has_edges = true;
         }
         refuse_other_path_or_overlap(seen, input);
+        refuse_nothing_paired(file, *lateness, edge);
         seen.push_back(std::move(input));
         if (run.inputs.empty()) {
             run.label = run_label(file.run_meta, file.path);

@@ -78,4 +78,18 @@ void check_poll_placement(const PollPlacement& placement, const std::filesystem:
     }
 }
 
+void check_poll_reference_pattern(const std::string& spec, const nlohmann::json& details,
+                                  std::string_view peer) {
+    const auto pattern = details.find("pattern");
+    if (!spec.starts_with("poll:") || pattern == details.end() || !pattern->is_string() ||
+        pattern->get<std::string>().find('0') != std::string::npos) {
+        return;
+    }
+    throw core::UsageError(fmt::format(
+        "--source {}: pattern={} polls every period, so as path {}'s reference it leaves no "
+        "period unpolled, and the unpolled ones are what the bias and calibrate measure; use a "
+        "pattern with a 0 (the default 10 alternates)",
+        spec, pattern->get<std::string>(), peer));
+}
+
 }  // namespace ppsbench::session

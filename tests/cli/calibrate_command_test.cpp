@@ -121,6 +121,12 @@ TEST(Calibrate, AFileWithoutAReferenceIsBadInput) {
     EXPECT_EQ(run_ppsbench({"calibrate"}).exit_code, 2);
     EXPECT_EQ(run_ppsbench({"calibrate", late, "--filter", "0"}).exit_code, 2);
     EXPECT_EQ(run_ppsbench({"calibrate", late, "--edge", "both"}).exit_code, 2);
+    // No paired edge because the file holds none of that edge: its own cause, not "capture
+    // more" (the other two causes: tests/cli/reference_file_test.cpp and the lab's poll check).
+    const auto clear = run_ppsbench({"calibrate", late, "--edge", "clear"});
+    EXPECT_EQ(clear.exit_code, 2);
+    EXPECT_TRUE(contains(clear.err, "no clear edges to calibrate (its run captured assert)"))
+        << clear.err;
     EXPECT_EQ(run_ppsbench({"calibrate", dir.file("absent.csv")}).exit_code, 2);
 }
 

@@ -91,5 +91,24 @@ TEST(PollPlacement, FollowsTheInterruptsAffinity) {
     EXPECT_THROW(check_poll_placement(poll_on(2), tree.root()), core::UsageError);
 }
 
+// A reference polled every period leaves no unpolled period: the bias and calibrate measure
+// only those. Refused for any all-ones pattern, and only for a poll: source.
+TEST(PollReferencePattern, APatternWithoutAnUnpolledPeriodIsRefused) {
+    const std::string spec = "poll:mem:/dev/gpiomem0,offset=0x34,bit=18,pattern=11";
+    try {
+        check_poll_reference_pattern(spec, {{"pattern", "11"}}, "A");
+        FAIL() << "pattern=11 polls every period";
+    } catch (const core::UsageError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "--source " + spec +
+                      ": pattern=11 polls every period, so as path A's reference it leaves no "
+                      "period unpolled, and the unpolled ones are what the bias and calibrate "
+                      "measure; use a pattern with a 0 (the default 10 alternates)");
+    }
+    EXPECT_NO_THROW(check_poll_reference_pattern(spec, {{"pattern", "10"}}, "A"));
+    EXPECT_NO_THROW(check_poll_reference_pattern(spec, {{"pattern", "110"}}, "A"));
+    EXPECT_NO_THROW(check_poll_reference_pattern("sim:reference", {{"pattern", "1"}}, "A"));
+}
+
 }  // namespace
 }  // namespace ppsbench::session

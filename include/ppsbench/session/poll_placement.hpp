@@ -2,8 +2,10 @@
 #pragma once
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "ppsbench/sysinfo/fingerprint.hpp"
 
@@ -32,5 +34,13 @@ std::optional<std::string> poll_placement_conflict(const PollPlacement& placemen
 // interrupt cannot be found passes: nothing says the placement is wrong.
 void check_poll_placement(const PollPlacement& placement,
                           const std::filesystem::path& sysroot = "/");
+
+// A poll: reference that polls every period (pattern=1, 11, ...) leaves no period unpolled, and
+// the unpolled periods are what the bias, calibrate and the live bias measure (a polled period's
+// timestamp was taken beside a spinning poller). Throws core::UsageError naming `spec` and the
+// path it serves (`peer`) for such a poll: source (its `details` hold the pattern); nothing for
+// any other source.
+void check_poll_reference_pattern(const std::string& spec, const nlohmann::json& details,
+                                  std::string_view peer);
 
 }  // namespace ppsbench::session

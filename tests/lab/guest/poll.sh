@@ -51,4 +51,6 @@ one placement "$spec" --cpu 0 --cpu 0
 one notgpiomem "poll:mem:/dev/zero,offset=0,bit=0"
 # A register outside the device's one page.
 one offset "poll:mem:$LAB_GPIOMEM_DEV,offset=0x1000,bit=0"
+# A reference that polls every period leaves no unpolled period to measure the bias on.
+one everyperiod "poll:mem:$LAB_GPIOMEM_DEV,offset=0,bit=0,pattern=1"
 exit 0
