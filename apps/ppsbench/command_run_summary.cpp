@@ -13,6 +13,7 @@
 #include "ppsbench/render/run_tables.hpp"
 #include "ppsbench/session/dual_run.hpp"
 #include "ppsbench/store/capture_reader.hpp"
+#include "ppsbench/store/joined_capture.hpp"
 
 namespace ppsbench::app {
 
@@ -35,8 +36,11 @@ std::string written_line(const session::RunOutcome& outcome) {
 // each), chrony's view, where the pulses went, and exit 1 when the source failed mid-run.
 int print_run_summary(const session::RunOutcome& outcome) {
     // As `report` reads it: the packed pulses (12 B a pulse) unless the file needs the Pulse
-    // array (both edges), not the array and its packed copy (36 B).
-    const auto runs = analysis::load_runs(outcome.output_path, {});
+    // array (both edges), not the array and its packed copy (36 B). A rotated run's figures are
+    // the whole run's, every part joined as `report --join` reads them, not its last file's.
+    const auto runs = outcome.files.size() > 1
+                          ? analysis::analyze_edges(store::read_joined_capture(outcome.files), {})
+                          : analysis::load_runs(outcome.output_path, {});
     const auto renderer = render::make_renderer("text");
     print_warnings(runs);
     renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);
@@ -44,7 +48,6 @@ int print_run_summary(const session::RunOutcome& outcome) {
         std::cout << "\n";
         renderer->render(*chrony, std::cout);
     }
-    // With --rotate the table above is the last file's; each file is a complete capture.
     std::cout << written_line(outcome);
     for (const auto& notice : outcome.chrony_notices) {
         std::cerr << "ppsbench: " << notice << "\n";

@@ -2,6 +2,8 @@
 #include "ppsbench/session/capture_files.hpp"
 
 #include <fmt/format.h>
+
+#include <array>
 #include <ctime>
 #include <random>
 
@@ -39,6 +41,71 @@ std::string rotated_file_name(const std::string& pattern, std::int64_t realtime_
     return name;
 }
 
+namespace {
+
+// Calendar spans over which a field repeats without the fields above it: %M and %S an hour,
+// %H a day, %a and %u a week, %d a month of 28 to 31 days, %U/%W a year of 52 weeks, %m%d and
+// %j a year, %y a century. Names that repeat across one of them collide on that day, however
+// long the run has gone well (%a with 1d files fails on day 8).
+constexpr std::array<std::int64_t, 14> repeat_spans_s{60,
+                                                      3'600,
+                                                      86'400,
+                                                      7 * 86'400,
+                                                      28 * 86'400,
+                                                      29 * 86'400,
+                                                      30 * 86'400,
+                                                      31 * 86'400,
+                                                      364 * 86'400,
+                                                      365 * 86'400,
+                                                      366 * 86'400,
+                                                      1'461 * 86'400,
+                                                      36'524LL * 86'400,
+                                                      36'525LL * 86'400};
+
+// "7 days" rather than "168h 00m 00s": the spans are calendar ones.
+std::string span_text(std::int64_t ns) {
+    constexpr std::int64_t day_ns = 86'400 * core::ns_per_second;
+    if (ns % day_ns == 0) {
+        const std::int64_t days = ns / day_ns;
+        return fmt::format("{} day{}", days, days == 1 ? "" : "s");
+    }
+    return core::format_duration(core::Duration(ns));
+}
+
+// Distinct names for every seam within a century, probed from seams spread over that century
+// (leap years, month ends, the turn of a year) at each span above rounded to whole intervals.
+void check_rotation_horizon(const std::string& pattern, core::Duration interval) {
+    const std::int64_t step = interval.count();
+    constexpr std::int64_t century_ns = 36'525LL * 86'400 * core::ns_per_second;
+    const std::int64_t start = next_seam(core::realtime_now_ns(), interval);
+    for (int probe = 0; probe < 48; ++probe) {
+        // 48 starts a little over two years apart, each shifted by a different fraction of a
+        // day, so they fall on different hours, weekdays and month ends.
+        const std::int64_t offset =
+            probe * (century_ns / 48) + probe * 3'607LL * core::ns_per_second;
+        const std::int64_t seam = start + offset / step * step;
+        const std::string name = rotated_file_name(pattern, seam);
+        for (const std::int64_t span_s : repeat_spans_s) {
+            const std::int64_t span = span_s * core::ns_per_second;
+            for (const std::int64_t apart : {span / step * step, (span + step - 1) / step * step}) {
+                if (apart < step || apart > century_ns) {
+                    continue;
+                }
+                if (rotated_file_name(pattern, seam + apart) == name) {
+                    throw core::UsageError(fmt::format(
+                        "-o '{}' gives files {} apart the same name ({}): the later would stop "
+                        "the run (or, with --force, replace the earlier); a rotated run's "
+                        "pattern must name every seam of a century apart, so add the date "
+                        "fields, e.g. -o '{}'",
+                        pattern, span_text(apart), name, "ppsbench-%Y%m%dT%H%M%SZ.csv"));
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+
 void check_rotation_pattern(const std::string& pattern, core::Duration interval) {
     if (interval < std::chrono::seconds{1}) {
         throw core::UsageError(
@@ -67,6 +134,7 @@ void check_rotation_pattern(const std::string& pattern, core::Duration interval)
         }
         name = std::move(next);
     }
+    check_rotation_horizon(pattern, interval);
 }
 
 CaptureFiles::CaptureFiles(std::string path, store::RunMeta meta, bool overwrite,
@@ -106,14 +174,26 @@ CaptureFiles::~CaptureFiles() {
 
 void CaptureFiles::write(std::span<const core::Pulse> pulses) {
     const std::lock_guard lock(mutex_);
-    cross_seam_locked(pulses);
+    try {
+        cross_seam_locked(pulses);
+    } catch (const core::MeasurementError&) {
+        // The seam failed: the batch that crossed it goes to the file still open, which the
+        // run's end record then closes. It is never left in no file.
+        writer_->write(pulses);
+        throw;
+    }
     writer_->write(pulses);
 }
 
 void CaptureFiles::write_rows(std::span<const core::Pulse> pulses,
                               std::span<const std::int64_t> extras) {
     const std::lock_guard lock(mutex_);
-    cross_seam_locked(pulses);
+    try {
+        cross_seam_locked(pulses);
+    } catch (const core::MeasurementError&) {
+        writer_->write_rows(pulses, extras);  // as write(): the crossing batch is kept
+        throw;
+    }
     writer_->write_rows(pulses, extras);
 }
 

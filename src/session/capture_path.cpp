@@ -115,7 +115,7 @@ void CapturePath::observe(std::span<const core::Pulse> batch,
 void CapturePath::fail(const std::string& message) {
     failure_ = message;
     progress_ = last_seen_;
-    progress_.stop_reason = capture::StopReason::end_of_stream;
+    progress_.stop_reason = capture::StopReason::failed;
 }
 
 void CapturePath::remove_files(bool always) noexcept {

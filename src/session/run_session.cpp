@@ -75,6 +75,7 @@ store::EndRecord end_record(const capture::CaptureProgress& progress, int signal
     }
     if (!failure.empty()) {
         end.failure = failure;
+        end.stop_reason = store::StopReason::failed;
     }
     return end;
 }
@@ -185,6 +186,9 @@ class SingleRun final : public Session {
         outcome_.progress = progress;
         outcome_.failure = path_->failure();
         store::EndRecord end = end_record(progress, signals.signal_number(), outcome_.failure);
+        // What the files hold, as a two-path run counts: a batch kept at a failed seam is in
+        // the file though the capture loop never counted it.
+        end.pulses = path_->files().pulses_written();
         end.end_realtime_ns = core::realtime_now_ns();
         finish_files(path_->files(), end, outcome_);
     }

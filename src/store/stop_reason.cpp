@@ -8,13 +8,14 @@ namespace ppsbench::store {
 
 namespace {
 
-constexpr std::array<std::pair<StopReason, std::string_view>, 6> stop_reasons{{
+constexpr std::array<std::pair<StopReason, std::string_view>, 7> stop_reasons{{
     {StopReason::count_reached, "count"},
     {StopReason::duration_elapsed, "duration"},
     {StopReason::interrupted, "interrupted"},
     {StopReason::end_of_stream, "end_of_stream"},
     {StopReason::rotated, "rotated"},
     {StopReason::hangup, "hangup"},
+    {StopReason::failed, "failed"},
 }};
 
 }  // namespace

@@ -98,7 +98,7 @@ TEST(CaptureLock, EveryRotatedPartIsLockedWhileWrittenAndCarriesTheRunIdAndItsPa
     TempDir dir;
     BackgroundRun run({"run", "-s", "sim:hardirq", "--pace", "realtime", "--period", "50ms",
                        "--duration", "1h", "--quiet", "--rotate", "2s", "-o",
-                       dir.file("part-%H%M%S.csv")});
+                       dir.file("part-%Y%m%dT%H%M%S.csv")});
     // Well inside an interval after at least one seam: one part closed, one being written.
     // (A run that starts just before a seam keeps its first part until the next one.)
     std::vector<std::string> parts;

@@ -67,14 +67,14 @@ TEST(DualRunLifecycle, PrintsOneProgressLinePerPathNamingItWhenStderrIsNotATermi
 // both carries the run's one id, and a part's peer_file is the other path's pattern.
 TEST(DualRunLifecycle, RotatesBothPathsWithPartsLinkedByOneRunId) {
     TempDir dir;
-    const auto pattern = dir.file("pps-%H%M%S.csv");
+    const auto pattern = dir.file("pps-%Y%m%dT%H%M%S.csv");
     const auto result =
         run_ppsbench(two_paths({"--duration", "3.5s", "--rotate", "1s", "-o", pattern, "--quiet"}));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     const std::array<std::vector<std::string>, 2> parts{files_ending(dir.path(), "-1.csv"),
                                                         files_ending(dir.path(), "-2.csv")};
-    const std::array<std::string, 2> patterns{dir.file("pps-%H%M%S-1.csv"),
-                                              dir.file("pps-%H%M%S-2.csv")};
+    const std::array<std::string, 2> patterns{dir.file("pps-%Y%m%dT%H%M%S-1.csv"),
+                                              dir.file("pps-%Y%m%dT%H%M%S-2.csv")};
     std::set<std::string> run_ids;
     for (std::size_t path = 0; path < 2; ++path) {
         ASSERT_GE(parts[path].size(), 3U) << result.out;

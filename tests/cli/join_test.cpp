@@ -118,7 +118,7 @@ TEST(Join, ARealRotatedRunIsOneRun) {
     TempDir dir;
     const auto run = run_ppsbench({"run", "--source", "sim:threaded", "--pace", "realtime",
                                    "--period", "50ms", "--duration", "2.5s", "--rotate", "1s", "-o",
-                                   dir.file("pps-%H%M%S.csv"), "--quiet"});
+                                   dir.file("pps-%Y%m%dT%H%M%S.csv"), "--quiet"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     std::vector<std::string> args{"report", "--format", "json", "--join"};
     for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -36,7 +38,7 @@ TEST(RunRotate, EveryPulseLandsInExactlyOneFileAndTheSequenceRunsOnAcrossSeams) 
     TempDir dir;
     const auto result = run_ppsbench({"run", "--source", "sim:threaded", "--pace", "realtime",
                                       "--period", "50ms", "--duration", "3.5s", "--rotate", "1s",
-                                      "-o", dir.file("pps-%H%M%S.csv"), "--quiet"});
+                                      "-o", dir.file("pps-%Y%m%dT%H%M%S.csv"), "--quiet"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     const auto files = files_in(dir, "pps-");
     ASSERT_GE(files.size(), 3U) << result.out;
@@ -63,6 +65,15 @@ TEST(RunRotate, EveryPulseLandsInExactlyOneFileAndTheSequenceRunsOnAcrossSeams) 
     EXPECT_TRUE(contains(
         result.out, fmt::format("{} pulses (duration) written to {} files", total, files.size())))
         << result.out;
+    // The closing table is the whole run's, as `report --join` reads the parts, not the last
+    // file's.
+    std::vector<std::string> join{"report", "--join"};
+    join.insert(join.end(), files.begin(), files.end());
+    const auto joined = run_ppsbench(join);
+    ASSERT_EQ(joined.exit_code, 0) << joined.err;
+    const auto table = [](const std::string& text) { return text.substr(0, text.find("Figures")); };
+    EXPECT_EQ(table(result.out), table(joined.out));
+    EXPECT_TRUE(contains(table(result.out), fmt::format(" {} ", total))) << result.out;
 }
 
 // A run started just before a seam gets its first pulse after it: the first file (opened with
@@ -76,7 +87,7 @@ TEST(RunRotate, ARunStartedJustBeforeASeamLeavesNoEmptyFirstFile) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1960) - into_second);
     const auto result = run_ppsbench({"run", "--source", "sim:threaded", "--pace", "realtime",
                                       "--period", "50ms", "--duration", "1.5s", "--rotate", "1s",
-                                      "-o", dir.file("pps-%H%M%S.csv"), "--quiet"});
+                                      "-o", dir.file("pps-%Y%m%dT%H%M%S.csv"), "--quiet"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     const auto files = files_in(dir, "pps-");
     ASSERT_GE(files.size(), 1U) << result.out;
@@ -99,7 +110,28 @@ TEST(RunRotate, RefusesANameWithoutAPatternOrOneThatRepeats) {
                            "-o", dir.file("day-%Y%m%d.csv")});
     EXPECT_EQ(result.exit_code, 2);
     EXPECT_TRUE(contains(result.err, "same name")) << result.err;
+    // Patterns that repeat after more than one interval: a week, a month, a year, a century.
+    for (const auto& [rotate, pattern, apart] :
+         std::vector<std::tuple<std::string, std::string, std::string>>{
+             {"1d", "pps-%a.csv", "7 days "},
+             {"1d", "pps-%d.csv", ""},       // 28 to 31 days, as the month the probe meets
+             {"1h", "pps-%m%d-%H.csv", ""},  // 365 or 366 days
+             {"1d", "pps-%y%m%d.csv", ""},   // a century
+             {"1s", "pps-%H%M%S.csv", "1 day "}}) {
+        result = run_ppsbench({"run", "--source", "sim:threaded", "--count", "5", "--rotate",
+                               rotate, "-o", dir.file(pattern)});
+        EXPECT_EQ(result.exit_code, 2) << pattern;
+        EXPECT_TRUE(contains(result.err, "gives files " + apart)) << pattern << ": " << result.err;
+        EXPECT_TRUE(contains(result.err, "apart the same name")) << pattern << ": " << result.err;
+        EXPECT_TRUE(contains(result.err, "add the date fields")) << result.err;
+    }
     EXPECT_TRUE(files_in(dir, "").empty());
+    // Every seam of a century named apart: accepted.
+    for (const auto& pattern : {"pps-%Y%m%d.csv", "pps-%G-W%V-%u.csv", "pps-%s.csv"}) {
+        result = run_ppsbench({"run", "--source", "sim:threaded", "--count", "5", "--rotate", "1d",
+                               "-o", dir.file(pattern)});
+        EXPECT_EQ(result.exit_code, 0) << pattern << ": " << result.err;
+    }
 }
 
 TEST(RunPrometheus, WritesTheRunSoFarAndTheLastIntervalAtomically) {

@@ -15,6 +15,7 @@ enum class StopReason {
     end_of_stream,     // a finite source ran out (replay, an import)
     rotated,           // not the run's end: --rotate closed this file, the run went on in the next
     hangup,            // SIGHUP: the terminal or ssh session went away
+    failed,            // the measurement failed mid-run (the end record's `failure` says how)
 };
 
 // The words the end record uses ("count", "duration", …); "unknown" for no such reason.
