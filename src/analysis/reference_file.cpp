@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/utc_time.hpp"
 #include "ppsbench/store/capture_header.hpp"
 
 namespace ppsbench::analysis {
@@ -26,10 +27,18 @@ fs::path folder_of(const std::string& capture_path) {
 // One rotated part's name in its folder's index.
 struct PartEntry {
     std::string run_id;
-    std::uint64_t index = 0;
+    std::int64_t seam = 0;  // the seam the part starts after, counted in intervals
     std::string path_letter;
     std::string file;
 };
+
+// Both paths rotate at the same seams, but each opens its next part at its first batch past the
+// seam, and keeps its first file over a seam its first pulse came after: part numbers can differ
+// between the paths, the seam a part starts after cannot.
+std::int64_t seam_of(const store::RunMeta& meta) {
+    const std::int64_t interval = meta.rotation->interval.count();
+    return interval > 0 ? meta.start_realtime_ns / interval : 0;
+}
 
 // The rotated two-path parts in one folder, read once per folder (and again when its contents
 // change): `report --join` over a thousand parts asks for a thousand partners, and reading every
@@ -50,14 +59,14 @@ std::vector<PartEntry> index_folder(const fs::path& folder) {
         const auto header = store::read_capture_header(it->path().string());
         if (header && header->meta.dual && header->meta.rotation &&
             !header->meta.rotation->run_id.empty()) {
-            parts.push_back({header->meta.rotation->run_id, header->meta.rotation->index,
+            parts.push_back({header->meta.rotation->run_id, seam_of(header->meta),
                              header->meta.dual->path, it->path().string()});
         }
     }
     return parts;
 }
 
-// The other path's part of the same run and number, among the files beside this one.
+// The other path's part of the same run open when this one began, among the files beside it.
 std::optional<std::string> rotated_partner(const store::RunMeta& meta,
                                            const std::string& capture_path) {
     static std::mutex mutex;
@@ -71,11 +80,18 @@ std::optional<std::string> rotated_partner(const store::RunMeta& meta,
     if (found == folders.end() || found->second.modified != modified) {
         found = folders.insert_or_assign(key, FolderIndex{modified, index_folder(folder)}).first;
     }
+    // The other path's part that was open when this one began: the latest to start at or
+    // before this part's seam.
+    const std::int64_t mine = seam_of(meta);
+    const PartEntry* partner = nullptr;
     for (const auto& part : found->second.parts) {
-        if (part.run_id == meta.rotation->run_id && part.index == meta.rotation->index &&
-            part.path_letter != meta.dual->path) {
-            return part.file;
+        if (part.run_id == meta.rotation->run_id && part.path_letter != meta.dual->path &&
+            part.seam <= mine && (partner == nullptr || part.seam > partner->seam)) {
+            partner = &part;
         }
+    }
+    if (partner != nullptr) {
+        return partner->file;
     }
     return std::nullopt;
 }
@@ -92,10 +108,11 @@ std::optional<std::string> reference_file(const store::RunMeta& meta,
             return partner;
         }
         throw core::InputError(fmt::format(
-            "{}: its reference's part {} of run {} ({}, pattern {}) is not beside it in {}; "
-            "keep both paths' parts of a rotated run in one folder",
-            capture_path, meta.rotation->index, meta.rotation->run_id, meta.dual->peer_source,
-            meta.dual->peer_file, folder_of(capture_path).string()));
+            "{}: its reference's part of run {} open at {} ({}, pattern {}) is not beside it in "
+            "{}; keep both paths' parts of a rotated run in one folder",
+            capture_path, meta.rotation->run_id,
+            core::format_utc(meta.start_realtime_ns, core::UtcPrecision::seconds),
+            meta.dual->peer_source, meta.dual->peer_file, folder_of(capture_path).string()));
     }
     return (folder_of(capture_path) / fs::path(meta.dual->peer_file).filename()).string();
 }

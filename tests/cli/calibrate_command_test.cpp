@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "capture_copy.hpp"
 #include "cli.hpp"
 
 namespace ppsbench {
@@ -134,25 +135,11 @@ TEST(Calibrate, AFileWithoutAReferenceIsBadInput) {
 // NAME-1.csv / NAME-2.csv, the path's file pointing at its own reference. Returns the path's.
 std::string later_session(const TempDir& dir, const std::string& from, const std::string& name,
                           std::int64_t shift_ns) {
+    const std::vector<std::pair<std::string, std::string>> peers{
+        {from + "-1.csv", name + "-1.csv"}, {from + "-2.csv", name + "-2.csv"}};
     for (const char* part : {"-1.csv", "-2.csv"}) {
-        std::ifstream in(dir.file(from + part));
-        std::ofstream out(dir.file(name + part));
-        std::string line;
-        while (std::getline(in, line)) {
-            const auto comma = line.rfind(',');
-            if (!line.empty() && line[0] != '#' && comma != std::string::npos &&
-                std::isdigit(static_cast<unsigned char>(line[comma + 1]))) {
-                line = line.substr(0, comma + 1) +
-                       std::to_string(std::stoll(line.substr(comma + 1)) + shift_ns);
-            }
-            // The path's file names its reference (dual.peer_file), and the reference the path.
-            for (const char* peer : {"-1.csv", "-2.csv"}) {
-                for (std::size_t at; (at = line.find(from + peer)) != std::string::npos;) {
-                    line.replace(at, from.size(), name);
-                }
-            }
-            out << line << '\n';
-        }
+        testing::shifted_capture_copy(dir.file(from + part), dir.file(name + part), shift_ns,
+                                      peers);
     }
     return dir.file(name + "-1.csv");
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "capture_copy.hpp"
 #include "cli.hpp"
 
 namespace ppsbench {
@@ -41,21 +42,6 @@ double calibrated_constant(const std::vector<std::string>& args) {
     const auto json = nlohmann::json::parse(result.out, nullptr, false);
     return json.is_object() && json.contains("constant_ns") ? json["constant_ns"].get<double>()
                                                             : std::nan("");
-}
-
-// Each timestamp of `from` moved by `shift_ns`, written to `to` (the metadata as it was).
-void shifted_copy(const std::string& from, const std::string& to, std::int64_t shift_ns) {
-    std::ifstream in(from);
-    std::ofstream out(to);
-    for (std::string line; std::getline(in, line);) {
-        const auto comma = line.rfind(',');
-        if (!line.empty() && line[0] != '#' && comma != std::string::npos &&
-            std::isdigit(static_cast<unsigned char>(line[comma + 1]))) {
-            line = line.substr(0, comma + 1) +
-                   std::to_string(std::stoll(line.substr(comma + 1)) + shift_ns);
-        }
-        out << line << '\n';
-    }
 }
 
 // Per-host folders of `-o cal.csv` runs: the reference is the one beside the file given, never
@@ -106,7 +92,7 @@ TEST(ReferenceFile, AnotherRunsFileOfTheSameNameIsRefusedNamingBoth) {
 TEST(ReferenceFile, AReferenceSharingNoTimeWithThePathIsRefused) {
     TempDir dir;
     const auto path = two_path_run(dir, "s", "12us");
-    shifted_copy(dir.file("s-2.csv"), dir.file("later.csv"), 3'600'000'000'000);
+    testing::shifted_capture_copy(dir.file("s-2.csv"), dir.file("later.csv"), 3'600'000'000'000);
     std::filesystem::rename(dir.file("later.csv"), dir.file("s-2.csv"));
     const auto refused = run_ppsbench({"calibrate", path});
     EXPECT_EQ(refused.exit_code, 2);
@@ -155,6 +141,11 @@ TEST(ReferenceFile, ARotatedPartFindsItsReferencePart) {
         ASSERT_EQ(report.exit_code, 0) << report.err;
         const auto bias = nlohmann::json::parse(report.out)["runs"][0]["bias"];
         ASSERT_TRUE(bias.is_object()) << part << ": " << report.err;
+        if (part == parts.back() && bias["pairs"] == 0) {
+            // Path A opened a last part for a pulse past a seam the run ended before path B
+            // met: its partner is B's last part, with nothing to pair.
+            continue;
+        }
         EXPECT_EQ(bias["reference"], "sim:reference");
         // The simulated noise is bounded (two uniforms of ±2588 ns): any mean is within 5176.
         EXPECT_NEAR(bias["mean_ns"].get<double>(), 12'000, 5'176) << part;

@@ -12,7 +12,8 @@ namespace ppsbench::analysis {
 // Where the reference of a two-path run's path is: beside the path's file only (its folder,
 // never the current directory, where another run's file of the same name may sit). The file
 // `dual.peer_file` names; for a rotated part (whose peer_file is a pattern), the other path's
-// part with the same run id and number, found by reading the headers of the files beside it.
+// part of the same run id that was open when this part began (the latest to start at or before
+// its seam: the paths' part numbers can differ), found by reading the headers beside it.
 // nullopt when the metadata names no reference. Throws core::InputError when a rotated part's
 // partner is not there.
 std::optional<std::string> reference_file(const store::RunMeta& meta,
