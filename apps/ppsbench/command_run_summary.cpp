@@ -2,7 +2,11 @@
 #include "command_run_summary.hpp"
 
 #include <fmt/format.h>
+
+#include <cstdint>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "analysis_options.hpp"
 #include "options.hpp"
@@ -30,17 +34,40 @@ std::string written_line(const session::RunOutcome& outcome) {
     return fmt::format("{} ({}) written to {}\n", pulses, why, outcome.output_path);
 }
 
+// A rotated run's figures are the whole run's, its parts joined as `report --join` reads them,
+// up to a month of 1 Hz pulses (about 40 MB): a monitor stopped after a year must not load the
+// year to say goodbye. Beyond that, or when the parts cannot be joined (a clock stepped back
+// over a seam), the last file's, saying so.
+constexpr std::uint64_t max_joined_summary_pulses = 31ULL * 86'400;
+
+std::vector<analysis::RunAnalysis> closing_runs(const session::RunOutcome& outcome) {
+    if (outcome.files.size() < 2) {
+        return analysis::load_runs(outcome.output_path, {});
+    }
+    std::string why;
+    if (outcome.progress.pulses <= max_joined_summary_pulses) {
+        try {
+            return analysis::analyze_edges(store::read_joined_capture(outcome.files), {});
+        } catch (const core::InputError& e) {
+            why = e.what();
+        }
+    } else {
+        why =
+            fmt::format("{} pulses are more than the closing table joins", outcome.progress.pulses);
+    }
+    std::cerr << "ppsbench: the table is the last file's (" << why << "); 'ppsbench report --join' "
+              << "reads the whole run\n";
+    return analysis::load_runs(outcome.output_path, {});
+}
+
 }  // namespace
 
 // One path: the run's row per edge captured ("--edge both --count 100" wrote 100 edges, 50 of
 // each), chrony's view, where the pulses went, and exit 1 when the source failed mid-run.
 int print_run_summary(const session::RunOutcome& outcome) {
     // As `report` reads it: the packed pulses (12 B a pulse) unless the file needs the Pulse
-    // array (both edges), not the array and its packed copy (36 B). A rotated run's figures are
-    // the whole run's, every part joined as `report --join` reads them, not its last file's.
-    const auto runs = outcome.files.size() > 1
-                          ? analysis::analyze_edges(store::read_joined_capture(outcome.files), {})
-                          : analysis::load_runs(outcome.output_path, {});
+    // array (both edges), not the array and its packed copy (36 B).
+    const auto runs = closing_runs(outcome);
     const auto renderer = render::make_renderer("text");
     print_warnings(runs);
     renderer->render(render::runs_table(runs, render::default_metrics(runs)), std::cout);

@@ -297,6 +297,14 @@ std::optional<Lateness> reference_lateness(const store::CaptureFile& file,
     if (!file.run_meta.dual || !file.run_meta.dual->peer_is_reference) {
         return std::nullopt;
     }
+    if (file.joined_parts > 1) {
+        // Each part pairs with the reference's part open beside it; the joined pulses have no
+        // one reference file, and pairing them with the first part's would be that part's bias.
+        throw core::InputError(fmt::format(
+            "{}: the bias of joined parts is not computed yet (each part has its own reference "
+            "part); report or calibrate the parts one by one for it",
+            file.path));
+    }
     const std::string path = *reference_file(file.run_meta, file.path);
     store::CaptureFile reference;
     try {

@@ -103,7 +103,14 @@ void refuse_nothing_paired(const store::CaptureFile& file, const Lateness& laten
             "takes with --edge, as its line has ':clear' or not",
             file.path, core::to_string(edge), core::to_string(file.run_meta.edges)));
     }
-    if (lateness.interpolated && !lateness.polled_late_ns.empty()) {
+    // Polled pairs and not one unpolled period between them: the pattern left none. A short
+    // file, or a rotated part whose only pair is polled, has too few to say so; a part with
+    // nothing paired is then counted as nothing, as chrony would have seen nothing there.
+    constexpr std::size_t polled_pairs_to_judge = 8;
+    if (file.run_meta.rotation) {
+        return;
+    }
+    if (lateness.interpolated && lateness.polled_late_ns.size() >= polled_pairs_to_judge) {
         throw core::InputError(fmt::format(
             "{}: its reference {} polled every period, so no period went unpolled: every edge's "
             "timestamp was taken beside a spinning poller, which is not the lateness chrony "

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <system_error>
@@ -36,6 +37,11 @@ struct PartEntry {
 // seam, and keeps its first file over a seam its first pulse came after: part numbers can differ
 // between the paths, the seam a part starts after cannot.
 std::int64_t seam_of(const store::RunMeta& meta) {
+    // A first part starts with the run, not at a seam: the two paths' starts, stamped one after
+    // the other, may fall on either side of one, so every first part sorts before every seam.
+    if (meta.rotation->index == 0) {
+        return std::numeric_limits<std::int64_t>::min();
+    }
     const std::int64_t interval = meta.rotation->interval.count();
     return interval > 0 ? meta.start_realtime_ns / interval : 0;
 }

@@ -83,15 +83,20 @@ void check_rotation_horizon(const std::string& pattern, core::Duration interval)
         // day, so they fall on different hours, weekdays and month ends.
         const std::int64_t offset =
             probe * (century_ns / 48) + probe * 3'607LL * core::ns_per_second;
-        const std::int64_t seam = start + offset / step * step;
+        std::int64_t seam = 0;
+        if (__builtin_add_overflow(start, offset / step * step, &seam)) {
+            break;  // a clock set past the year 2200: no century of names ahead to check
+        }
         const std::string name = rotated_file_name(pattern, seam);
         for (const std::int64_t span_s : repeat_spans_s) {
             const std::int64_t span = span_s * core::ns_per_second;
             for (const std::int64_t apart : {span / step * step, (span + step - 1) / step * step}) {
-                if (apart < step || apart > century_ns) {
+                std::int64_t later = 0;
+                if (apart < step || apart > century_ns ||
+                    __builtin_add_overflow(seam, apart, &later)) {
                     continue;
                 }
-                if (rotated_file_name(pattern, seam + apart) == name) {
+                if (rotated_file_name(pattern, later) == name) {
                     throw core::UsageError(fmt::format(
                         "-o '{}' gives files {} apart the same name ({}): the later would stop "
                         "the run (or, with --force, replace the earlier); a rotated run's "
@@ -107,9 +112,10 @@ void check_rotation_horizon(const std::string& pattern, core::Duration interval)
 }  // namespace
 
 void check_rotation_pattern(const std::string& pattern, core::Duration interval) {
-    if (interval < std::chrono::seconds{1}) {
-        throw core::UsageError(
-            fmt::format("--rotate {}: use at least 1s", core::format_duration(interval)));
+    // At most a month: the seams' names are checked a thousand intervals ahead in int64 ns.
+    if (interval < std::chrono::seconds{1} || interval > std::chrono::hours{31 * 24}) {
+        throw core::UsageError(fmt::format("--rotate {}: use 1s to 31d (a file a day is usual)",
+                                           core::format_duration(interval)));
     }
     if (pattern.find('%') == std::string::npos) {
         throw core::UsageError(fmt::format(

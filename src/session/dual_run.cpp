@@ -226,7 +226,7 @@ void DualRun::create_files(const std::array<const capture::SourceInfo*, 2>& info
             meta.system = system_fingerprint(*info[i]);
         }
         // With --rotate, peer_file is the other path's pattern: its part of the same time is
-        // the file of that pattern with the same rotation run id and index (docs/capture-file.md).
+        // the part of that pattern and run id open when this one began (docs/capture-file.md).
         meta.dual = store::DualLink{.path = path_names[i],
                                     .peer_source = specs_[1 - i],
                                     .peer_file = outputs_[1 - i],

@@ -114,7 +114,7 @@ class LatencySession final : public Session {
                 latency::run_latency(*drive_, *sense_, *records_, options_.limits, stop, clock);
         } catch (const core::MeasurementError& e) {
             outcome_.failure = e.what();
-            outcome_.progress.stop_reason = capture::StopReason::end_of_stream;
+            outcome_.progress.stop_reason = capture::StopReason::failed;
             outcome_.progress.records = file_->pulses_written();
         }
     }

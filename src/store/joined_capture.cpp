@@ -275,6 +275,7 @@ PackedCapture read_joined_capture(const std::vector<std::string>& paths) {
         std::rethrow_exception(work.error);
     }
     PackedCapture joined = std::move(work.joined.capture);
+    joined.file.joined_parts = parts.size();
     joined.file.path = parts.size() == 1 ? parts.front().path
                                          : fmt::format("{} … {} ({} parts)", parts.front().path,
                                                        parts.back().path, parts.size());

@@ -150,6 +150,13 @@ TEST(ReferenceFile, ARotatedPartFindsItsReferencePart) {
         // The simulated noise is bounded (two uniforms of ±2588 ns): any mean is within 5176.
         EXPECT_NEAR(bias["mean_ns"].get<double>(), 12'000, 5'176) << part;
     }
+    // Joined, the parts have no one reference file: no bias rather than the first part's.
+    std::vector<std::string> join{"report", "--format", "json", "--join"};
+    join.insert(join.end(), parts.begin(), parts.end());
+    const auto joined = run_ppsbench(join);
+    ASSERT_EQ(joined.exit_code, 0) << joined.err;
+    EXPECT_FALSE(nlohmann::json::parse(joined.out)["runs"][0]["bias"].is_object()) << joined.out;
+    EXPECT_TRUE(contains(joined.err, "the bias of joined parts is not computed yet")) << joined.err;
     std::vector<std::string> args{"--filter", "4"};
     args.insert(args.end(), parts.begin(), parts.end());
     EXPECT_NEAR(calibrated_constant(args), 12'000, 1'500);

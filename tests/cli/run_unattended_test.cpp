@@ -126,6 +126,12 @@ TEST(RunRotate, RefusesANameWithoutAPatternOrOneThatRepeats) {
         EXPECT_TRUE(contains(result.err, "add the date fields")) << result.err;
     }
     EXPECT_TRUE(files_in(dir, "").empty());
+    // Longer than a month between files is refused before any file.
+    result = run_ppsbench({"run", "--source", "sim:threaded", "--count", "5", "--rotate", "32d",
+                           "-o", dir.file("pps-%Y%m%d.csv")});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_TRUE(contains(result.err, "use 1s to 31d")) << result.err;
+    EXPECT_TRUE(files_in(dir, "").empty());
     // Every seam of a century named apart: accepted.
     for (const auto& pattern : {"pps-%Y%m%d.csv", "pps-%G-W%V-%u.csv", "pps-%s.csv"}) {
         result = run_ppsbench({"run", "--source", "sim:threaded", "--count", "5", "--rotate", "1d",

@@ -57,6 +57,9 @@ struct CaptureFile {
     // Set when a run still holds the file's writer lock as it is read: who ("pid 4711 (ppsbench
     // run ...)"). The pulses are those complete so far; no end record is expected yet.
     std::optional<std::string> writer;
+    // The rotated parts `--join` read into this one capture (1 for a file read alone); `path`
+    // then names the first and last, not one file.
+    std::size_t joined_parts = 1;
 
     // Sets both forms of the metadata, for a file built in memory (the demo).
     void set_meta(RunMeta typed);
