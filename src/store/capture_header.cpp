@@ -31,6 +31,12 @@ bool bounded_line(std::streambuf& in, std::string& line) {
 }  // namespace
 
 std::optional<CaptureHeader> read_capture_header(const std::string& path) {
+    // Only a regular file can be read twice: a pipe (/dev/stdin, a FIFO) would lose its header
+    // to this peek before the real read.
+    std::error_code kind;
+    if (!std::filesystem::is_regular_file(path, kind)) {
+        return std::nullopt;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         return std::nullopt;

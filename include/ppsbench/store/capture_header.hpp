@@ -15,7 +15,8 @@ struct CaptureHeader {
     std::size_t body_bytes = 0;  // the file's bytes after the header lines, to size the pulses
 };
 
-// The header of a plain (uncompressed) capture file; nullopt when the file cannot be opened or
+// The header of a plain (uncompressed) regular capture file, never of a pipe (reading would
+// consume it); nullopt when the file is not a regular file, cannot be opened or
 // has no `# meta` line among its first comment lines (a compressed file, another format): the
 // caller then reads it whole, so any error is the full reader's. Never throws.
 std::optional<CaptureHeader> read_capture_header(const std::string& path);
