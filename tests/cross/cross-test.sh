@@ -87,7 +87,9 @@ if [ ! -f "$root/.ppsbench-root-complete" ]; then
     echo "cross-test.sh: making the $release root for arm64 and armhf in $root (once)"
     rm -rf --one-file-system "$root" "$root.partial"
     include=$(IFS=,; echo "${packages[*]}")
-    mmdebstrap --quiet --variant=buildd --architectures=amd64,arm64,armhf --include="$include" \
+    # shellcheck source=../support/mmdebstrap-retry.sh
+    . "$checkout/tests/support/mmdebstrap-retry.sh"
+    mmdebstrap_retry "$root.partial" --variant=buildd --architectures=amd64,arm64,armhf --include="$include" \
         --components=main \
         --customize-hook='mkdir -p "$1/var/cache/ppsbench" && chroot "$1" sh -c "cd /var/cache/ppsbench && apt-get download -q pps-tools:arm64 pps-tools:armhf"' \
         "$release" "$root.partial" http://deb.debian.org/debian

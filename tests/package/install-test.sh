@@ -22,13 +22,22 @@ root=$(mktemp -d /tmp/ppsbench-install-test.XXXXXX)
 trap 'rm -rf "$root"' EXIT
 
 echo "install-test.sh: building a $release_name root from $sources (cache $cache)"
-mmdebstrap --variant=minbase --include=man-db,bash-completion --skip=essential/unlink \
+# shellcheck source=../support/mmdebstrap-retry.sh
+. "$here/../support/mmdebstrap-retry.sh"
+mmdebstrap_retry "$root" --variant=minbase --include=man-db,bash-completion --skip=essential/unlink \
     --setup-hook='mkdir -p "$1"/var/cache/apt/archives/' \
     --setup-hook="sync-in '$cache' /var/cache/apt/archives/" \
     --customize-hook="copy-in '$deb' /tmp" \
     --customize-hook='chroot "$1" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q /tmp/'"$(basename "$deb")" \
     --customize-hook="sync-out /var/cache/apt/archives '$cache'" \
-    --customize-hook="copy-in '$here/checks-in-root.sh' /tmp" \
-    --customize-hook='chroot "$1" sh /tmp/checks-in-root.sh' \
     "$release" "$root" "$sources"
+# The checks run after the root is made, not in a hook: a download that fails is tried again
+# (mmdebstrap_retry), a check that fails is not. They need /proc, /sys and /dev as the hooks had.
+install -m 0644 "$here/checks-in-root.sh" "$root/tmp/checks-in-root.sh"
+mounted=()
+trap 'for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount -l "${mounted[i]}"; done; rm -rf --one-file-system "$root"' EXIT
+mount -t proc proc "$root/proc" && mounted+=("$root/proc")
+mount --rbind /sys "$root/sys" && mounted+=("$root/sys")
+mount --rbind /dev "$root/dev" && mounted+=("$root/dev")
+chroot "$root" sh /tmp/checks-in-root.sh
 echo "install-test.sh: the package installs and works in a clean $release_name"

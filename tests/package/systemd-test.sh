@@ -33,7 +33,9 @@ log=$(mktemp /tmp/ppsbench-systemd-test.XXXXXX.log)
 trap 'rm -rf "$root" "$log"' EXIT
 
 echo "systemd-test.sh: building a $release_name root with systemd from $sources (cache $cache)"
-mmdebstrap --quiet --variant=minbase --include=systemd,systemd-sysv,dbus --skip=essential/unlink \
+# shellcheck source=../support/mmdebstrap-retry.sh
+. "$here/../support/mmdebstrap-retry.sh"
+mmdebstrap_retry "$root" --variant=minbase --include=systemd,systemd-sysv,dbus --skip=essential/unlink \
     --setup-hook='mkdir -p "$1"/var/cache/apt/archives/' \
     --setup-hook="sync-in '$cache' /var/cache/apt/archives/" \
     --customize-hook="copy-in '$deb' /tmp" \

@@ -34,10 +34,12 @@ mkdir -p "$cache"
 rm -rf "$root" "$root.partial"
 # No services start on install; apt's caches are emptied so the kept root stays small.
 echo "release-root.sh: building a Debian $release root in $root ($(wc -w <<<"$list") packages)" >&2
-mmdebstrap --quiet --variant=apt --include="$(paste -sd, <<<"$list")" \
+# shellcheck source=../support/mmdebstrap-retry.sh
+. "$(dirname "$(realpath "$0")")/../support/mmdebstrap-retry.sh"
+mmdebstrap_retry "$root.partial" --variant=apt --include="$(paste -sd, <<<"$list")" \
     --essential-hook='mkdir -p "$1"/usr/sbin && printf "#!/bin/sh\nexit 101\n" >"$1"/usr/sbin/policy-rc.d && chmod +x "$1"/usr/sbin/policy-rc.d' \
     --customize-hook='rm -f "$1"/usr/sbin/policy-rc.d' \
-    "$release" "$root.partial" "deb $mirror $release main" >&2
+    "$release" "$root.partial" "deb $mirror $release main"
 mv "$root.partial" "$root"
 touch "$root/.ppsbench-root-complete"
 echo "$root"
