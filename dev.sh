@@ -100,7 +100,7 @@ install_packages() {
   local sudo=()
   [ "$(id -u)" -ne 0 ] && sudo=(sudo)
   echo "dev.sh: installing ${missing[*]}"
-  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" apt-get -o Acquire::Retries=3 update -qq
   # No service start on install: a test starts its own chronyd; the host's clock is left alone.
   local made_policy=0
   if [ ! -e /usr/sbin/policy-rc.d ]; then
@@ -108,7 +108,7 @@ install_packages() {
     "${sudo[@]}" chmod +x /usr/sbin/policy-rc.d
     made_policy=1
   fi
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get -o Acquire::Retries=3 install -y -qq --no-install-recommends \
     "${missing[@]}" >/dev/null
   [ "$made_policy" -eq 1 ] && "${sudo[@]}" rm -f /usr/sbin/policy-rc.d
   return 0

@@ -20,7 +20,7 @@ resolve_image() {
     dep=$(apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}')
     if [[ -z "$dep" ]]; then
         lab_log "apt-cache cannot resolve $meta; running apt-get update"
-        apt-get update -qq
+        apt-get -o Acquire::Retries=3 update -qq
         dep=$(apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}')
     fi
     [[ -n "$dep" ]] || lab_die "cannot resolve $meta with apt-cache (no Debian package lists?)"
@@ -37,7 +37,7 @@ download() { # download PKG into $debs unless a .deb of its candidate version is
     file=$(find "$debs" -maxdepth 1 -name "${pkg}_${ver//:/%3a}_*.deb" | head -n1)
     if [[ -z "$file" ]]; then
         lab_log "downloading $pkg $ver"
-        (cd "$debs" && apt-get download -qq -o APT::Sandbox::User=root "$pkg=$ver") || lab_die "apt-get download $pkg=$ver failed"
+        (cd "$debs" && apt-get download -qq -o Acquire::Retries=3 -o APT::Sandbox::User=root "$pkg=$ver") || lab_die "apt-get download $pkg=$ver failed"
         file=$(find "$debs" -maxdepth 1 -name "${pkg}_${ver//:/%3a}_*.deb" | head -n1)
         [[ -n "$file" ]] || lab_die "apt-get download $pkg=$ver left no .deb in $debs"
     fi

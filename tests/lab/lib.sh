@@ -26,10 +26,10 @@ lab_need_pkgs() {
     [[ $(id -u) -eq 0 ]] || lab_die "missing packages ${missing[*]}: install them (apt-get install ${missing[*]}) or run as root"
     lab_log "installing host packages: ${missing[*]}"
     if [[ ! -f "${PPSBENCH_LAB_CACHE}/.apt-updated" ]]; then
-        apt-get update -qq
+        apt-get -o Acquire::Retries=3 update -qq
         mkdir -p "${PPSBENCH_LAB_CACHE}" && touch "${PPSBENCH_LAB_CACHE}/.apt-updated"
     fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get -o Acquire::Retries=3 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 # Flavours: stock (amd64) and PREEMPT_RT (rt-amd64). Kernel N's files: $PPSBENCH_LAB_CACHE/kernels/<flavour>/

@@ -15,7 +15,7 @@ mmdebstrap_retry() {
     for attempt in 1 2 3; do
         rm -rf --one-file-system "$target"
         status=0
-        mmdebstrap "$@" >"$log" 2>&1 || status=$?
+        mmdebstrap --aptopt='Acquire::Retries "3"' "$@" >"$log" 2>&1 || status=$?
         if [ "$status" -eq 0 ]; then
             rm -f "$log"
             return 0
