@@ -4,13 +4,40 @@
 #include <fmt/format.h>
 #include <ostream>
 
+#include "ppsbench/core/text.hpp"
+
 namespace ppsbench::render {
+
+namespace {
+
+// XML 1.0's Char production: a document holding anything else (a C0 control other than tab,
+// newline and return, U+FFFE, U+FFFF) is not well-formed, and a parser stops at it.
+bool xml_char(char32_t code) {
+    return code == 0x9 || code == 0xA || code == 0xD || (code >= 0x20 && code <= 0xD7FF) ||
+           (code >= 0xE000 && code <= 0xFFFD) || (code >= 0x10000 && code <= 0x10FFFF);
+}
+
+}  // namespace
 
 std::string xml_escape(std::string_view text) {
     std::string escaped;
     escaped.reserve(text.size());
-    for (const char c : text) {
-        switch (c) {
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t from = at;
+        const auto code = core::next_utf8(text, at);
+        const std::string_view character = text.substr(from, at - from);
+        // A file name may hold any bytes (a JUnit message names the file); they are shown as
+        // \xNN or \uNNNN, as on a terminal, so the document stays well-formed UTF-8.
+        if (!code) {
+            escaped += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[from]));
+            continue;
+        }
+        if (!xml_char(*code)) {
+            escaped += *code < 0x100 ? fmt::format("\\x{:02x}", static_cast<unsigned>(*code))
+                                     : fmt::format("\\u{:04x}", static_cast<unsigned>(*code));
+            continue;
+        }
+        switch (*code) {
             case '&':
                 escaped += "&amp;";
                 break;
@@ -27,7 +54,7 @@ std::string xml_escape(std::string_view text) {
                 escaped += "&apos;";
                 break;
             default:
-                escaped += c;
+                escaped += character;
         }
     }
     return escaped;

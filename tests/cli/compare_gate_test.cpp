@@ -3,6 +3,8 @@
 // machine-readable outputs parse with real parsers (xmllint, rsvg-convert, prometheus_client).
 #include <gtest/gtest.h>
 #include <unistd.h>
+
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
@@ -68,6 +70,23 @@ TEST(Gate, AbsoluteLimitsAndJunitXml) {
     EXPECT_EQ(failures.out.substr(0, 1), "1");
     const auto names = testing::run_program({"xmllint", "--xpath", "count(//testcase)", junit});
     EXPECT_EQ(names.out.substr(0, 1), "3");
+}
+
+// A file name may hold any bytes. The JUnit report names the file it could not judge, and
+// stays XML that a CI server can read: the bytes are shown as \xNN, not written raw.
+TEST(Gate, JunitXmlStaysWellFormedWhateverTheFileIsCalled) {
+    TempDir dir;
+    const auto short_run = model_capture(dir, "threaded", 9, 5);
+    const auto hostile = dir.file("run\x01\xff.csv");
+    ASSERT_EQ(::rename(short_run.c_str(), hostile.c_str()), 0);
+    const auto junit = dir.file("gate.xml");
+    const auto result = run_ppsbench({"gate", hostile, "--max-sigma", "3us", "--junit", junit});
+    EXPECT_EQ(result.exit_code, 2) << "five pulses cannot be judged\n" << result.err;
+    const auto xml = testing::run_program({"xmllint", "--noout", junit});
+    EXPECT_EQ(xml.exit_code, 0) << xml.err;
+    const auto message =
+        testing::run_program({"xmllint", "--xpath", "string(//testcase/error/@message)", junit});
+    EXPECT_TRUE(contains(message.out, "run\\x01\\xff.csv")) << message.out;
 }
 
 // Any figure of the metric registry can be a limit, in its own unit; the verdict names it by
