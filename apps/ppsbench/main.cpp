@@ -11,6 +11,7 @@
 
 #include "command.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/printable_stream.hpp"
 #include "ppsbench/core/suggest.hpp"
 #include "ppsbench/version.hpp"
 
@@ -69,6 +70,9 @@ int main(int argc, char** argv) {
     // no message and no end record; ignored, the write fails with EFBIG and the writer keeps
     // every complete line and says so (exit 1), as for a full disk.
     std::signal(SIGXFSZ, SIG_IGN);
+    // Messages name files, and a file name may hold an escape sequence or bytes that are not
+    // UTF-8: stderr shows them as \xNN (core/printable_stream.hpp).
+    const ppsbench::core::PrintableStream printable_errors(std::cerr);
     const std::vector<std::string> args(argv + 1, argv + argc);
     std::string command_name;
     try {

@@ -104,5 +104,24 @@ TEST(HostilePaths, TwoOutputsNamingOneNewFileAreRefusedAndNothingIsCreated) {
     EXPECT_FALSE(std::filesystem::exists(dir.file("c.csv")));
 }
 
+// A file name may hold an escape sequence, a carriage return or bytes that are not UTF-8.
+// The message that names it shows them as \xNN, so it cannot clear the terminal, hide the
+// start of its line or break the journal's UTF-8; the message is still one line.
+TEST(HostilePaths, AFileNameInAMessageIsShownNotObeyed) {
+    TempDir dir;
+    const auto hostile = dir.file("run\x1b[2J\r\xff.csv");
+    for (const std::vector<std::string>& command :
+         {std::vector<std::string>{"report", hostile},
+          {"gate", hostile, "--max-sigma", "1us"},
+          {"import", "ppstest", hostile, "-o", dir.file("out.csv")}}) {
+        const auto result = run_ppsbench(command);
+        EXPECT_EQ(result.exit_code, 2) << command[0] << ": " << result.err;
+        EXPECT_TRUE(contains(result.err, "run\\x1b[2J\\x0d\\xff.csv"))
+            << command[0] << ": " << result.err;
+        EXPECT_EQ(result.err.find_first_of("\x1b\r\xff"), std::string::npos) << command[0];
+        EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << command[0] << ": " << result.err;
+    }
+}
+
 }  // namespace
 }  // namespace ppsbench
