@@ -93,17 +93,17 @@ const SummaryRow summary_rows[] = {
     {"min", "min", "min", false, PPSBENCH_FIELD(min), Quantity::signed_time_ns, "", "", ""},
     {"max", "max", "max", false, PPSBENCH_FIELD(max), Quantity::signed_time_ns, "", "", ""},
     {"p50", "|offset| p50", "p50", true, PPSBENCH_FIELD(abs_percentiles.p50), Quantity::time_ns,
-     percentile_family, percentile_help, "0.5"},
+     percentile_family, percentile_help, "50"},
     {"p90", "|offset| p90", "p90", true, PPSBENCH_FIELD(abs_percentiles.p90), Quantity::time_ns,
-     percentile_family, percentile_help, "0.9"},
+     percentile_family, percentile_help, "90"},
     {"p99", "|offset| p99", "p99", true, PPSBENCH_FIELD(abs_percentiles.p99), Quantity::time_ns,
-     percentile_family, percentile_help, "0.99"},
+     percentile_family, percentile_help, "99"},
     {"p99.9", "|offset| p99.9", "p99.9", true, PPSBENCH_FIELD(abs_percentiles.p99_9),
-     Quantity::time_ns, percentile_family, percentile_help, "0.999"},
+     Quantity::time_ns, percentile_family, percentile_help, "99.9"},
     {"p99.99", "|offset| p99.99", "p99.99", true, PPSBENCH_FIELD(abs_percentiles.p99_99),
-     Quantity::time_ns, percentile_family, percentile_help, "0.9999"},
+     Quantity::time_ns, percentile_family, percentile_help, "99.99"},
     {"max_abs", "|offset| max", "max", true, PPSBENCH_FIELD(abs_percentiles.max), Quantity::time_ns,
-     percentile_family, percentile_help, "1"},
+     percentile_family, percentile_help, "100"},
 };
 
 #undef PPSBENCH_FIELD

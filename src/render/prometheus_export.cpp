@@ -30,7 +30,7 @@ double exported(const analysis::Metric& metric, double value) {
 }
 
 // Each family once, in the registry's order; its samples run by run, then metric by metric
-// (the |offset| percentiles share one family with a quantile label).
+// (the |offset| percentiles share one family with a percentile label).
 void add_metric_families(const std::vector<analysis::RunAnalysis>& runs,
                          std::vector<PrometheusFamily>& families) {
     const auto& registry = analysis::all_metrics();
@@ -47,8 +47,8 @@ void add_metric_families(const std::vector<analysis::RunAnalysis>& runs,
                     continue;
                 }
                 auto labels = labels_of(run);
-                if (!member.prometheus_quantile.empty()) {
-                    labels["quantile"] = member.prometheus_quantile;
+                if (!member.prometheus_percentile.empty()) {
+                    labels["percentile"] = member.prometheus_percentile;
                 }
                 family.samples.push_back({std::move(labels), exported(member, member.value(run))});
             }

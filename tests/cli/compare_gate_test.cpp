@@ -220,5 +220,34 @@ TEST(Prometheus, ParsesWithTheReferenceClientParser) {
     EXPECT_GE(std::stoi(check.out), 8);
 }
 
+// promtool is Prometheus's own check of the exposition format and its conventions: a gauge
+// with a `quantile` label is refused there (only a summary has one), so the |offset|
+// percentiles carry `percentile`. Both files ppsbench writes pass it: a report's and the live
+// one a run keeps (sim:reference gives the live file its two paths' bias series too).
+TEST(Prometheus, PromtoolChecksEveryFileWeWrite) {
+    if (::access("/usr/bin/promtool", X_OK) != 0) {
+        GTEST_SKIP() << "promtool (Debian: prometheus) is not installed";
+    }
+    TempDir dir;
+    const auto report_prom = dir.file("report.prom");
+    ASSERT_EQ(run_ppsbench({"report", model_capture(dir, "threaded", 52),
+                            model_capture(dir, "hardirq", 53), "--prometheus", report_prom})
+                  .exit_code,
+              0);
+    const auto live_prom = dir.file("live.prom");
+    const auto live = run_ppsbench({"run", "-s", "sim:threaded", "-s", "sim:reference", "--count",
+                                    "120", "--pace", "fast", "--prometheus", live_prom, "-o",
+                                    dir.file("live.csv"), "--quiet"});
+    ASSERT_EQ(live.exit_code, 0) << live.err;
+    for (const auto& prom : {report_prom, live_prom}) {
+        const auto check = testing::run_program(
+            {"/bin/sh", "-c", "promtool check metrics < \"$1\" 2>&1", "sh", prom});
+        EXPECT_EQ(check.exit_code, 0) << prom << ":\n" << check.out;
+        EXPECT_EQ(check.out, "") << prom;
+    }
+    EXPECT_TRUE(contains(testing::read_text(report_prom), "ppsbench_offset_abs_seconds{file="));
+    EXPECT_TRUE(contains(testing::read_text(report_prom), "percentile=\"99\""));
+}
+
 }  // namespace
 }  // namespace ppsbench

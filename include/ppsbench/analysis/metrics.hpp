@@ -20,11 +20,13 @@ struct Metric {
     std::string json_key;  // column key for machines (CSV header, table JSON): "offset_stddev_ns"
     Quantity quantity = Quantity::time_ns;
     std::function<double(const RunAnalysis&)> value;  // NaN when the run cannot tell
-    // The Prometheus family it feeds (empty: not exported), its help line, and the quantile
-    // label when several metrics share one family (the |offset| percentiles).
+    // The Prometheus family it feeds (empty: not exported), its help line, and the percentile
+    // label when several metrics share one family (the |offset| percentiles: "99" for p99).
+    // Not "quantile": that label belongs to a summary, which needs a _sum and a _count of the
+    // observations, and `promtool check metrics` refuses it on a gauge.
     std::string prometheus;
     std::string prometheus_help;
-    std::string prometheus_quantile;
+    std::string prometheus_percentile;
     // Why a run may not have it and what to do, after the file name, for a gate that needs it
     // ("has no synchronised chrony sample, …"; empty: the generic "not a number" reason).
     std::string when_missing;
