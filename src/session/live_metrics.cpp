@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 
 #include "ppsbench/analysis/metrics.hpp"
 #include "ppsbench/chrony/sampler.hpp"
@@ -168,8 +169,9 @@ PeriodicWorker::Clock::time_point LiveMetrics::tick(PeriodicWorker::Clock::time_
         try {
             write_prometheus();
         } catch (const core::Error& e) {
-            // The capture goes on (its file is what matters); say it once per failure.
-            std::fprintf(stderr, "ppsbench: %s\n", e.what());
+            // The capture goes on (its file is what matters); say it once per failure, through
+            // std::cerr, which shows a control character in the file's name as \xNN.
+            std::cerr << "ppsbench: " << e.what() << '\n';
         }
         next_interval_ += options_.interval;
     }
