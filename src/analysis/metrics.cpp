@@ -66,7 +66,7 @@ struct SummaryRow {
     Quantity quantity;
     const char* prometheus;  // family name; "" when not exported
     const char* help;
-    const char* quantile;  // the percentile's quantile label in its shared family
+    const char* percentile;  // the percentile label in its shared family ("99" for p99)
 };
 
 #define PPSBENCH_FIELD(member) \
@@ -129,7 +129,7 @@ Metric headline_metric(const SummaryRow& row) {
             [get = row.get](const RunAnalysis& r) { return get(r.stats.headline()); },
             row.prometheus,
             row.help,
-            row.quantile,
+            row.percentile,
             ""};
 }
 

@@ -171,7 +171,7 @@ PeriodicWorker::Clock::time_point LiveMetrics::tick(PeriodicWorker::Clock::time_
         } catch (const core::Error& e) {
             // The capture goes on (its file is what matters); say it once per failure, through
             // std::cerr, which shows a control character in the file's name as \xNN.
-            std::cerr << "ppsbench: " << e.what() << '\n';
+            std::cerr << fmt::format("ppsbench: {}\n", e.what());  // one write: a worker thread
         }
         next_interval_ += options_.interval;
     }

@@ -19,7 +19,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 mkdir -p "$cache"
 root=$(mktemp -d /tmp/ppsbench-install-test.XXXXXX)
-trap 'rm -rf "$root"' EXIT
+trap 'rm -rf --one-file-system "$root"' EXIT
 
 echo "install-test.sh: building a $release_name root from $sources (cache $cache)"
 # shellcheck source=../support/mmdebstrap-retry.sh
@@ -32,12 +32,13 @@ mmdebstrap_retry "$root" --variant=minbase --include=man-db,bash-completion --sk
     --customize-hook="sync-out /var/cache/apt/archives '$cache'" \
     "$release" "$root" "$sources"
 # The checks run after the root is made, not in a hook: a download that fails is tried again
-# (mmdebstrap_retry), a check that fails is not. They need /proc, /sys and /dev as the hooks had.
+# (mmdebstrap_retry), a check that fails is not. They need /proc, /sys and /dev as the hooks had,
+# mounted in a private mount namespace (as run-in-root.sh does): on a host whose / is shared,
+# unmounting a recursive bind of /dev or /sys would take the host's /dev/pts or cgroups too.
 install -m 0644 "$here/checks-in-root.sh" "$root/tmp/checks-in-root.sh"
-mounted=()
-trap 'for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount -l "${mounted[i]}"; done; rm -rf --one-file-system "$root"' EXIT
-mount -t proc proc "$root/proc" && mounted+=("$root/proc")
-mount --rbind /sys "$root/sys" && mounted+=("$root/sys")
-mount --rbind /dev "$root/dev" && mounted+=("$root/dev")
-chroot "$root" sh /tmp/checks-in-root.sh
+unshare --mount --propagation private -- /bin/sh -euc '
+    mount -t proc proc "$1/proc"
+    mount --rbind /sys "$1/sys"
+    mount --rbind /dev "$1/dev"
+    exec chroot "$1" sh /tmp/checks-in-root.sh' sh "$root"
 echo "install-test.sh: the package installs and works in a clean $release_name"

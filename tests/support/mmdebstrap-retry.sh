@@ -13,7 +13,10 @@ mmdebstrap_retry() {
     shift
     log=$(mktemp /tmp/ppsbench-mmdebstrap.XXXXXX.log)
     for attempt in 1 2 3; do
-        rm -rf --one-file-system "$target"
+        # A folder the caller made (mktemp -d) is emptied, not removed: its name stays its own.
+        if [ -d "$target" ]; then
+            find "$target" -xdev -mindepth 1 -delete
+        fi
         status=0
         mmdebstrap --aptopt='Acquire::Retries "3"' "$@" >"$log" 2>&1 || status=$?
         if [ "$status" -eq 0 ]; then
@@ -25,7 +28,7 @@ mmdebstrap_retry() {
         df -h "$(dirname "$target")" | tail -n 1 | sed 's/^/  | free space: /' >&2
         [ "$attempt" -lt 3 ] && sleep $((attempt * 30))
     done
-    rm -rf --one-file-system "$target"
+    [ -d "$target" ] && find "$target" -xdev -mindepth 1 -delete
     rm -f "$log"
     return "$status"
 }
