@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
+#include <utility>
 
 #include "ppsbench/analysis/calibration.hpp"
 #include "ppsbench/analysis/run_analysis.hpp"
@@ -124,6 +125,16 @@ void refuse_nothing_paired(const store::CaptureFile& file, const Lateness& laten
 CalibrationRun load_calibration_run(const std::vector<std::string>& paths, core::Edge edge) {
     CalibrationRun run;
     std::vector<InputSeen> seen;
+    // Each file's lateness, kept until all are read: the drift test splits the polls into
+    // quarters of time, so they are joined in the order of their first edges, not of the
+    // command line (`calibrate day2.csv day1.csv`, or a glob that puts run-10 before run-9).
+    struct Part {
+        std::int64_t first_edge_ns;
+        bool has_edges;
+        std::string path;
+        Lateness lateness;
+    };
+    std::vector<Part> parts;
     for (const auto& path : paths) {
         refuse_same_file(seen, path);
         const store::CaptureFile file = store::read_capture_file(path);
@@ -141,8 +152,7 @@ CalibrationRun load_calibration_run(const std::vector<std::string>& paths, core:
         }
         refuse_other_path_or_overlap(seen, input);
         refuse_nothing_paired(file, *lateness, edge);
-        seen.push_back(std::move(input));
-        if (run.inputs.empty()) {
+        if (parts.empty()) {
             run.label = run_label(file.run_meta, file.path);
             run.lateness.reference = lateness->reference;
             const std::string_view source = file.run_meta.source;
@@ -153,15 +163,24 @@ CalibrationRun load_calibration_run(const std::vector<std::string>& paths, core:
             throw core::InputError(fmt::format(
                 "{}: measured against {}, but {} against {}: calibrate one reference's runs "
                 "at a time",
-                path, lateness->reference, run.inputs.front(), run.lateness.reference));
+                path, lateness->reference, parts.front().path, run.lateness.reference));
         }
         run.simulated = run.simulated || file.simulated();
         if (file.run_meta.capture_process && file.run_meta.capture_process->cpu_dma_latency_us) {
             run.cpu_dma_latency_us = std::max(run.cpu_dma_latency_us.value_or(0),
                                               *file.run_meta.capture_process->cpu_dma_latency_us);
         }
-        append(run.lateness, std::move(*lateness));
-        run.inputs.push_back(path);
+        parts.push_back({input.first_edge_ns, input.has_edges, path, std::move(*lateness)});
+        seen.push_back(std::move(input));
+    }
+    // Spans are disjoint (refused above otherwise), so the first edges order them.
+    std::stable_sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) {
+        return std::make_pair(!a.has_edges, a.first_edge_ns) <
+               std::make_pair(!b.has_edges, b.first_edge_ns);
+    });
+    for (auto& part : parts) {
+        append(run.lateness, std::move(part.lateness));
+        run.inputs.push_back(std::move(part.path));
     }
     return run;
 }

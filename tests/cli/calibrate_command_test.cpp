@@ -180,6 +180,28 @@ TEST(Calibrate, CountsEachEdgeOnceAndOnePathAtATime) {
     EXPECT_TRUE(contains(mixed.err, "calibrate each path's files separately")) << mixed.err;
 }
 
+// Metamorphic: the order of the files on the command line is not the order of time. The
+// drift test splits the polls into quarters of time, so `calibrate B A` (B an hour after A,
+// another seed) must give what `calibrate A B` gives, to the last field.
+TEST(Calibrate, TheFilesOrderIsTheirTimesNotTheCommandLines) {
+    TempDir dir;
+    const auto capture = [&](const std::string& name, const std::string& seed) {
+        const auto run =
+            run_ppsbench({"run", "--source", "sim:threaded,late=12us", "--source", "sim:reference",
+                          "--count", "640", "--seed", seed, "-o", dir.file(name + ".csv")});
+        EXPECT_EQ(run.exit_code, 0) << run.err;
+        return dir.file(name + "-1.csv");
+    };
+    const auto first = capture("first", "11");
+    capture("second", "12");
+    const auto hour_later = later_session(dir, "second", "later", 3'600'000'000'000);
+    const auto in_order = calibrate_json({first, hour_later});
+    const auto reversed = calibrate_json({hour_later, first});
+    EXPECT_EQ(in_order.dump(1), reversed.dump(1));
+    ASSERT_TRUE(in_order.contains("inputs")) << in_order.dump(1);
+    EXPECT_EQ(in_order["inputs"][0], first) << "listed in time order";
+}
+
 TEST(Calibrate, HelpNamesItsOptionsAndTheSign) {
     const auto help = run_ppsbench({"calibrate", "--help"});
     EXPECT_EQ(help.exit_code, 0);
