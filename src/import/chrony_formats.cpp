@@ -34,6 +34,8 @@ std::vector<std::string> tracking_row(const chrony::TrackingLogEntry& e) {
 // chrony's statistics.log (chrony 4.x: 13 columns), one regression update of one source.
 class StatisticsLogReader {
   public:
+    // For read_files(): a problem of the file itself (trailing data after a .gz).
+    chrony::SkippedLines& skipped() { return skipped_; }
     explicit StatisticsLogReader(bool strict) : skipped_(strict) {}
 
     void read(std::istream& in, const std::string& name) {

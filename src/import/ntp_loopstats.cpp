@@ -35,6 +35,8 @@ std::optional<std::int64_t> ntp_time_ns(std::string_view day, std::string_view s
 
 class LoopstatsReader {
   public:
+    // For read_files(): a problem of the file itself (trailing data after a .gz).
+    chrony::SkippedLines& skipped() { return skipped_; }
     explicit LoopstatsReader(bool strict) : skipped_(strict) {}
 
     void read(std::istream& in, const std::string& name) {

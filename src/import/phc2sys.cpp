@@ -52,6 +52,8 @@ std::string uptime_of(std::string_view line) {
 
 class Phc2sysReader {
   public:
+    // For read_files(): a problem of the file itself (trailing data after a .gz).
+    chrony::SkippedLines& skipped() { return skipped_; }
     explicit Phc2sysReader(bool strict) : skipped_(strict) {}
 
     void read(std::istream& in, const std::string& name) {

@@ -15,7 +15,8 @@
 namespace ppsbench::import::detail {
 
 // Opens each file in order (plain, gzip or `-`, once), refuses one that is another format by
-// naming what it is, and hands it to `reader.read(stream, name)`.
+// naming what it is, and hands it to `reader.read(stream, name)`. Data after a .gz's last member
+// is one of the reader's skipped problems: a warning, and a refusal with --strict.
 template <typename Reader>
 void read_files(const std::vector<std::string>& files, FileKind kind, Reader& reader) {
     std::size_t stdin_uses = 0;
@@ -26,6 +27,9 @@ void read_files(const std::vector<std::string>& files, FileKind kind, Reader& re
         Input input(path);
         require_kind(input.head(), kind, input.name());
         reader.read(input.stream(), input.name());
+        if (const auto& trailing = input.trailing_data()) {
+            reader.skipped().add(input.name(), trailing->line, trailing->to_string());
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
@@ -142,6 +143,34 @@ TEST(ImportCli, RotatedGzipLogsAndStdinAreReadInOrder) {
                                         dir.file("stdin.csv") + "'"});
     ASSERT_EQ(piped.exit_code, 0) << piped.err;
     EXPECT_EQ(store::read_capture_file(dir.file("stdin.csv")).pulses.size(), 13U);
+}
+
+// `cat refclocks.log.1.gz refclocks.log > all.gz` looks like one log, but gzip -d stops at the
+// end of the compressed data and ignores the rest ("trailing garbage"). The import says so
+// with the file and how much, instead of dropping the appended lines without a word.
+TEST(ImportCli, DataAfterAGzipMemberIsAWarningAndStrictRefusesIt) {
+    TempDir dir;
+    const std::string a =
+        "2009-11-30 14:33:27.000000 PPS 0 N 1 1.0e-07 1.0e-07 1.0e-06\n"
+        "2009-11-30 14:33:28.000000 PPS 0 N 1 2.0e-07 2.0e-07 1.0e-06\n";
+    const std::string b = "2009-11-30 14:33:29.000000 PPS 0 N 1 3.0e-07 3.0e-07 1.0e-06\n";
+    gzip_to(dir.file("a.gz"), a);
+    ppsbench::testing::write_text(dir.file("all.gz"),
+                                  ppsbench::testing::read_text(dir.file("a.gz")) + b);
+    const auto r =
+        run_ppsbench({"import", "chrony-refclocks", dir.file("all.gz"), "-o", dir.file("run.csv")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(contains(
+        r.err, "all.gz:3: " + std::to_string(b.size()) + " bytes after the end of the gzip data"))
+        << r.err;
+    EXPECT_TRUE(contains(r.out, "(1 lines skipped)")) << r.out;
+    EXPECT_EQ(store::read_capture_file(dir.file("run.csv")).pulses.size(), 2U);
+
+    const auto strict = run_ppsbench({"import", "chrony-refclocks", dir.file("all.gz"), "--strict",
+                                      "-o", dir.file("strict.csv")});
+    EXPECT_EQ(strict.exit_code, 2) << strict.err;
+    EXPECT_TRUE(contains(strict.err, "all.gz:3: ")) << strict.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("strict.csv")));
 }
 
 TEST(ImportCli, ReportCompareAndGateReadStandardInput) {

@@ -108,6 +108,8 @@ struct RefclocksImport {
 // pulses of one refclock. A pure function of the text: no file system access.
 class RefclocksLogReader {
   public:
+    // For read_files(): a problem of the file itself (trailing data after a .gz).
+    SkippedLines& skipped() { return skipped_; }
     explicit RefclocksLogReader(RefclocksImportOptions options);
     // `name` is used in messages and metadata (the file's path).
     void read(std::istream& in, const std::string& name);
@@ -201,6 +203,8 @@ struct TrackingImport {
 // function of the text: no file system access.
 class TrackingLogReader {
   public:
+    // For read_files(): a problem of the file itself (trailing data after a .gz).
+    SkippedLines& skipped() { return skipped_; }
     explicit TrackingLogReader(TrackingImportOptions options);
     // `name` is used in messages (the file's path).
     void read(std::istream& in, const std::string& name);

@@ -5,13 +5,25 @@
 // `.gz`, detected by content, not by name) or `-` for standard input.
 
 #include <cstddef>
+#include <cstdint>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <streambuf>
 #include <string>
 #include <string_view>
 
 namespace ppsbench::import {
+
+// Bytes after the last gzip member that are not another member, such as a plain log appended to
+// a .gz. gzip -d warns about them ("trailing garbage ignored") and so do we; they are not read.
+// Zeros alone are padding, which gzip -d ignores silently, and so do we.
+struct TrailingData {
+    std::uint64_t at_byte = 0;  // offset in the file of the first such byte
+    std::uint64_t bytes = 0;
+    std::size_t line = 0;  // the text's line after the last one delivered
+    std::string to_string() const;
+};
 
 // An open input. stream() yields the decompressed text; head() is its first bytes (up to
 // head_size), already read so that the format can be recognised before parsing starts, and
@@ -30,6 +42,8 @@ class Input {
     const std::string& name() const { return name_; }
     std::string_view head() const;
     std::istream& stream() { return stream_; }
+    // Set once stream() has reached the end of a .gz that has trailing data.
+    const std::optional<TrailingData>& trailing_data() const;
 
   private:
     class Buffer;

@@ -31,6 +31,8 @@ struct PeerstatsImportOptions {
 
 class PeerstatsReader {
   public:
+    // For read_files(): a problem of the file itself (trailing data after a .gz).
+    chrony::SkippedLines& skipped() { return skipped_; }
     explicit PeerstatsReader(PeerstatsImportOptions options);
     void read(std::istream& in, const std::string& name);
     // Throws core::InputError when the peer is not there (listing every peer with its line

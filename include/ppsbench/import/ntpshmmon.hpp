@@ -33,6 +33,8 @@ struct NtpshmmonImportOptions {
 
 class NtpshmmonReader {
   public:
+    // For read_files(): a problem of the file itself (trailing data after a .gz).
+    chrony::SkippedLines& skipped() { return skipped_; }
     explicit NtpshmmonReader(NtpshmmonImportOptions options);
     ~NtpshmmonReader();
     NtpshmmonReader(const NtpshmmonReader&) = delete;

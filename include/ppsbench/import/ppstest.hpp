@@ -28,6 +28,8 @@ struct PpstestImportOptions {
 // Reads one or more ppstest outputs in order. A pure function of the text.
 class PpstestReader {
   public:
+    // For read_files(): a problem of the file itself (trailing data after a .gz).
+    chrony::SkippedLines& skipped() { return skipped_; }
     explicit PpstestReader(PpstestImportOptions options);
     void read(std::istream& in, const std::string& name);
     // Throws core::InputError when no event was found.

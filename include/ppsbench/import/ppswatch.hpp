@@ -43,6 +43,8 @@ struct PpswatchFigures {
 
 class PpswatchReader {
   public:
+    // For read_files(): a problem of the file itself (trailing data after a .gz).
+    chrony::SkippedLines& skipped() { return skipped_; }
     explicit PpswatchReader(PpswatchImportOptions options);
     void read(std::istream& in, const std::string& name);
     // Throws core::InputError when no `timestamp:` line was read.

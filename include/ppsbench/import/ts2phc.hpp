@@ -35,6 +35,8 @@ struct Ts2phcImportOptions {
 
 class Ts2phcReader {
   public:
+    // For read_files(): a problem of the file itself (trailing data after a .gz).
+    chrony::SkippedLines& skipped() { return skipped_; }
     explicit Ts2phcReader(Ts2phcImportOptions options);
     ~Ts2phcReader();
     Ts2phcReader(const Ts2phcReader&) = delete;
