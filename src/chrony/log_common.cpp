@@ -88,7 +88,7 @@ std::optional<std::int64_t> parse_log_time(std::string_view date, std::string_vi
     const auto h = parse_int<int>(time.substr(0, 2));
     const auto mi = parse_int<int>(time.substr(3, 2));
     const auto s = parse_int<int>(time.substr(6, 2));
-    if (!y || !mo || !d || !h || !mi || !s || *y < 1970 || *y > 2261 || *h > 23 || *mi > 59 ||
+    if (!y || !mo || !d || !h || !mi || !s || *y < 1970 || *y > 2116 || *h > 23 || *mi > 59 ||
         *s > 60) {
         return std::nullopt;
     }
@@ -112,7 +112,8 @@ std::optional<std::int64_t> parse_log_time(std::string_view date, std::string_vi
         }
     }
     const auto day_s = duration_cast<seconds>(sys_days{ymd}.time_since_epoch()).count();
-    return (day_s + *h * 3600LL + *mi * 60LL + *s) * 1'000'000'000LL + fraction_ns;
+    const std::int64_t ns = (day_s + *h * 3600LL + *mi * 60LL + *s) * 1'000'000'000LL + fraction_ns;
+    return core::is_capture_time(ns) ? std::optional(ns) : std::nullopt;
 }
 
 std::optional<double> parse_double(std::string_view text) {

@@ -100,7 +100,8 @@ void RefclocksLogReader::read(std::istream& in, const std::string& name) {
         if (!time_ns) {
             skipped_.add(name, n,
                          fmt::format("fields 1-2 (date and time) are '{} {}', not a UTC "
-                                     "date and time like 2009-11-30 14:33:27.000000",
+                                     "date and time like 2009-11-30 14:33:27.000000 from "
+                                     "1970 to 2116",
                                      detail::printable(f[0]), detail::printable(f[1])));
             continue;
         }

@@ -66,7 +66,7 @@ TrackingLine parse_tracking_line(std::string_view line) {
     if (!time_ns) {
         return fmt::format(
             "fields 1-2 (date and time) are '{} {}', not a UTC date and time like "
-            "2017-08-22 13:22:36",
+            "2017-08-22 13:22:36 from 1970 to 2116",
             detail::printable(f[0]), detail::printable(f[1]));
     }
     e.time_ns = *time_ns;

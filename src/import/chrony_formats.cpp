@@ -79,7 +79,8 @@ class StatisticsLogReader {
         if (!time_ns || !chrony::detail::is_printable_word(f[2])) {
             skipped_.add(
                 name, n,
-                fmt::format("fields 1-3 are '{} {} {}', not a UTC date, time and source",
+                fmt::format("fields 1-3 are '{} {} {}', not a UTC date and time from 1970 to "
+                            "2116 and a source",
                             chrony::detail::printable(f[0]), chrony::detail::printable(f[1]),
                             chrony::detail::printable(f[2])));
             return;

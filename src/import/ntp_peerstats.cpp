@@ -116,13 +116,15 @@ void PeerstatsReader::read(std::istream& in, const std::string& name) {
         std::int64_t mjd = 0;
         const auto [mjd_end, mjd_ec] = std::from_chars(f[0].data(), f[0].data() + f[0].size(), mjd);
         const auto day_ns = parse_day_seconds(f[1]);
-        // 1970..2261: int64 nanoseconds.
+        // Within 1970 … 2116, the range a capture file holds (core::is_capture_time).
         if (mjd_ec != std::errc{} || mjd_end != f[0].data() + f[0].size() || mjd < unix_epoch_mjd ||
-            mjd > unix_epoch_mjd + 106'000 || !day_ns) {
+            mjd > unix_epoch_mjd + 106'000 || !day_ns ||
+            !core::is_capture_time((mjd - unix_epoch_mjd) * 86400 * core::ns_per_second +
+                                   *day_ns)) {
             skipped_.add(
                 name, n,
                 fmt::format("fields 1-2 are '{} {}', not a Modified Julian Day and "
-                            "seconds past midnight like 59945 3600.125",
+                            "seconds past midnight like 59945 3600.125 from 1970 to 2116",
                             chrony::detail::printable(f[0]), chrony::detail::printable(f[1])));
             continue;
         }

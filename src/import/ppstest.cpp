@@ -38,13 +38,14 @@ std::optional<std::int64_t> parse_timestamp(std::string_view text) {
     const auto [f_end, f_ec] = std::from_chars(f.data(), f.data() + f.size(), fraction);
     if (s_ec != std::errc{} || s_end != s.data() + s.size() || f_ec != std::errc{} ||
         f_end != f.data() + f.size() || seconds < 0 || fraction < 0 || s.front() == '-' ||
-        f.front() == '-' || seconds > 9'000'000'000LL) {
+        f.front() == '-' || seconds > core::max_timestamp_ns / core::ns_per_second) {
         return std::nullopt;
     }
     for (auto i = f.size(); i < 9; ++i) {
         fraction *= 10;
     }
-    return seconds * core::ns_per_second + fraction;
+    const std::int64_t ns = seconds * core::ns_per_second + fraction;
+    return core::is_capture_time(ns) ? std::optional(ns) : std::nullopt;
 }
 
 // "assert 1418226003.000011287, sequence: 255" starting at `text`; what follows it is returned
@@ -165,7 +166,8 @@ std::variant<FetchLine, std::string> parse_fetch_line(std::string_view line, int
     rest.remove_prefix(3);
     const auto assert_event = parse_event(rest, "assert", rest);
     if (!assert_event) {
-        return std::string("expected 'assert SECONDS.NANOSECONDS, sequence: N'");
+        return std::string(
+            "expected 'assert SECONDS.NANOSECONDS, sequence: N' with a time from 1970 to 2116");
     }
     fetch.assert_event = *assert_event;
     const auto after = rest.find_first_not_of(' ');
@@ -179,7 +181,9 @@ std::variant<FetchLine, std::string> parse_fetch_line(std::string_view line, int
     rest.remove_prefix(2);
     fetch.clear_event = parse_event(rest, "clear", rest);
     if (!fetch.clear_event || rest.find_first_not_of(' ') != std::string_view::npos) {
-        return std::string("expected '- clear SECONDS.NANOSECONDS, sequence: N' at the end");
+        return std::string(
+            "expected '- clear SECONDS.NANOSECONDS, sequence: N' at the end, with a time from "
+            "1970 to 2116");
     }
     return fetch;
 }

@@ -112,7 +112,7 @@ void PpswatchReader::read(std::istream& in, const std::string& name) {
         if (!line.empty() && !read_line(line)) {
             skipped_.add(name, n,
                          fmt::format("'{}' is not a ppswatch line (timestamp: T, sequence: N, "
-                                     "offset: NS)",
+                                     "offset: NS, a time from 1970 to 2116)",
                                      chrony::detail::printable(line)));
         }
     }
@@ -154,8 +154,9 @@ bool PpswatchReader::read_line(std::string_view line) {
     const auto sequence = parse_integer(f[3].substr(0, f[3].size() - 1));
     const auto offset = parse_integer(f[5]);
     if (!seconds || !sequence || !offset || *seconds < 0 || *sequence < 0 ||
-        *seconds > core::max_timestamp_ns / core::ns_per_second - 1 ||
-        std::llabs(*offset) > core::ns_per_second / 2) {
+        *seconds > core::max_timestamp_ns / core::ns_per_second + 1 ||
+        std::llabs(*offset) > core::ns_per_second / 2 ||
+        !core::is_capture_time(*seconds * core::ns_per_second + *offset)) {
         return false;
     }
     events_.push_back({static_cast<std::uint64_t>(*sequence),

@@ -18,6 +18,16 @@ namespace ppsbench::store {
 
 namespace {
 
+// The writer keeps the one range that the reader accepts, so nothing (an importer reading a log
+// dated 2200, a clock gone wrong) writes a file that report then calls damaged.
+[[noreturn]] void refuse_timestamp(const std::string& path, std::uint64_t index,
+                                   const core::Pulse& pulse) {
+    throw core::InputError(fmt::format(
+        "{}: pulse {} (sequence {}) has timestamp {} ns, outside 0 … 2^62 − 1 ns (1970 … 2116), "
+        "the range a capture file holds; it and the pulses after it were not written",
+        path, index, pulse.sequence, pulse.timestamp_ns));
+}
+
 constexpr std::size_t max_line = 64;
 constexpr std::size_t max_extra_field = 21;  // ',' and an int64 of at most 20 characters
 
@@ -162,11 +172,14 @@ void CaptureWriter::write(std::span<const core::Pulse> pulses) {
     std::size_t pos = 0;
     std::size_t lines = 0;
     for (const auto& pulse : pulses) {
-        if (pos + max_line > buffer_.size()) {
+        if (pos + max_line > buffer_.size() || !core::is_capture_time(pulse.timestamp_ns)) {
             write_bytes({buffer_.data(), pos});
             pulses_written_ += lines;
             pos = 0;
             lines = 0;
+            if (!core::is_capture_time(pulse.timestamp_ns)) {
+                refuse_timestamp(path_, pulses_written_ + 1, pulse);
+            }
         }
         pos = format_pulse(buffer_.data(), pos, pulse);
         ++lines;
@@ -186,11 +199,14 @@ void CaptureWriter::write_rows(std::span<const core::Pulse> pulses,
     std::size_t pos = 0;
     std::size_t lines = 0;
     for (std::size_t i = 0; i < pulses.size(); ++i) {
-        if (pos + row_max > buffer_.size()) {
+        if (pos + row_max > buffer_.size() || !core::is_capture_time(pulses[i].timestamp_ns)) {
             write_bytes({buffer_.data(), pos});
             pulses_written_ += lines;
             pos = 0;
             lines = 0;
+            if (!core::is_capture_time(pulses[i].timestamp_ns)) {
+                refuse_timestamp(path_, pulses_written_ + 1, pulses[i]);
+            }
         }
         pos = format_row(buffer_.data(), pos, pulses[i],
                          extras.subspan(i * extra_columns_, extra_columns_));

@@ -5,10 +5,18 @@
 // (tests/import/fixtures/README.md), not copied from anyone's logs.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <ctime>
+#include <functional>
+#include <string>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
 #include "fixture.hpp"
+#include "ppsbench/core/pulse.hpp"
 #include "ppsbench/store/capture_reader.hpp"
 
 namespace ppsbench {
@@ -203,6 +211,72 @@ TEST(ShortLogsCli, PeerstatsCountsNoMissedPulsesAndNamesItsPoll) {
     EXPECT_TRUE(contains(r.out, ", 0 missed pulses,")) << r.out;
     EXPECT_TRUE(contains(r.err, "every 8 s (its poll interval)")) << r.err;
     EXPECT_TRUE(contains(r.err, "the report counts no missed pulses")) << r.err;
+}
+
+// One range for every reader and writer: a log that runs past 2116-02-20 23:53:38 UTC (2^62 ns,
+// the last time a capture file holds) is imported up to it; the lines after it are skipped,
+// naming the range; and report reads what the import wrote. main accepted chrony's and ntpd's
+// dates up to 2261, wrote them, and report then called its own import damaged.
+TEST(ShortLogsCli, AnImportNeverWritesACaptureThatReportCallsDamaged) {
+    constexpr std::int64_t last = core::max_timestamp_ns / core::ns_per_second;  // a whole second
+    const auto utc = [](std::int64_t seconds, const char* format) {
+        const std::time_t t = static_cast<std::time_t>(seconds);
+        std::tm tm{};
+        gmtime_r(&t, &tm);
+        char text[64];
+        std::strftime(text, sizeof text, format, &tm);
+        return std::string(text);
+    };
+    struct Format {
+        std::string name;
+        std::function<std::string(std::int64_t seconds, int n)> line;
+    };
+    const std::vector<Format> formats = {
+        {"chrony-refclocks",
+         [&](std::int64_t s, int) {
+             return utc(s, "%Y-%m-%d %H:%M:%S") + ".000000 PPS 0 N 1 1.0e-07 1.0e-07 1.0e-06";
+         }},
+        {"ppstest",
+         [](std::int64_t s, int n) {
+             return fmt::format(
+                 "source 0 - assert {}.000000100, sequence: {} - clear  "
+                 "0.000000000, sequence: 0",
+                 s, n);
+         }},
+        {"ppswatch",
+         [](std::int64_t s, int n) {
+             return fmt::format("timestamp: {}, sequence: {}, offset:   -100", s, n);
+         }},
+        {"ntp-peerstats",
+         [](std::int64_t s, int) {
+             return fmt::format(
+                 "{} {}.002 127.127.22.0 9714 0.000000100 0.000000000 "
+                 "0.000000954 0.000000110",
+                 40587 + s / 86400, s % 86400);
+         }},
+    };
+    TempDir dir;
+    for (const auto& format : formats) {
+        SCOPED_TRACE(format.name);
+        std::string log = format.name == "ppstest" ? "trying PPS source \"/dev/pps0\"\n" : "";
+        int n = 1;
+        for (std::int64_t s = last - 4; s <= last + 3; ++s) {
+            log += format.line(s, n++) + "\n";
+        }
+        ppsbench::testing::write_text(dir.file(format.name + ".log"), log);
+        const auto out = dir.file(format.name + ".csv");
+        const auto r =
+            run_ppsbench({"import", format.name, dir.file(format.name + ".log"), "-o", out});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_TRUE(contains(r.err, "from 1970 to 2116")) << r.err;
+        const auto pulses = store::read_capture_file(out).pulses;
+        EXPECT_EQ(pulses.size(), 5U);
+        for (const auto& p : pulses) {
+            EXPECT_TRUE(core::is_capture_time(p.timestamp_ns)) << p.timestamp_ns;
+        }
+        const auto report = run_ppsbench({"report", out, "--format", "json"});
+        EXPECT_EQ(report.exit_code, 0) << report.err;
+    }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <csignal>
+#include <limits>
 
 #include "cli.hpp"
 #include "ppsbench/core/error.hpp"
@@ -115,6 +116,42 @@ TEST(CaptureFile, ToleratesCrlfAndFreeFormComments) {
         "win.csv");
     EXPECT_EQ(file.pulses.size(), 1U);
     EXPECT_EQ(file.label(), "w");
+}
+
+// The writer holds the range the reader accepts: a pulse outside it is refused with its place,
+// the pulses before it are kept, and what was written reads back. So no writer (an importer, a
+// clock gone wrong) leaves a file that report then calls damaged.
+TEST(CaptureWriter, APulseOutsideTheReadersRangeIsRefusedAndThePulsesBeforeItKept) {
+    TempDir dir;
+    for (const std::int64_t bad :
+         {core::max_timestamp_ns + 1, std::int64_t{-1}, std::numeric_limits<std::int64_t>::max()}) {
+        const auto path = dir.file("edge" + std::to_string(bad) + ".csv");
+        auto pulses = some_pulses(200);
+        pulses[150].timestamp_ns = bad;
+        CaptureWriter writer(path, {{"label", "edge"}}, false);
+        try {
+            writer.write(pulses);
+            FAIL() << "accepted " << bad;
+        } catch (const core::InputError& e) {
+            EXPECT_TRUE(testing::contains(
+                e.what(), "pulse 151 (sequence 151) has timestamp " + std::to_string(bad) + " ns"))
+                << e.what();
+            EXPECT_TRUE(testing::contains(e.what(), "1970 … 2116")) << e.what();
+        }
+        EXPECT_EQ(writer.pulses_written(), 150U);
+        writer.close();
+        const auto file = read_capture_file(path);
+        EXPECT_EQ(file.pulses, std::vector<Pulse>(pulses.begin(), pulses.begin() + 150));
+    }
+    // The last time the range holds is written and read back as it was.
+    const auto path = dir.file("last.csv");
+    const std::vector<Pulse> last{{1, core::max_timestamp_ns, Edge::assert_edge}};
+    {
+        CaptureWriter writer(path, {{"label", "last"}}, false);
+        writer.write(last);
+        writer.close();
+    }
+    EXPECT_EQ(read_capture_file(path).pulses, last);
 }
 
 TEST(CaptureWriter, NeverOverwritesWithoutForce) {

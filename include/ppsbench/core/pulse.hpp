@@ -60,6 +60,13 @@ struct Pulse {
 // that plus a clock step, fit in int64.
 inline constexpr std::int64_t max_timestamp_ns = (std::int64_t{1} << 62) - 1;
 
+// One range for every reader and writer: the capture writer refuses a pulse outside it, and
+// the importers skip such a line naming the range, so an import never writes a file that
+// report calls damaged.
+constexpr bool is_capture_time(std::int64_t ns) {
+    return ns >= 0 && ns <= max_timestamp_ns;
+}
+
 std::string_view to_string(ClockId clock);
 std::string_view to_string(Edge edge);
 std::string_view to_string(EdgeSelection edges);
