@@ -120,7 +120,11 @@ std::vector<LoopLine> read_all(const std::vector<std::string>& files, bool stric
             chrony::detail::files_label(files), skipped.summary()));
     }
     skipped_count = skipped.count();
-    skipped_summary = skipped.summary();
+    if (skipped_count > 0) {
+        skipped_summary =
+            fmt::format("; {} loopstats line{} skipped, first {}", skipped_count,
+                        skipped_count == 1 ? "" : "s", skipped.take().front().to_string());
+    }
     return lines;
 }
 
@@ -280,8 +284,7 @@ LoopstatsCheck check_against_loopstats(const std::vector<PeerUpdate>& updates,
     const std::vector<LoopLine> loop = read_all(files, strict, skipped_count, skipped_summary);
     Matching m = match(updates, peer, loop);
     LoopstatsCheck check;
-    const std::string skipped_text =
-        skipped_count == 0 ? "" : fmt::format(" (loopstats{})", skipped_summary);
+    const std::string& skipped_text = skipped_summary;
     if (m.judged == 0) {
         check.notes.push_back(fmt::format("not cross-checked with ntpd's loopstats: {}{}",
                                           unjudged_reason(updates, peer, loop, m), skipped_text));

@@ -221,6 +221,26 @@ TEST(NtpLoopstatsCheck, APeerThatWasNotThePpsPeerIsNotJudged) {
     EXPECT_TRUE(contains(joined(r.notes), "did not say pps.peer")) << joined(r.notes);
 }
 
+// A damaged loopstats line is skipped and named in the note; --strict stops at it.
+TEST(NtpLoopstatsCheck, ADamagedLoopstatsLineIsNamedAndStrictStopsAtIt) {
+    TempDir dir;
+    const auto path =
+        write(dir, "loopstats", fixture("ntp-loopstats") + "60000 3680.125 0.0000001\n");
+    const auto r = import_with_loopstats(fixture("ntp-peerstats"), path);
+    EXPECT_EQ(r.metadata["import"]["loopstats"]["skipped_lines"], 1);
+    EXPECT_EQ(r.metadata["import"]["loopstats"]["agreeing_lines"], 5);
+    EXPECT_TRUE(
+        contains(joined(r.notes), "within 1 ns; 1 loopstats line skipped, first " + path +
+                                      ":6: has 3 fields, expected ntpd's 7 loopstats fields"))
+        << joined(r.notes);
+    try {
+        import_with_loopstats(fixture("ntp-peerstats"), path, true);
+        FAIL() << "no error";
+    } catch (const core::InputError& e) {
+        EXPECT_TRUE(contains(e.what(), path + ":6: has 3 fields")) << e.what();
+    }
+}
+
 TEST(NtpLoopstatsCheck, AFileThatIsNotLoopstatsIsRefusedByName) {
     const auto peerstats = fixture_path("ntp-peerstats");
     try {
