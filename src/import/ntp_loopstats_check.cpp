@@ -299,14 +299,16 @@ LoopstatsCheck check_against_loopstats(const std::vector<PeerUpdate>& updates,
         check.notes.push_back(fmt::format(
             "not cross-checked with ntpd's loopstats: at all {} updates where peer {} was ntpd's "
             "PPS peer, the offset ntpd logged differs from the peer's (median {} ns apart), as "
-            "when the kernel disciplines the clock from PPS itself (refclock flag3) and "
-            "local_clock logs the kernel's offset, or huff-n'-puff corrects it{}",
+            "when a BSD kernel disciplines the clock from PPS itself (refclock flag3; its "
+            "hardupdate then ignores ntpd's offset) and local_clock logs the kernel's offset, "
+            "or huff-n'-puff corrects it{}",
             m.judged, peer, median(m.differences_ns), skipped_text));
     } else {
         const std::string summary = fmt::format(
             "{} of {} updates where peer {} was ntpd's PPS peer disagree with ntpd's loopstats "
             "by more than 1 ns, while {} agree: ntpd logged another offset than the one "
-            "imported (first {}); only kernel PPS discipline starting mid-file would explain it",
+            "imported (first {}); only a kernel's PPS discipline switching mid-file would "
+            "explain it",
             m.disagreements.size(), m.judged, peer, m.agreed, m.disagreements.front());
         if (strict) {
             throw core::InputError(summary + "; without --strict this is a warning");

@@ -12,12 +12,15 @@
 //   same call: both lines carry the same millisecond, or the next one.
 // - local_clock logs clock_offset, which is that offset (rstclock) unless the kernel
 //   discipline replaced it with ntp_adjtime's answer: whole nanoseconds, the same offset
-//   within 1 ns when the kernel took it, the kernel's own offset when it disciplines from PPS
-//   itself (kernel PPS, refclock flag3) or huff-n'-puff corrected it (tinker huffpuff).
+//   within 1 ns when the kernel took it (Linux's ntp_update_offset always does), the kernel's
+//   own offset when a BSD kernel disciplines from PPS itself (refclock flag3: kern_ntptime.c
+//   hardupdate ignores the offset under STA_PPSTIME and STA_PPSSIGNAL), or one huff-n'-puff
+//   corrected (tinker huffpuff).
 //
 // So a judged line agrees within 1 ns, or ntpd logged another offset. The logs do not say
-// which discipline ran: when no judged line agrees, that is the kernel's (a note); when some
-// agree, the ones that do not are a disagreement (a warning; --strict refuses).
+// which discipline ran: when no judged line agrees, that is the kernel's (a note; the real
+// pfSense logs in tests/import/fixtures are such a case); when some agree, the ones that do
+// not are a disagreement (a warning; --strict refuses).
 
 #include <cstddef>
 #include <cstdint>
