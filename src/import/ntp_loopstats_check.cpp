@@ -284,16 +284,16 @@ LoopstatsCheck check_against_loopstats(const std::vector<PeerUpdate>& updates,
     const std::vector<LoopLine> loop = read_all(files, strict, skipped_count, skipped_summary);
     Matching m = match(updates, peer, loop);
     LoopstatsCheck check;
-    const std::string& skipped_text = skipped_summary;
     if (m.judged == 0) {
         check.notes.push_back(fmt::format("not cross-checked with ntpd's loopstats: {}{}",
-                                          unjudged_reason(updates, peer, loop, m), skipped_text));
+                                          unjudged_reason(updates, peer, loop, m),
+                                          skipped_summary));
     } else if (m.agreed == m.judged) {
         check.notes.push_back(fmt::format(
             "cross-checked with ntpd's loopstats: at all {} updates where peer {} was ntpd's PPS "
             "peer (pps.peer), the offset ntpd's clock discipline logged equals the imported one "
             "within 1 ns{}",
-            m.judged, peer, skipped_text));
+            m.judged, peer, skipped_summary));
     } else if (m.agreed == 0) {
         // Every judged line: the kernel's offset (or huff-n'-puff's), not a contradiction.
         check.notes.push_back(fmt::format(
@@ -302,7 +302,7 @@ LoopstatsCheck check_against_loopstats(const std::vector<PeerUpdate>& updates,
             "when a BSD kernel disciplines the clock from PPS itself (refclock flag3; its "
             "hardupdate then ignores ntpd's offset) and local_clock logs the kernel's offset, "
             "or huff-n'-puff corrects it{}",
-            m.judged, peer, median(m.differences_ns), skipped_text));
+            m.judged, peer, median(m.differences_ns), skipped_summary));
     } else {
         const std::string summary = fmt::format(
             "{} of {} updates where peer {} was ntpd's PPS peer disagree with ntpd's loopstats "
