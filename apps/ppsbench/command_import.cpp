@@ -81,6 +81,9 @@ int write_refclocks(const chrony::RefclocksImport& imported, const ImportArgumen
 int write_pulses(const import::CaptureImport& imported, const ImportArguments& a) {
     print_problems(imported.problems, imported.problem_count);
     print_notes(imported.notes);
+    for (const auto& warning : imported.warnings) {
+        std::cerr << "ppsbench: warning: " << warning << "\n";
+    }
     store::EndRecord end;
     end.skipped_lines = imported.problem_count;
     end.duplicates = imported.duplicates;
@@ -130,6 +133,10 @@ po::options_description declare_import_options(ImportArguments& a) {
          "too short to show it (restarts are found by banners out of this cycle)")
         ("peer", po::value(&o.peer),
          "ntp-peerstats: the peer to import (default: the one PPS peer, 127.127.22.u or PPS(u))")
+        ("loopstats", po::value(&o.loopstats),
+         "ntp-peerstats: ntpd's loopstats of the same time (repeat for rotated files): the "
+         "offsets ntpd's clock discipline logged are checked against the imported ones where "
+         "the peer was ntpd's PPS peer, and ntpd's own jitter is shown (docs/import.md)")
         ("edge", po::value(&o.edge),
          "ppswatch: the edge ppswatch watched, assert (ppswatch -a) or clear (its default; "
          "default: from a pasted 'ppswatch -a' command line)")
@@ -139,7 +146,8 @@ po::options_description declare_import_options(ImportArguments& a) {
         ("unit", po::value(&o.unit),
          "ntpshmmon: the segment to import, NTP1 (default: the one PPS segment, NTP1 or NTP3)")
         ("strict", "stop at the first line that is not this format's instead of skipping it "
-                   "(ts2phc: also refuse an edge ts2phc ignored, or phases its servo contradicts)");
+                   "(ts2phc: also refuse an edge ts2phc ignored, or phases its servo contradicts; "
+                   "ntp-peerstats: offsets its --loopstats contradicts)");
     // clang-format on
     return options;
 }
@@ -252,6 +260,9 @@ class ImportCommand final : public Command {
         // is never one of the logs (the only copy of months).
         core::FilePlan plan;
         a.files.plan(plan);
+        for (const auto& path : a.options.loopstats) {
+            plan.read("--loopstats", path);
+        }
         if (!a.output.empty() && a.output != "-") {
             plan.write("-o", a.output, core::OutputKind::record);
         }

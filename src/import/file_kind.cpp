@@ -284,7 +284,12 @@ void require_kind(std::string_view head, FileKind expected, const std::string& n
     }
     const auto format = import_format(expected);
     std::string hint;
-    if (const auto other = import_format(found); !other.empty()) {
+    if (expected == FileKind::ntp_peerstats && found == FileKind::ntp_loopstats) {
+        // Given beside the peerstats, it is most likely meant for the cross-check.
+        hint =
+            "; give it with --loopstats to check the peerstats against it, or use 'ppsbench "
+            "import ntp-loopstats' for its CSV";
+    } else if (const auto other = import_format(found); !other.empty()) {
         hint = fmt::format("; use 'ppsbench import {}' for it", other);
     } else if (found == FileKind::ppsbench_capture || found == FileKind::ppsbench_report_json) {
         hint = "; 'ppsbench report' reads it directly";

@@ -29,7 +29,15 @@ Imported read_ppswatch(const Files& files, const ImportOptions& options) {
 }
 
 Imported read_ntp_peerstats(const Files& files, const ImportOptions& options) {
-    PeerstatsReader reader({.peer = options.peer, .strict = options.strict});
+    const auto stdin_count = std::count(files.begin(), files.end(), "-") +
+                             std::count(options.loopstats.begin(), options.loopstats.end(), "-");
+    if (stdin_count > 1) {
+        throw core::UsageError(
+            "'-' (standard input) can be named only once, among the "
+            "peerstats and --loopstats files");
+    }
+    PeerstatsReader reader(
+        {.peer = options.peer, .loopstats = options.loopstats, .strict = options.strict});
     read_files(files, FileKind::ntp_peerstats, reader);
     return reader.finish();
 }
@@ -54,7 +62,7 @@ using namespace std::string_view_literals;
 
 constexpr std::array refclocks_options{"refid"sv, "offset"sv};
 constexpr std::array tracking_options{"logbanner"sv};
-constexpr std::array peerstats_options{"peer"sv};
+constexpr std::array peerstats_options{"peer"sv, "loopstats"sv};
 constexpr std::array ppswatch_options{"edge"sv};
 constexpr std::array ts2phc_options{"clock"sv};
 constexpr std::array ntpshmmon_options{"unit"sv};
@@ -81,7 +89,7 @@ const std::array formats{
                  detail::read_ppswatch},
     ImportFormat{"ntp-peerstats", "ntpd's or NTPsec's peerstats",
                  ImportOutput::capture, "a capture file (one pulse per poll of the PPS peer)",
-                 "PEERSTATS... [--peer ADDR] -o FILE", FileKind::ntp_peerstats, peerstats_options,
+                 "PEERSTATS... [--peer ADDR] [--loopstats LOOPSTATS]... -o FILE", FileKind::ntp_peerstats, peerstats_options,
                  detail::read_ntp_peerstats},
     ImportFormat{"ntp-loopstats", "ntpd's or NTPsec's loopstats",
                  ImportOutput::csv, "CSV: ntpd's clock discipline at each update (offset, frequency, jitter)",

@@ -13,6 +13,7 @@
 #include "ppsbench/core/duration.hpp"
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/text.hpp"
+#include "ppsbench/stats/offsets.hpp"
 #include "ppsbench/store/import_meta.hpp"
 
 namespace ppsbench::import {
@@ -143,6 +144,18 @@ void PeerstatsReader::read(std::istream& in, const std::string& name) {
         }
         const std::string peer(f[2]);
         ++peers_[peer];
+        if (!options_.loopstats.empty()) {
+            // ntp_util.c record_peer_stats prints ctlpeerstatus() as "%x": the select field is
+            // bits 8-10 (ntp_control.h CTL_PEER_STATUS); -1 when the word is not hex.
+            unsigned status = 0;
+            const auto [end, ec] =
+                std::from_chars(f[3].data(), f[3].data() + f[3].size(), status, 16);
+            const bool hex = ec == std::errc{} && end == f[3].data() + f[3].size();
+            const auto day_ms = std::llround(*chrony::detail::parse_double(f[1]) * 1e3);
+            updates_.push_back({name, n, peer, (mjd - unix_epoch_mjd) * 86'400'000 + day_ms,
+                                std::llround(*offset * 1e9),
+                                hex ? static_cast<int>((status >> 8) & 7) : -1});
+        }
         if (std::fabs(*offset) >= 0.5) {
             skipped_.add(name, n,
                          fmt::format("field 5 (offset) is {}, not within half a second",
@@ -214,6 +227,17 @@ CaptureImport PeerstatsReader::finish() {
                                  {"poll_interval_s", poll_s},
                                  {"other_peer_lines", train.other_source_lines},
                                  {"skipped_lines", result.problem_count}};
+    if (!options_.loopstats.empty()) {
+        std::vector<std::int64_t> offsets;
+        for (const auto& pulse : result.pulses) {
+            offsets.push_back(-stats::phase_offset_ns(pulse.timestamp_ns, core::ns_per_second));
+        }
+        auto check =
+            check_against_loopstats(updates_, peer, options_.loopstats, offsets, options_.strict);
+        result.notes.insert(result.notes.end(), check.notes.begin(), check.notes.end());
+        result.warnings = std::move(check.warnings);
+        (*meta.import)["loopstats"] = std::move(check.metadata);
+    }
     result.metadata = store::to_json(meta);
     return result;
 }

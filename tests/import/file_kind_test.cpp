@@ -63,6 +63,15 @@ TEST(FileKind, AnImporterRefusesAnotherFormatNamingIt) {
                   "p.txt: this is ppstest output; import chrony-refclocks reads chrony's "
                   "refclocks.log; use 'ppsbench import ppstest' for it");
     }
+    try {
+        require_kind(fixture("ntp-loopstats"), FileKind::ntp_peerstats, "loopstats");
+        FAIL() << "no error";
+    } catch (const core::InputError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "loopstats: this is ntpd/NTPsec loopstats; import ntp-peerstats reads "
+                  "ntpd/NTPsec peerstats; give it with --loopstats to check the peerstats "
+                  "against it, or use 'ppsbench import ntp-loopstats' for its CSV");
+    }
     EXPECT_NO_THROW(require_kind(fixture("ntp-peerstats"), FileKind::ntp_peerstats, "x"));
     EXPECT_NO_THROW(require_kind("", FileKind::ppstest, "x")) << "an empty rotated log is fine";
     EXPECT_NO_THROW(require_kind("garbage\n", FileKind::ppstest, "x"))

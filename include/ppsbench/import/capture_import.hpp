@@ -41,6 +41,9 @@ struct CaptureImport {
     std::vector<chrony::LogProblem> problems;
     // One line each, for the user: what was counted besides pulses.
     std::vector<std::string> notes;
+    // One line each: the program's own figures contradict the import (printed as warnings;
+    // the reader refuses them instead under --strict).
+    std::vector<std::string> warnings;
 };
 
 }  // namespace ppsbench::import

@@ -30,6 +30,8 @@ struct ImportOptions {
     std::string clock;           // ts2phc: the PHC (/dev/ptpN or interface) to import
     std::string unit;            // ntpshmmon: the SHM segment (NTP1, NTP3, ...)
     std::string edge;            // ppswatch: assert or clear; empty: ppswatch's default (clear)
+    // ntp-peerstats: ntpd's loopstats of the same time, to cross-check the offsets.
+    std::vector<std::string> loopstats;
     bool strict = false;
 };
 

@@ -20,12 +20,15 @@
 
 #include "ppsbench/chrony/logs.hpp"
 #include "ppsbench/import/capture_import.hpp"
+#include "ppsbench/import/ntp_loopstats_check.hpp"
 
 namespace ppsbench::import {
 
 struct PeerstatsImportOptions {
     // The peer to import; empty: the one 127.127.22.u or PPS(u) peer in the files.
     std::string peer;
+    // ntpd's loopstats of the same time, to cross-check the offsets (ntp_loopstats_check.hpp).
+    std::vector<std::string> loopstats{};
     bool strict = false;
 };
 
@@ -46,6 +49,7 @@ class PeerstatsReader {
     std::vector<std::string> files_;
     std::vector<chrony::OffsetSample> samples_;  // all peers
     std::map<std::string, std::size_t> peers_;
+    std::vector<PeerUpdate> updates_;  // all peers, for --loopstats
 };
 
 CaptureImport import_ntp_peerstats(std::istream& in, const std::string& name,
