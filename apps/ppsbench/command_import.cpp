@@ -147,7 +147,8 @@ po::options_description declare_import_options(ImportArguments& a) {
          "ntpshmmon: the segment to import, NTP1 (default: the one PPS segment, NTP1 or NTP3)")
         ("strict", "stop at the first line that is not this format's instead of skipping it "
                    "(ts2phc: also refuse an edge ts2phc ignored, or phases its servo contradicts; "
-                   "ntp-peerstats: offsets its --loopstats contradicts)");
+                   "ntp-peerstats: offsets its --loopstats contradicts; ppswatch: closing "
+                   "figures its lines contradict; any format: data after a .gz's end)");
     // clang-format on
     return options;
 }

@@ -73,6 +73,17 @@ Moments moments(const std::vector<core::Pulse>& pulses) {
     return m;
 }
 
+// Whether `ours` is what printf's %g (6 significant digits, as ppswatch prints) shows as
+// `printed`: within half a unit of its last digit. A last-bit difference (ppswatch built where
+// a*b+c is fused, as on arm64) can move a value across a rounding boundary, hence the slack.
+bool prints_as(double printed, double ours) {
+    if (printed == 0.0) {
+        return ours == 0.0;
+    }
+    const double half_unit = 0.5 * std::pow(10.0, std::floor(std::log10(std::fabs(printed))) - 5);
+    return std::fabs(ours - printed) <= half_unit * (1 + 1e-9) + 1e-12 * std::fabs(printed);
+}
+
 // "ppswatch's figures: ... ; ours: ..." when ppswatch printed them.
 std::string figures_note(const PpswatchFigures& theirs, const Moments& ours, std::size_t n) {
     std::string note = fmt::format(
@@ -94,16 +105,109 @@ std::string figures_note(const PpswatchFigures& theirs, const Moments& ours, std
 
 }  // namespace
 
+void PpswatchRunning::add(std::int64_t offset_ns) {
+    // ppswatch.c: div = ts.tv_nsec; delta = div - mean; mean += delta / total;
+    // delta2 = div - mean; M2 += delta * delta2; max_divergence = max(|div|).
+    ++count;
+    const double div = static_cast<double>(offset_ns);
+    const double delta = div - mean;
+    mean += delta / static_cast<double>(count);
+    const double delta2 = div - mean;
+    m2 += delta * delta2;
+    max_divergence_ns = std::max(max_divergence_ns, offset_ns < 0 ? -offset_ns : offset_ns);
+}
+
+PpswatchCheck check_ppswatch_figures(const PpswatchFigures& printed, const PpswatchRunning& lines,
+                                     const std::string& where) {
+    PpswatchCheck check;
+    if (!printed.total || !printed.max_divergence_ns || !printed.mean_ns || !printed.sd_ns) {
+        check.text = fmt::format(
+            "not cross-checked: ppswatch's closing figures at {} are incomplete (it prints the "
+            "number of signals, maximum divergence, mean and standard deviation)",
+            where);
+        return check;
+    }
+    std::vector<std::string> contradictions;
+    if (printed.overflows) {
+        // With --margin ppswatch prints only the events at or beyond it ("overflows"), while its
+        // mean and SD cover every signal; the largest |offset| is always among those printed.
+        if (*printed.overflows != lines.count) {
+            contradictions.push_back(fmt::format("{} overflows printed, {} event lines",
+                                                 *printed.overflows, lines.count));
+        } else if (lines.count > 0 && *printed.max_divergence_ns != lines.max_divergence_ns) {
+            contradictions.push_back(
+                fmt::format("maximum divergence {} ns printed, {} ns in the "
+                            "lines",
+                            *printed.max_divergence_ns, lines.max_divergence_ns));
+        }
+        check.judged = true;
+        check.agrees = contradictions.empty();
+        check.text = check.agrees
+                         ? fmt::format(
+                               "cross-checked: ppswatch ran with --margin; its {} overflows and "
+                               "maximum divergence {} ns at {} agree with the event lines before "
+                               "them (its mean and SD also cover the {} signals it did not print, "
+                               "so they are not compared)",
+                               lines.count, *printed.max_divergence_ns, where,
+                               *printed.total - std::min(*printed.total, lines.count))
+                         : fmt::format(
+                               "{}: ppswatch's closing figures contradict the event lines before "
+                               "them: {}",
+                               where, contradictions.front());
+        return check;
+    }
+    if (*printed.total != lines.count) {
+        check.text = fmt::format(
+            "not cross-checked: ppswatch's closing figures at {} count {} signals, but {} event "
+            "lines precede them (lines lost or added in the paste?); the import holds the lines "
+            "the file has",
+            where, *printed.total, lines.count);
+        return check;
+    }
+    check.judged = true;
+    const double sd = lines.count > 0 ? std::sqrt(lines.m2 / static_cast<double>(lines.count)) : 0;
+    if (*printed.max_divergence_ns != lines.max_divergence_ns) {
+        contradictions.push_back(fmt::format("maximum divergence {} ns printed, {} ns in the lines",
+                                             *printed.max_divergence_ns, lines.max_divergence_ns));
+    }
+    if (!prints_as(*printed.mean_ns, lines.mean)) {
+        contradictions.push_back(fmt::format("mean {:g} ns printed, {:.9g} ns from the lines",
+                                             *printed.mean_ns, lines.mean));
+    }
+    if (!prints_as(*printed.sd_ns, sd)) {
+        contradictions.push_back(fmt::format(
+            "standard deviation {:g} ns printed, {:.9g} ns from the lines", *printed.sd_ns, sd));
+    }
+    check.agrees = contradictions.empty();
+    if (check.agrees) {
+        check.text = fmt::format(
+            "cross-checked: ppswatch's closing figures at {} ({} signals, maximum divergence {} "
+            "ns, mean {:g} ns, SD {:g} ns) agree with the event lines before them",
+            where, lines.count, *printed.max_divergence_ns, *printed.mean_ns, *printed.sd_ns);
+    } else {
+        std::string list;
+        for (const auto& c : contradictions) {
+            list += (list.empty() ? "" : "; ") + c;
+        }
+        check.text = fmt::format(
+            "{}: ppswatch's closing figures contradict the {} event lines before them: {}", where,
+            lines.count, list);
+    }
+    return check;
+}
+
 PpswatchReader::PpswatchReader(PpswatchImportOptions options)
     : options_(std::move(options)), skipped_(options_.strict) {}
 
 void PpswatchReader::read(std::istream& in, const std::string& name) {
     files_.push_back(name);
+    running_ = {};  // one ppswatch run does not span files
     std::string text;
     std::size_t n = 0;
     while (std::getline(in, text)) {
         ++n;
         ++lines_;
+        line_ = n;
         std::string_view line(text);
         while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) {
             line.remove_suffix(1);
@@ -130,7 +234,17 @@ bool PpswatchReader::read_line(std::string_view line) {
         device_ = std::string(line.substr(18, line.size() - 19));
     }
     if (const auto total = closing_figure(line, "Total number of PPS signals:")) {
+        figures_ = {};
         figures_.total = static_cast<std::size_t>(std::max(0.0, *total));
+        summary_at_ = where();
+        return true;
+    }
+    if (const auto overflows = closing_figure(line, "Number of overflows:")) {
+        figures_.overflows = static_cast<std::size_t>(std::max(0.0, *overflows));
+        return true;
+    }
+    if (const auto divergence = closing_figure(line, "Maximum divergence:")) {
+        figures_.max_divergence_ns = std::llround(*divergence);
         return true;
     }
     if (const auto mean = closing_figure(line, "Mean value:")) {
@@ -139,6 +253,7 @@ bool PpswatchReader::read_line(std::string_view line) {
     }
     if (const auto sd = closing_figure(line, "Standard deviation:")) {
         figures_.sd_ns = sd;
+        close_summary();
         return true;
     }
     if (is_ppswatch_chatter(line)) {
@@ -161,7 +276,32 @@ bool PpswatchReader::read_line(std::string_view line) {
     }
     events_.push_back({static_cast<std::uint64_t>(*sequence),
                        *seconds * core::ns_per_second + *offset, core::Edge::assert_edge});
+    running_.add(*offset);
     return true;
+}
+
+std::string PpswatchReader::where() const {
+    return fmt::format("{}:{}", files_.back(), line_);
+}
+
+void PpswatchReader::close_summary() {
+    const auto check =
+        check_ppswatch_figures(figures_, running_, summary_at_.empty() ? where() : summary_at_);
+    running_ = {};  // a second run pasted after this one starts its own count
+    summary_at_.clear();
+    if (!check.judged) {
+        ++summaries_not_judged_;
+        check_notes_.push_back(check.text);
+    } else if (check.agrees) {
+        ++summaries_agreed_;
+        check_notes_.push_back(check.text);
+    } else {
+        if (options_.strict) {
+            throw core::InputError(check.text + "; check the file, or drop --strict");
+        }
+        ++summaries_contradicted_;
+        check_warnings_.push_back(check.text);
+    }
 }
 
 CaptureImport PpswatchReader::finish() {
@@ -197,6 +337,15 @@ CaptureImport PpswatchReader::finish() {
     result.problems = skipped_.take();
     const Moments ours = moments(result.pulses);
     result.notes.push_back(figures_note(figures_, ours, result.pulses.size()));
+    if (!summary_at_.empty()) {  // a summary begun and not finished: the paste was cut
+        check_notes_.push_back(fmt::format(
+            "not cross-checked: ppswatch's closing figures at {} end before its standard "
+            "deviation",
+            summary_at_));
+        ++summaries_not_judged_;
+    }
+    result.notes.insert(result.notes.end(), check_notes_.begin(), check_notes_.end());
+    result.warnings.insert(result.warnings.end(), check_warnings_.begin(), check_warnings_.end());
     if (options_.edge.empty() && edge_from_command_.empty()) {
         result.notes.push_back(
             "edge: clear, ppswatch's default; pass --edge assert if it ran with -a");
@@ -214,6 +363,9 @@ CaptureImport PpswatchReader::finish() {
                                       {"mean_ns", *figures_.mean_ns},
                                       {"sd_ns_dividing_by_n", *figures_.sd_ns}};
     }
+    record["cross_check"] = {{"summaries_agreed", summaries_agreed_},
+                             {"summaries_contradicted", summaries_contradicted_},
+                             {"summaries_not_judged", summaries_not_judged_}};
     meta.import = std::move(record);
     result.metadata = store::to_json(meta);
     return result;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
@@ -216,6 +217,30 @@ TEST(ImportFormatsCli, TheReportOfAPpswatchImportAgreesWithPpswatchsOwnFigures) 
     EXPECT_EQ(offset.at("max").get<double>(), 3870.0);
     EXPECT_EQ(offset.at("abs_percentiles").at("max").get<double>(), 5414.0)
         << "ppswatch's Maximum divergence";
+}
+
+// The same session with its mean misprinted: ppswatch's closing figures contradict its lines,
+// which the import says as a warning naming the summary's line; --strict refuses the file.
+TEST(ImportFormatsCli, PpswatchsFiguresThatContradictItsLinesAreAWarningAndStrictRefuses) {
+    TempDir dir;
+    auto text = ppsbench::testing::read_text(fixture_path("ppswatch-friendlywrt.txt"));
+    const auto at = text.find("Mean value: -189.423");
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 20, "Mean value: -189.523");
+    ppsbench::testing::write_text(dir.file("watch.txt"), text);
+    const auto r =
+        run_ppsbench({"import", "ppswatch", dir.file("watch.txt"), "-o", dir.file("a.csv")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, "warning: " + dir.file("watch.txt") +
+                                    ":32: ppswatch's closing figures contradict the 26 event "
+                                    "lines before them: mean -189.523 ns printed, -189.423077 ns "
+                                    "from the lines"))
+        << r.err;
+    const auto strict = run_ppsbench(
+        {"import", "ppswatch", dir.file("watch.txt"), "--strict", "-o", dir.file("b.csv")});
+    EXPECT_EQ(strict.exit_code, 2) << strict.err;
+    EXPECT_TRUE(contains(strict.err, "drop --strict")) << strict.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("b.csv")));
 }
 
 // A ts2phc capture keeps the PHC's TAI clock; report still measures its phase (TAI's seconds

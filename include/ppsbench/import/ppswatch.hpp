@@ -37,9 +37,33 @@ struct PpswatchImportOptions {
 // ppswatch's closing figures, as printed.
 struct PpswatchFigures {
     std::optional<std::size_t> total;
+    std::optional<std::size_t> overflows;  // printed only with --margin: the events it printed
+    std::optional<std::int64_t> max_divergence_ns;
     std::optional<double> mean_ns;
     std::optional<double> sd_ns;  // divides by n
 };
+
+// ppswatch's own statistics (ppswatch.c fetch_source: Welford's running mean and M2 over every
+// fetched event's offset, and the largest |offset|), redone on the event lines as they are read,
+// in the same order and double arithmetic, so its closing figures can be checked against them.
+struct PpswatchRunning {
+    std::size_t count = 0;
+    double mean = 0.0;
+    double m2 = 0.0;
+    std::int64_t max_divergence_ns = 0;
+    void add(std::int64_t offset_ns);
+};
+
+// The closing figures of one ppswatch run against the event lines printed before them: notes
+// when they agree or cannot be compared, a warning when they do not. `where` is "FILE:LINE" of
+// the summary.
+struct PpswatchCheck {
+    bool agrees = false;
+    bool judged = false;
+    std::string text;
+};
+PpswatchCheck check_ppswatch_figures(const PpswatchFigures& printed, const PpswatchRunning& lines,
+                                     const std::string& where);
 
 class PpswatchReader {
   public:
@@ -53,11 +77,22 @@ class PpswatchReader {
   private:
     // False when the line is neither an event nor ppswatch's own text.
     bool read_line(std::string_view line);
+    // After a summary's last line: judges it against the events since the previous one.
+    void close_summary();
+    std::string where() const;  // "FILE:LINE" of the line being read
     PpswatchImportOptions options_;
     chrony::SkippedLines skipped_;
     std::vector<std::string> files_;
     std::vector<core::Pulse> events_;
-    PpswatchFigures figures_;
+    PpswatchFigures figures_;  // the summary being read, then the last one read
+    PpswatchRunning running_;  // the events since the last summary (or the file's start)
+    std::string summary_at_;   // "FILE:LINE" of the summary's first line
+    std::size_t line_ = 0;     // the line being read, in files_.back()
+    std::vector<std::string> check_notes_;
+    std::vector<std::string> check_warnings_;
+    std::size_t summaries_agreed_ = 0;
+    std::size_t summaries_contradicted_ = 0;
+    std::size_t summaries_not_judged_ = 0;
     std::string device_;
     std::string edge_from_command_;
     std::size_t lines_ = 0;
