@@ -89,7 +89,7 @@ const std::array formats{
                  detail::read_ppswatch},
     ImportFormat{"ntp-peerstats", "ntpd's or NTPsec's peerstats",
                  ImportOutput::capture, "a capture file (one pulse per poll of the PPS peer)",
-                 "PEERSTATS... [--peer ADDR] [--loopstats LOOPSTATS]... -o FILE", FileKind::ntp_peerstats, peerstats_options,
+                 "PEERSTATS... [--peer ADDR] -o FILE", FileKind::ntp_peerstats, peerstats_options,
                  detail::read_ntp_peerstats},
     ImportFormat{"ntp-loopstats", "ntpd's or NTPsec's loopstats",
                  ImportOutput::csv, "CSV: ntpd's clock discipline at each update (offset, frequency, jitter)",
