@@ -14,6 +14,7 @@
 #include "ppsbench/chrony/sampler.hpp"
 #include "ppsbench/core/clock.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/option_value.hpp"
 #include "ppsbench/render/units.hpp"
 #include "ppsbench/stats/events.hpp"
 
@@ -266,7 +267,9 @@ void LiveMetrics::print_progress(const PathFigures& path) const {
                         : fmt::format("; chrony {}", chrony_status_);
         }
     }
-    fmt::print(options_.progress_stream, "{}\n", line);
+    // The source spec and chrony's status come from the user and chronyc: shown, never obeyed,
+    // as std::cerr's messages are (this stream is stderr's FILE, past that filter).
+    fmt::print(options_.progress_stream, "{}\n", core::printable_utf8(line));
     std::fflush(options_.progress_stream);
 }
 

@@ -123,5 +123,21 @@ TEST(HostilePaths, AFileNameInAMessageIsShownNotObeyed) {
     }
 }
 
+// run's progress lines name the source, here a replayed file whose name clears the screen:
+// they are written to stderr's FILE, past std::cerr's filter, and escape it the same way.
+TEST(HostilePaths, ARunsProgressLinesShowTheSourceAndDoNotObeyIt) {
+    TempDir dir;
+    const auto hostile = dir.file("h\x1b[2J\r.csv");
+    ASSERT_EQ(
+        run_ppsbench({"run", "-s", "sim:threaded", "--count", "20", "-q", "-o", hostile}).exit_code,
+        0);
+    const auto result =
+        run_ppsbench({"run", "-s", "replay:" + hostile, "--pace", "realtime", "--duration", "2.5s",
+                      "--progress-interval", "1s", "-o", dir.file("out.csv")});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_TRUE(contains(result.err, "replay:" + dir.file("h\\x1b[2J\\x0d.csv"))) << result.err;
+    EXPECT_EQ(result.err.find_first_of("\x1b\r"), std::string::npos) << result.err;
+}
+
 }  // namespace
 }  // namespace ppsbench

@@ -15,6 +15,7 @@
 #include "gpio_v2_event_reader.hpp"
 #include "ppsbench/capture/gpio_chip.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/option_value.hpp"
 
 namespace ppsbench::capture {
 
@@ -168,11 +169,13 @@ Requested request_edge_events(const V2Line& line, gpiod_line_settings* settings,
         requested = request_line(line, settings, "ppsbench");
         clock = core::ClockId::monotonic;
         if (requested.request) {
-            std::fprintf(stderr,
-                         "ppsbench: note: %s: this kernel cannot stamp line events on "
-                         "CLOCK_REALTIME (Linux 5.11 can): stamped on CLOCK_MONOTONIC, so the "
-                         "figures are detrended, with no phase against the second\n",
-                         spec.c_str());
+            // Not through std::cerr's filter (the library does not rely on main's): the spec
+            // is the user's, shown printable here.
+            fmt::print(stderr,
+                       "ppsbench: note: {}: this kernel cannot stamp line events on "
+                       "CLOCK_REALTIME (Linux 5.11 can): stamped on CLOCK_MONOTONIC, so the "
+                       "figures are detrended, with no phase against the second\n",
+                       core::printable_utf8(spec));
         }
     }
     if (!requested.request) {
