@@ -101,6 +101,9 @@ int write_pulses(const import::CaptureImport& imported, const ImportArguments& a
 int write_series(const import::SeriesImport& imported, const ImportArguments& a) {
     print_problems(imported.problems, imported.problem_count);
     print_notes(imported.notes);
+    for (const auto& warning : imported.warnings) {
+        std::cerr << "ppsbench: warning: " << warning << "\n";
+    }
     if (a.output.empty() || a.output == "-") {
         import::write_series_csv(imported, std::cout);
         return 0;

@@ -131,6 +131,9 @@ std::optional<chrony::ChronySummary> chrony_from_log(const ChronyLog& log,
     for (const auto& note : log.tracking.notes) {
         warnings.push_back(fmt::format("--chrony-log: {}", note));
     }
+    for (const auto& warning : log.tracking.warnings) {
+        warnings.push_back(fmt::format("--chrony-log: {}", warning));
+    }
     const auto notes = std::count_if(file.notes.begin(), file.notes.end(),
                                      [](const store::Note& note) { return note.tag == "chrony"; });
     if (notes > 0) {

@@ -14,6 +14,7 @@
 #include "ppsbench/core/error.hpp"
 #include "ppsbench/core/text.hpp"
 #include "ppsbench/core/utc_time.hpp"
+#include "tracking_report.hpp"
 
 namespace ppsbench::chrony {
 namespace {
@@ -144,24 +145,6 @@ std::size_t banner_period(const std::vector<std::size_t>& gaps) {
 
 }  // namespace
 
-void RmsOffsetTracker::add(double offset) {
-    // reference.c: "quickly on start" the mean square is replaced by each new square until one
-    // is larger than the running value; from then on it is an exponential moving average.
-    const double square = offset * offset;
-    if (moving_) {
-        mean_square_ += 0.1 * (square - mean_square_);
-    } else {
-        if (mean_square_ > 0.0 && mean_square_ < square) {
-            moving_ = true;
-        }
-        mean_square_ = square;
-    }
-}
-
-double RmsOffsetTracker::rms() const {
-    return std::sqrt(mean_square_);
-}
-
 TrackingLogReader::TrackingLogReader(TrackingImportOptions options)
     : options_(options), skipped_(options.strict) {}
 
@@ -178,7 +161,11 @@ void TrackingLogReader::read(std::istream& in, const std::string& name) {
         ++result_.lines;
         const auto first = line.find_first_not_of(" \t\r");
         if (first == std::string::npos) {
+            end_report(name);
             continue;  // blank: neither entry nor banner
+        }
+        if (take_report_line(line, n, name)) {
+            continue;
         }
         if (detail::is_banner(line)) {
             // A banner is a block of lines (rule, header, rule). A block with no entry since
@@ -211,6 +198,7 @@ void TrackingLogReader::read(std::istream& in, const std::string& name) {
         entry_line_.push_back(n);
         entry_after_banner_.push_back(after_banner);
     }
+    end_report(name);
 }
 
 namespace {
@@ -349,15 +337,27 @@ TrackingImport TrackingLogReader::finish() {
     }
     starts.erase(0);
 
+    const auto rms_at = recompute_rms(result, starts);
+    cross_check(result, rms_at);
+    return result;
+}
+
+std::vector<detail::RmsAtEntry> TrackingLogReader::recompute_rms(
+    TrackingImport& result, const std::map<std::size_t, std::string>& starts) {
     unsigned process = 1;
     RmsOffsetTracker rms;
     bool any_update = false;
+    detail::RmsAtEntry at;
+    at.from_start = !result.entries.empty() && is_startup_line(result.entries.front());
+    std::vector<detail::RmsAtEntry> rms_at;
     for (std::size_t i = 0; i < result.entries.size(); ++i) {
         auto& e = result.entries[i];
         if (const auto it = starts.find(i); it != starts.end()) {
             ++process;
             rms = RmsOffsetTracker{};
             any_update = false;
+            at = detail::RmsAtEntry{};
+            at.from_start = is_startup_line(e);
             result.restarts.push_back(
                 {files_[entry_file_[i]], entry_line_[i], e.time_ns, it->second});
         }
@@ -371,8 +371,12 @@ TrackingImport TrackingLogReader::finish() {
         if (any_update) {
             e.rms_offset_ns = rms.rms() * 1e9;
         }
+        at.moving_updates = rms.moving_updates();
+        at.close_call = rms.close_call();
+        at.max_abs_offset_ns = std::max(at.max_abs_offset_ns, std::abs(e.offset_ns));
+        rms_at.push_back(at);
     }
-    return result;
+    return rms_at;
 }
 
 TrackingImport import_tracking_log(std::istream& in, const std::string& name,

@@ -150,6 +150,7 @@ Imported read_chrony_tracking(const Files& files, const ImportOptions& options) 
     series.problem_count = imported.problem_count;
     series.problems = std::move(imported.problems);
     series.notes = std::move(imported.notes);
+    series.warnings = std::move(imported.warnings);
     for (const auto& r : imported.restarts) {
         series.notes.push_back(
             fmt::format("{}:{}: chronyd restarted ({}); the RMS offset starts afresh here, as "

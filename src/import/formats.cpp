@@ -73,7 +73,7 @@ const std::array formats{
                  ImportOutput::capture, "a capture file (one pulse per PPS sample)", "LOG... [--refid PPS] -o FILE",
                  FileKind::chrony_refclocks, refclocks_options, detail::read_chrony_refclocks},
     ImportFormat{"chrony-tracking", "chrony's tracking.log",
-                 ImportOutput::csv, "CSV: chronyd's clock updates, its RMS offset rebuilt per process",
+                 ImportOutput::csv, "CSV: chronyd's clock updates, its RMS offset rebuilt per process (cross-checked against a pasted chronyc tracking report)",
                  "LOG... [-o FILE.csv]", FileKind::chrony_tracking, tracking_options,
                  detail::read_chrony_tracking},
     ImportFormat{"chrony-statistics", "chrony's statistics.log",

@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 #include "chronyd_fixture.hpp"
 #include "ppsbench/core/error.hpp"
+#include "ppsbench/core/process.hpp"
 #include "ppsbench/stats/offsets.hpp"
 
 namespace ppsbench::chrony {
@@ -66,6 +68,9 @@ TEST(TrackingLog, RealChronydLogReproducesChronycsRmsOffset) {
     chronyd.pause_feed();
     std::this_thread::sleep_for(1500ms);
     const auto tracking = parse_tracking(run_chronyc(chronyd.chronyc(), "tracking").out);
+    // The same report as people paste it (no -c), for the cross-check below.
+    const auto pasted =
+        core::run_process({"chronyc", "-h", chronyd.socket_path(), "tracking"}, 3000ms);
 
     const auto log = import_tracking_log(chronyd.tracking_log(), {});
     EXPECT_EQ(log.problem_count, 0U);
@@ -80,6 +85,21 @@ TEST(TrackingLog, RealChronydLogReproducesChronycsRmsOffset) {
     const double expected = static_cast<double>(tracking.rms_offset_ns);
     EXPECT_NEAR(*last.rms_offset_ns, expected, 1e-3 * expected + 1.0)
         << "log entries: " << log.entries.size();
+
+    // chronyc's own report pasted after the log: found, read whole and agreeing with it.
+    ASSERT_EQ(pasted.exit_code, 0) << pasted.err;
+    std::ifstream in(chronyd.tracking_log());
+    std::stringstream text;
+    text << in.rdbuf() << pasted.out;
+    TrackingImportOptions strict;
+    strict.strict = true;  // a half report or a contradiction would throw
+    const auto both = import_tracking_log(text, "tracking.log", strict);
+    EXPECT_EQ(both.problem_count, 0U);
+    EXPECT_EQ(both.entries.size(), log.entries.size());
+    ASSERT_FALSE(both.notes.empty());
+    EXPECT_NE(both.notes.back().find("cross-checked: its Last offset"), std::string::npos)
+        << both.notes.back() << "\n"
+        << pasted.out;
 }
 
 TEST(RefclocksLog, ReconstructsTimestampFromOffsetAndNearestSecond) {

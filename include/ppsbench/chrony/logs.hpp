@@ -21,6 +21,9 @@
 #include "ppsbench/core/pulse.hpp"
 
 namespace ppsbench::chrony {
+namespace detail {
+struct RmsAtEntry;  // private: src/chrony/tracking_report.hpp
+}
 
 // One skipped line: "refclocks.log:17: field 7 (raw offset) is 'x', not a number".
 struct LogProblem {
@@ -190,11 +193,27 @@ struct TrackingImport {
     std::size_t banner_period = 32;
     std::size_t problem_count = 0;
     std::vector<LogProblem> problems;
-    // One line each, for the user (rotated files given newest first, read oldest first).
+    // One line each, for the user (rotated files given newest first, read oldest first; what a
+    // pasted `chronyc tracking` report was cross-checked against).
     std::vector<std::string> notes;
+    // A pasted `chronyc tracking` report that contradicts the log (with `strict`: thrown as
+    // core::InputError instead), one line each.
+    std::vector<std::string> warnings;
     // Two files whose times overlap (one given twice, the logs of two chronyd), read as given:
     // "b starts at T, before a ends at T2"; empty when none do.
     std::string overlap;
+};
+
+// A `chronyc tracking` report pasted beside tracking.log (chrony's client.c,
+// process_cmd_tracking()), with the figures the cross-check needs.
+struct ChronycTrackingReport {
+    std::string file;
+    std::size_t line = 0;             // its first line, "Reference ID    : ..."
+    std::string reference_id;         // "50505300 (PPS)"; 7F7F0101: chronyd's local reference
+    std::int64_t ref_time_ns = 0;     // "Ref time (UTC)", whole seconds (0: never synchronised)
+    std::int64_t last_offset_ns = 0;  // "Last offset", printed to 1 ns
+    std::int64_t rms_offset_ns = 0;   // "RMS offset", printed to 1 ns
+    std::string leap_status;          // "Normal", "Not synchronised", ...
 };
 
 // Reads one or more tracking.log files, then rebuilds the RMS offset per chronyd process. Whole
@@ -224,6 +243,29 @@ class TrackingLogReader {
     std::vector<std::string> files_;
     std::vector<Banner> banners_;
     SkippedLines skipped_;
+    // `chronyc tracking` reports: the lines of one being read (label index, line number, text),
+    // and those read whole.
+    struct ReportLine {
+        std::size_t label = 0;
+        std::size_t line = 0;
+        std::string text;
+    };
+    std::vector<ReportLine> report_lines_;
+    std::vector<ChronycTrackingReport> reports_;
+
+    // A line of a `chronyc tracking` report (true: taken, it is no entry); any other line ends
+    // the report being read.
+    bool take_report_line(const std::string& line, std::size_t n, const std::string& name);
+    // The report being read ends (at a line not its own, or at the end of the file): a whole
+    // one is kept, a part of one is a skipped line naming what it lacks.
+    void end_report(const std::string& name);
+    // The RMS offset per chronyd process (`starts`: the index of each new process's first
+    // entry), and what is known of it per entry, for the cross-check.
+    std::vector<detail::RmsAtEntry> recompute_rms(TrackingImport& result,
+                                                  const std::map<std::size_t, std::string>& starts);
+    // Each report against the update it came from: notes, warnings, or with `strict` the first
+    // warning thrown.
+    void cross_check(TrackingImport& result, const std::vector<detail::RmsAtEntry>& rms_at);
 
     // Puts whole files in time order when they were given out of it; says so in `notes`, and
     // names two files that overlap in `overlap`.
@@ -241,10 +283,18 @@ class RmsOffsetTracker {
   public:
     void add(double offset);
     double rms() const;
+    // Updates since the average started moving (the one that started it not counted): after m
+    // of them an unknown starting mean square weighs 0.9^m in the running one.
+    std::size_t moving_updates() const { return moving_updates_; }
+    // Whether one of the quick start's "is this square larger?" decisions was within tracking.log's
+    // rounding (four significant digits): chronyd's exact offsets may have decided otherwise.
+    bool close_call() const { return close_call_; }
 
   private:
     double mean_square_ = 0.0;
     bool moving_ = false;
+    std::size_t moving_updates_ = 0;
+    bool close_call_ = false;
 };
 
 }  // namespace ppsbench::chrony

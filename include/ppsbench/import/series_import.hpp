@@ -23,6 +23,8 @@ struct SeriesImport {
     // One line each, for the user, printed after the skipped lines (chronyd restarts, the
     // program's own figures beside ours).
     std::vector<std::string> notes;
+    // One line each, printed as warnings: the program's own figures contradict the import.
+    std::vector<std::string> warnings;
 };
 
 // An empty series with these columns.
