@@ -46,6 +46,16 @@ void print_notes(const std::vector<std::string>& notes) {
 // stop reason and pulse count every import shares.
 void write_capture(const std::string& output, bool force, const nlohmann::json& metadata,
                    const std::vector<core::Pulse>& pulses, store::EndRecord end) {
+    // The readers skip such lines, naming them; this is the backstop that keeps a refused
+    // import from leaving a file behind (the writer would refuse it only after its header).
+    for (const auto& pulse : pulses) {
+        if (!core::is_capture_time(pulse.timestamp_ns)) {
+            throw core::InputError(fmt::format(
+                "{}: not written: the pulse of sequence {} falls at {} ns, outside the range a "
+                "capture holds (from 1970 to 2116)",
+                output, pulse.sequence, pulse.timestamp_ns));
+        }
+    }
     store::CaptureWriter writer(output, metadata, force);
     writer.write(pulses);
     end.stop_reason = store::StopReason::end_of_stream;

@@ -89,6 +89,15 @@ SamplePulses pulses_from_samples(std::span<const OffsetSample> samples, std::str
                                     utc_iso8601(second), previous, utc_iso8601(previous_second)));
             continue;
         }
+        if (!core::is_capture_time(second - sample.offset_ns)) {
+            // At the range's ends (1970-01-01 00:00:00 with a pulse before the second) the
+            // pulse falls outside what a capture holds, though the line's time does not.
+            skipped.add(files[sample.file], sample.line,
+                        fmt::format("its pulse, {} minus its offset, falls outside the range a "
+                                    "capture holds (from 1970 to 2116)",
+                                    utc_iso8601(second)));
+            continue;
+        }
         if (!first_second) {
             first_second = second;
         }

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "csv.hpp"
 #include "ppsbench/chrony/log_common.hpp"
@@ -209,7 +210,11 @@ Match find_update(const ChronycTrackingReport& r, std::span<const TrackingLogEnt
             longest = std::max(longest, entries[i].time_ns - entries[i - 1].time_ns);
         }
     }
-    const std::int64_t latest = r.ref_time_ns + longest + 1'000'000'000;
+    // Saturating: a hostile log can hold one process from 1970 to 2116 (longest ~2^62 ns).
+    std::int64_t latest = 0;
+    if (__builtin_add_overflow(r.ref_time_ns, longest + 1'000'000'000, &latest)) {
+        latest = std::numeric_limits<std::int64_t>::max();
+    }
     if (entries[u].time_ns > latest) {
         return {{},
                 fmt::format("the first tracking.log update after its Ref time is {} s later, "

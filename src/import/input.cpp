@@ -123,6 +123,9 @@ class Input::Buffer final : public std::streambuf {
     std::size_t produce(char* into, std::size_t size) {
         const std::size_t n = gzip_ ? inflate_into(into, size) : copy_into(into, size);
         lines_ += static_cast<std::size_t>(std::count(into, into + n, '\n'));
+        if (n > 0) {
+            ended_with_newline_ = into[n - 1] == '\n';
+        }
         return n;
     }
 
@@ -195,7 +198,8 @@ class Input::Buffer final : public std::streambuf {
     // alone are padding (a copy to a block device, a preallocated file): gzip -d ignores them
     // without a word, and so do we, as they hold no line.
     void count_trailing_data() {
-        TrailingData t{raw_offset_ + raw_pos_, 0, lines_ + 1};
+        // The line after the text's last (which, without a final newline, is one not counted).
+        TrailingData t{raw_offset_ + raw_pos_, 0, lines_ + (ended_with_newline_ ? 1 : 2)};
         bool zeros = true;
         for (;;) {
             t.bytes += available();
@@ -225,7 +229,8 @@ class Input::Buffer final : public std::streambuf {
     bool gzip_ = false;
     bool in_member_ = false;
     bool finished_ = false;
-    std::size_t lines_ = 0;  // newlines delivered so far
+    std::size_t lines_ = 0;           // newlines delivered so far
+    bool ended_with_newline_ = true;  // of the text delivered so far (none: line 1 is next)
     std::optional<TrailingData> trailing_;
     std::vector<char> data_;
     std::size_t head_size_ = 0;

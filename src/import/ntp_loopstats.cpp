@@ -25,12 +25,14 @@ std::optional<std::int64_t> ntp_time_ns(std::string_view day, std::string_view s
     std::int64_t mjd = 0;
     const auto [end, ec] = std::from_chars(day.data(), day.data() + day.size(), mjd);
     const auto s = chrony::detail::parse_double(seconds);
-    // 1970..2261: int64 nanoseconds.
+    // 1970 .. 2116, the range every importer keeps (core::is_capture_time).
     if (ec != std::errc{} || end != day.data() + day.size() || mjd < unix_epoch_mjd ||
         mjd > unix_epoch_mjd + 106'000 || !s || *s < 0.0 || *s >= 86401.0) {
         return std::nullopt;
     }
-    return (mjd - unix_epoch_mjd) * 86400 * core::ns_per_second + std::llround(*s * 1e9);
+    const std::int64_t ns =
+        (mjd - unix_epoch_mjd) * 86400 * core::ns_per_second + std::llround(*s * 1e9);
+    return core::is_capture_time(ns) ? std::optional(ns) : std::nullopt;
 }
 
 class LoopstatsReader {

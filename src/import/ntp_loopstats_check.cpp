@@ -84,7 +84,10 @@ void read_loopstats(Input& input, std::vector<LoopLine>& out, chrony::SkippedLin
         const auto ms = time_ms(f[0], f[1]);
         const auto offset = chrony::detail::parse_double(f[2]);
         const auto jitter = chrony::detail::parse_double(f[4]);
-        if (!ms || !offset || !jitter) {
+        // ntpd steps or gives up ("panic") beyond 1000 s: a larger offset is no loopstats
+        // figure, and llround of it would not fit.
+        if (!ms || !offset || !jitter || std::fabs(*offset) > 1000.0 ||
+            std::fabs(*jitter) > 1000.0 || *jitter < 0.0) {
             skipped.add(input.name(), n,
                         fmt::format("'{}' is not a loopstats line (MJD, seconds, offset, "
                                     "frequency, jitter, wander, poll, like 61016 2.878 "
@@ -112,6 +115,9 @@ std::vector<LoopLine> read_all(const std::vector<std::string>& files, bool stric
                             input.name(), describe(kind)));
         }
         read_loopstats(input, lines, skipped);
+        if (const auto& trailing = input.trailing_data()) {  // as read_files() does
+            skipped.add(input.name(), trailing->line, trailing->to_string());
+        }
     }
     if (lines.empty()) {
         throw core::InputError(fmt::format(

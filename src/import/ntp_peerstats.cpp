@@ -144,6 +144,13 @@ void PeerstatsReader::read(std::istream& in, const std::string& name) {
         }
         const std::string peer(f[2]);
         ++peers_[peer];
+        if (std::fabs(*offset) >= 0.5) {
+            skipped_.add(name, n,
+                         fmt::format("field 5 (offset) is {}, not within half a second",
+                                     chrony::detail::printable(f[4])));
+            continue;
+        }
+        // Only the lines the import keeps are matched against loopstats.
         if (!options_.loopstats.empty()) {
             // ntp_util.c record_peer_stats prints ctlpeerstatus() as "%x": the select field is
             // bits 8-10 (ntp_control.h CTL_PEER_STATUS); -1 when the word is not hex.
@@ -155,12 +162,6 @@ void PeerstatsReader::read(std::istream& in, const std::string& name) {
             updates_.push_back({name, n, peer, (mjd - unix_epoch_mjd) * 86'400'000 + day_ms,
                                 std::llround(*offset * 1e9),
                                 hex ? static_cast<int>((status >> 8) & 7) : -1});
-        }
-        if (std::fabs(*offset) >= 0.5) {
-            skipped_.add(name, n,
-                         fmt::format("field 5 (offset) is {}, not within half a second",
-                                     chrony::detail::printable(f[4])));
-            continue;
         }
         const std::int64_t time_ns = (mjd - unix_epoch_mjd) * 86400 * core::ns_per_second + *day_ns;
         samples_.push_back({file, n, peer, time_ns, std::llround(*offset * 1e9)});

@@ -85,6 +85,14 @@ TEST(Input, DataAfterTheLastGzipMemberIsCountedAndNotRead) {
     Input whole(dir.file("a.gz"));
     read_all(whole);
     EXPECT_FALSE(whole.trailing_data().has_value());
+    // Text without a final newline: its last line is 1, so what follows is line 2.
+    write_gzip(dir.file("c.gz"), "first");
+    ppsbench::testing::write_text(dir.file("d.gz"),
+                                  ppsbench::testing::read_text(dir.file("c.gz")) + "junk\n");
+    Input unterminated(dir.file("d.gz"));
+    EXPECT_EQ(read_all(unterminated), "first\n");
+    ASSERT_TRUE(unterminated.trailing_data().has_value());
+    EXPECT_EQ(unterminated.trailing_data()->line, 2U);
     // Zeros alone are padding: gzip -d ignores them silently, and so does the import.
     ppsbench::testing::write_text(dir.file("padded.gz"), member + std::string(200000, '\0'));
     Input padded(dir.file("padded.gz"));

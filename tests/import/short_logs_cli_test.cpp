@@ -279,5 +279,29 @@ TEST(ShortLogsCli, AnImportNeverWritesACaptureThatReportCallsDamaged) {
     }
 }
 
+// The range's other end: a pulse before the first second of 1970 (chrony logs the sample at
+// 00:00:00 with the pulse 490 ns early) is outside what a capture holds, though the line's time
+// is not. It is skipped naming the range, and the file report reads is written without it.
+TEST(ShortLogsCli, APulseBeforeNineteenSeventyIsSkippedNotWritten) {
+    TempDir dir;
+    std::string log;
+    for (int s = 0; s < 6; ++s) {
+        log += fmt::format("1970-01-01 00:00:0{}.000000 PPS 0 N 1 4.9e-07 4.9e-07 1.0e-06\n", s);
+    }
+    ppsbench::testing::write_text(dir.file("refclocks.log"), log);
+    const auto out = dir.file("early.csv");
+    const auto r =
+        run_ppsbench({"import", "chrony-refclocks", dir.file("refclocks.log"), "-o", out});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err,
+                         "refclocks.log:1: its pulse, 1970-01-01T00:00:00Z minus its "
+                         "offset, falls outside the range a capture holds"))
+        << r.err;
+    const auto pulses = store::read_capture_file(out).pulses;
+    ASSERT_EQ(pulses.size(), 5U);
+    EXPECT_EQ(pulses.front().timestamp_ns, core::ns_per_second - 490);
+    EXPECT_EQ(run_ppsbench({"report", out, "--format", "json"}).exit_code, 0);
+}
+
 }  // namespace
 }  // namespace ppsbench
